@@ -1,0 +1,50 @@
+package sandbox
+
+// pathKind is what one lstat, after symlink resolution, says a path is. The
+// builders choose a rule by kind because bwrap's --tmpfs fails the whole
+// spawn on anything but an existing directory.
+type pathKind uint8
+
+const (
+	kindMissing pathKind = iota
+	kindDir
+	kindFile // any non-directory: regular file, socket, device, fifo
+)
+
+// pathFact is one resolved path with everything the rule conditions ask of it.
+type pathFact struct {
+	path     string
+	kind     pathKind
+	ancestor bool // a strict ancestor of the workspace
+	inside   bool // strictly inside the workspace
+}
+
+// mount is one entry of the bwrap "mounts" group: the rule that emits it and
+// the path it applies to. plan.mounts holds them in depth order.
+type mount struct {
+	rule int
+	path string
+}
+
+// plan is the builders' whole input: the config after validation and path
+// facts. Keeping I/O out of it is what lets every builder run, and be
+// golden-tested, on any OS.
+type plan struct {
+	workspace string
+	hidden    []pathFact
+	read      []pathFact
+	write     []pathFact
+
+	network       bool
+	interactive   bool
+	callerRoot    bool
+	disableUserns bool // the installed bwrap knows --disable-userns
+
+	// nullFD is the child's descriptor number of the /dev/null that every
+	// hidden regular file is replaced by (bwrap --ro-bind-data).
+	nullFD string
+
+	// mounts is the Linux mount group in depth order, parent before child
+	// and table order on ties; see sortMounts.
+	mounts []mount
+}
