@@ -1,0 +1,142 @@
+// Command genrules turns the rule table under rules/ into package sandbox's
+// builders and the reviewers' docs. `go generate ./...` runs it; -check
+// reports drift without writing.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/sandtable/sandtable/gen"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("genrules", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	check := fs.Bool("check", false, "report stale outputs with a diff and exit 1, writing nothing")
+	root := fs.String("root", "", "the module root (default: the nearest directory above with go.mod)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: genrules [-check] [-root DIR]\n\nRegenerates sandbox/zz_generated.go from rules/*.yaml.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "genrules: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	dir := *root
+	if dir == "" {
+		var err error
+		if dir, err = moduleRoot(); err != nil {
+			fmt.Fprintf(stderr, "genrules: %v\n", err)
+			return 2
+		}
+	}
+	outs, err := gen.Generate(filepath.Join(dir, "rules"))
+	if err != nil {
+		var es gen.Errors
+		if errors.As(err, &es) {
+			fmt.Fprintf(stderr, "%s\ngenrules: %d problem(s) in the rule table; nothing written\n", relative(dir, err.Error()), len(es))
+		} else {
+			fmt.Fprintf(stderr, "genrules: %v\n", err)
+		}
+		return 1
+	}
+	if *check {
+		stale := 0
+		for _, o := range outs {
+			old, err := os.ReadFile(filepath.Join(dir, o.Path))
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				fmt.Fprintf(stderr, "genrules: check: %v\n", err)
+				return 1
+			}
+			if d := gen.Diff(o.Path, old, o.Data); d != "" {
+				fmt.Fprint(stdout, d)
+				fmt.Fprintf(stderr, "genrules: %s is stale; run go generate ./sandbox\n", o.Path)
+				stale++
+			}
+		}
+		if stale > 0 {
+			return 1
+		}
+		return 0
+	}
+	for _, o := range outs {
+		if err := writeAtomic(filepath.Join(dir, o.Path), o.Data); err != nil {
+			fmt.Fprintf(stderr, "genrules: %v\n", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// relative shortens absolute rule paths in error text to rules/FILE, the
+// form a reviewer's editor opens from the module root.
+func relative(root, s string) string {
+	return string(bytes.ReplaceAll([]byte(s), []byte(filepath.ToSlash(root)+"/"), nil))
+}
+
+// moduleRoot finds the directory holding go.mod, so genrules works the same
+// from go generate (run in sandbox/) and from the module root.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find module root: %w", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("find module root: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// writeAtomic replaces path with data through a temporary file in the same
+// directory and a rename, so a failed run leaves the old file whole.
+func writeAtomic(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".genrules-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,474 @@
+package gen
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Check validates every rule against the vocabularies and the invariants of
+// DESIGN.md, reporting every problem at once.
+func Check(t *Table) error {
+	var c errs
+	ids := map[string]Pos{}
+	checkCommon(&c, &t.Common, ids)
+	for _, p := range []*Platform{t.Linux, t.Darwin} {
+		platformIDs := map[string]Pos{}
+		for _, r := range p.Rules {
+			checkRule(&c, p.Name, r, platformIDs, ids)
+		}
+		if p.Name == "linux" {
+			checkLinuxOrder(&c, p)
+		} else {
+			checkDarwinOrder(&c, p)
+		}
+	}
+	return c.err()
+}
+
+var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+var envName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+
+// checkID enforces a unique kebab-case id. Linux and darwin rules that do
+// the same thing share an id; nothing else may.
+func checkID(c *errs, pos Pos, id string, local, global map[string]Pos) {
+	if id == "" {
+		return
+	}
+	if !kebab.MatchString(id) {
+		c.at(pos, id, "id is not kebab-case (want lower-case words joined by -)")
+	}
+	if prev, dup := local[id]; dup {
+		c.at(pos, id, "duplicate id (first at %s)", prev)
+		return
+	}
+	local[id] = pos
+	if global != nil {
+		global[id] = pos
+	}
+}
+
+func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
+	p := cm.Policy
+	if p.Variable != "" && !envName.MatchString(p.Variable) {
+		c.at(p.Values[0].Pos, "", "policy.variable %q is not an environment variable name (want [A-Z_][A-Z0-9_]*)", p.Variable)
+	}
+	var names []string
+	for _, v := range p.Values {
+		if v.Value != strings.ToLower(v.Value) || v.Value == "" {
+			c.at(v.Pos, "", "policy value %q is not lower-case (values are matched case-insensitively)", v.Value)
+		}
+		if slices.Contains(names, v.Value) {
+			c.at(v.Pos, "", "duplicate policy value %q", v.Value)
+		}
+		names = append(names, v.Value)
+		if strings.TrimSpace(v.Why) == "" {
+			c.at(v.Pos, "", "policy value %q: missing why", v.Value)
+		}
+	}
+	if p.Default != "" && !slices.Contains(names, p.Default) {
+		c.at(p.Values[0].Pos, "", "policy.default %q is not a declared value (want one of %s)", p.Default, strings.Join(names, ", "))
+	}
+	local := map[string]Pos{}
+	for _, e := range cm.StripEnv {
+		checkID(c, e.Pos, e.ID, local, ids)
+		checkWhy(c, e.Pos, e.ID, e.Why)
+		if e.Value != "" && !envName.MatchString(e.Value) {
+			c.at(e.Pos, e.ID, "name %q is not an environment variable name (want [A-Z_][A-Z0-9_]*)", e.Value)
+		}
+	}
+	for _, e := range cm.DefaultHidden {
+		checkID(c, e.Pos, e.ID, local, ids)
+		checkWhy(c, e.Pos, e.ID, e.Why)
+		path := e.Value
+		if rest, ok := strings.CutPrefix(path, varHome+"/"); ok {
+			path = "/home/x/" + rest
+		} else if strings.Contains(path, "$") {
+			c.at(e.Pos, e.ID, "path %q: only %s/... may be used (want an absolute path or %s/REL)", e.Value, varHome, varHome)
+			continue
+		}
+		if msg := badPath(path); msg != "" {
+			c.at(e.Pos, e.ID, "path %q: %s", e.Value, msg)
+		}
+	}
+}
+
+func checkWhy(c *errs, pos Pos, id, why string) {
+	if strings.TrimSpace(why) == "" {
+		c.at(pos, id, "missing why (want the reason a reviewer reads)")
+	}
+}
+
+// badPath mirrors the runtime path validator for the constants of the table.
+func badPath(p string) string {
+	switch {
+	case !utf8.ValidString(p):
+		return "not valid UTF-8"
+	case !strings.HasPrefix(p, "/"):
+		return "not absolute"
+	case filepath.Clean(p) != p:
+		return fmt.Sprintf("not clean (want %q)", filepath.Clean(p))
+	case strings.ContainsAny(p, "\"\\"):
+		return "contains a quote or backslash"
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return "contains a control character"
+		}
+	}
+	return ""
+}
+
+func checkRule(c *errs, platform string, r *Rule, local, global map[string]Pos) {
+	checkID(c, r.Pos, r.ID, local, nil)
+	if prev, ok := global[r.ID]; ok && r.ID != "" {
+		c.at(r.Pos, r.ID, "id already names a shared entry at %s", prev)
+	}
+	checkWhy(c, r.Pos, r.ID, r.Why)
+	if r.For != "" {
+		if _, ok := iterations[r.For]; !ok {
+			c.at(r.Pos, r.ID, "for: unknown iteration %q (want one of %s)", r.For, words(iterationNames()))
+		}
+	}
+	if r.Group != "" && !slices.Contains(groups, r.Group) {
+		c.at(r.Pos, r.ID, "group: unknown group %q (want one of %s)", r.Group, words(groups))
+	}
+	checkWhen(c, r)
+	if platform == "linux" {
+		checkArgs(c, r)
+	} else {
+		checkSBPL(c, r)
+	}
+	checkReviewed(c, platform, r)
+}
+
+func iterationNames() []string {
+	var out []string
+	for k := range iterations {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func condNames() []string {
+	var out []string
+	for k := range conditions {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func words(ws []string) string { return strings.Join(ws, ", ") }
+
+func checkWhen(c *errs, r *Rule) {
+	if r.WhenPos.Line != 0 && len(r.When) == 0 {
+		c.at(r.WhenPos, r.ID, "when: empty condition is always true (want it omitted)")
+		return
+	}
+	for _, w := range r.When {
+		cond, ok := conditions[w.Word]
+		if !ok {
+			c.at(r.WhenPos, r.ID, "when: unknown condition %q (want one of %s)", w.Word, words(condNames()))
+			return
+		}
+		if cond.scope == scopeItem && r.For == "" {
+			c.at(r.WhenPos, r.ID, "when: %q is a fact of an iterated path (want it with for)", w.Word)
+			return
+		}
+	}
+	switch satisfiable(r) {
+	case never:
+		c.at(r.WhenPos, r.ID, "when: %q can never be true", r.WhenString())
+	case always:
+		c.at(r.WhenPos, r.ID, "when: %q is always true (want it omitted)", r.WhenString())
+	}
+}
+
+type truth uint8
+
+const (
+	sometimes truth = iota
+	never
+	always
+)
+
+// satisfiable decides a rule's `when` by trying every assignment of the
+// facts it mentions, under the facts' own constraints: a path has exactly
+// one kind, is not both an ancestor and inside, and read and write paths
+// exist.
+func satisfiable(r *Rule) truth {
+	var mentioned []string
+	for _, w := range r.When {
+		if !slices.Contains(mentioned, w.Word) {
+			mentioned = append(mentioned, w.Word)
+		}
+	}
+	if len(mentioned) == 0 {
+		return sometimes
+	}
+	it, known := iterations[r.For]
+	trues, total := 0, 0
+	for mask := 0; mask < 1<<len(mentioned); mask++ {
+		val := map[string]bool{}
+		kinds, places := 0, 0
+		for i, w := range mentioned {
+			val[w] = mask&(1<<i) != 0
+			if val[w] && conditions[w].kind {
+				kinds++
+			}
+			if val[w] && conditions[w].place {
+				places++
+			}
+		}
+		if kinds > 1 || places > 1 || (known && !it.canMissing && val["is-missing"]) {
+			continue
+		}
+		if kinds == 0 && allKindsMentioned(mentioned, it.canMissing || !known) {
+			continue
+		}
+		total++
+		holds := true
+		for _, w := range r.When {
+			if val[w.Word] == w.Not {
+				holds = false
+			}
+		}
+		if holds {
+			trues++
+		}
+	}
+	switch {
+	case trues == 0:
+		return never
+	case trues == total:
+		return always
+	}
+	return sometimes
+}
+
+// allKindsMentioned reports whether every possible path kind is among the
+// mentioned words, so that "none of them" is not a possible assignment.
+func allKindsMentioned(mentioned []string, canMissing bool) bool {
+	need := []string{"is-dir", "is-file"}
+	if canMissing {
+		need = append(need, "is-missing")
+	}
+	for _, k := range need {
+		if !slices.Contains(mentioned, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkArgs reads a bwrap rule's args as flags and their operands, against
+// the flags bwrap 0.8.0 knows. Variables are whole operands, never spliced.
+func checkArgs(c *errs, r *Rule) {
+	if len(r.Args) == 0 {
+		if r.ArgsPos.Line == 0 {
+			c.at(r.Pos, r.ID, "missing args (want a bwrap flag and its operands)")
+		} else {
+			c.at(r.ArgsPos, r.ID, "args: empty (want a bwrap flag and its operands)")
+		}
+		return
+	}
+	for i := 0; i < len(r.Args); {
+		flag := r.Args[i]
+		spec, ok := bwrapFlags[flag]
+		if !ok {
+			c.at(r.ArgsPos, r.ID, "args: %q is not a bwrap 0.8 flag", flag)
+			return
+		}
+		if i+1+spec.operands > len(r.Args) {
+			c.at(r.ArgsPos, r.ID, "args: %s takes %d operand(s) (got %d)", flag, spec.operands, len(r.Args)-i-1)
+			return
+		}
+		for _, op := range r.Args[i+1 : i+1+spec.operands] {
+			checkOperand(c, r, op, linuxVars)
+		}
+		i += 1 + spec.operands
+	}
+	if r.Group == "mounts" {
+		spec := bwrapFlags[r.Args[0]]
+		last := r.Args[len(r.Args)-1]
+		want := varWorkspace
+		if r.For != "" {
+			want = varPath
+		}
+		if !spec.dest || 1+spec.operands != len(r.Args) || last != want {
+			c.at(r.ArgsPos, r.ID, "group mounts: want one mount flag whose destination is %s", want)
+		}
+	}
+}
+
+func checkOperand(c *errs, r *Rule, op string, vars []string) {
+	if !strings.Contains(op, "$") {
+		return
+	}
+	if !slices.Contains(vars, op) {
+		c.at(r.ArgsPos, r.ID, "undeclared variable %q (want one of %s, as a whole operand)", op, words(vars))
+		return
+	}
+	if op == varPath && r.For == "" {
+		c.at(r.ArgsPos, r.ID, "%s needs for (want for: hidden, read or write)", varPath)
+	}
+}
+
+func checkSBPL(c *errs, r *Rule) {
+	pos := r.OpsPos
+	if pos.Line == 0 {
+		pos = r.Pos
+	}
+	switch r.Action {
+	case "":
+		c.at(r.Pos, r.ID, "missing version, allow or deny (want one)")
+	case "version":
+		if r.Version != 1 {
+			c.at(pos, r.ID, "version: got %d (want 1)", r.Version)
+		}
+		if len(r.Filters) > 0 || r.For != "" || len(r.When) > 0 {
+			c.at(pos, r.ID, "version takes no filters, for or when")
+		}
+	default:
+		if len(r.Ops) == 0 {
+			c.at(pos, r.ID, "%s: no operations (want at least one)", r.Action)
+		}
+		for _, op := range r.Ops {
+			if !sbplOps[op] {
+				c.at(pos, r.ID, "%s: unknown SBPL operation %q", r.Action, op)
+			}
+		}
+		for _, f := range r.Filters {
+			if strings.Contains(f.Value, "$") {
+				checkOperand(c, r, f.Value, darwinVars)
+				continue
+			}
+			if msg := badPath(f.Value); msg != "" {
+				c.at(pos, r.ID, "filter %s %q: %s", f.Kind, f.Value, msg)
+			}
+		}
+	}
+	if r.Group != "" {
+		c.at(r.Pos, r.ID, "group: darwin rules are applied in table order (want no group)")
+	}
+}
+
+// checkReviewed lints write grants: outside the workspace and the temporary
+// directories, a grant needs a `reviewed` reason a reviewer signed off on.
+func checkReviewed(c *errs, platform string, r *Rule) {
+	if r.Reviewed != "" {
+		return
+	}
+	var outside []string
+	if platform == "linux" {
+		for i := 0; i < len(r.Args); i++ {
+			spec, ok := bwrapFlags[r.Args[i]]
+			if !ok {
+				return
+			}
+			if spec.hostWrite && i+1 < len(r.Args) {
+				if src := r.Args[i+1]; src != varWorkspace && !tempDirs[src] {
+					outside = append(outside, src)
+				}
+			}
+			i += spec.operands
+		}
+	} else if r.Action == "allow" && writes(r.Ops) {
+		for _, f := range r.Filters {
+			if f.Value != varWorkspace && !tempDirs[f.Value] {
+				outside = append(outside, f.Value)
+			}
+		}
+	}
+	if len(outside) > 0 {
+		c.at(r.Pos, r.ID, "write grant outside the workspace and temp dirs (%s) needs reviewed: \"reason\"", words(outside))
+	}
+}
+
+// writes reports whether any operation lets the sandbox write a file.
+func writes(ops []string) bool {
+	for _, op := range ops {
+		if op == "file*" || strings.HasPrefix(op, "file-write") {
+			return true
+		}
+	}
+	return false
+}
+
+// covers reports whether two SBPL operations can match the same access.
+func covers(a, b string) bool {
+	match := func(w, o string) bool {
+		if p, ok := strings.CutSuffix(w, "*"); ok {
+			return strings.HasPrefix(o, p)
+		}
+		return w == o
+	}
+	return match(a, b) || match(b, a)
+}
+
+func checkLinuxOrder(c *errs, p *Platform) {
+	rs := p.Rules
+	if len(rs) == 0 {
+		return
+	}
+	first, last := rs[0], rs[len(rs)-1]
+	if !slices.Equal(first.Args, []string{"--ro-bind", "/", "/"}) || first.For != "" || len(first.When) > 0 {
+		c.at(first.Pos, first.ID, "the first linux rule must be an unconditional --ro-bind / /")
+	}
+	if !slices.Equal(last.Args, []string{"--"}) || last.For != "" || len(last.When) > 0 {
+		c.at(last.Pos, last.ID, "the last linux rule must be an unconditional --")
+	}
+	for _, r := range rs[:len(rs)-1] {
+		if slices.Contains(r.Args, "--") {
+			c.at(r.ArgsPos, r.ID, "args: -- before the last rule would end bwrap's options early")
+		}
+	}
+	groupStart, groupEnd := -1, -1
+	for i, r := range rs {
+		if r.Group == "" {
+			continue
+		}
+		if groupStart < 0 {
+			groupStart = i
+		} else if groupEnd != i-1 {
+			c.at(r.Pos, r.ID, "group %s: its rules must be contiguous (the group starts at %s)", r.Group, rs[groupStart].Pos)
+		}
+		groupEnd = i
+	}
+}
+
+func checkDarwinOrder(c *errs, p *Platform) {
+	rs := p.Rules
+	if len(rs) < 2 {
+		c.at(p.Pos, "", "darwin: want at least (version 1) and (deny default)")
+		return
+	}
+	if rs[0].Action != "version" {
+		c.at(rs[0].Pos, rs[0].ID, "the first darwin rule must be version: 1")
+	}
+	if rs[1].Action != "deny" || !slices.Equal(rs[1].Ops, []string{"default"}) || len(rs[1].When) > 0 || rs[1].For != "" {
+		c.at(rs[1].Pos, rs[1].ID, "the second darwin rule must be an unconditional deny: [default]")
+	}
+	for i, d := range rs {
+		if d.Action != "deny" || d.For != "hidden" {
+			continue
+		}
+		for _, a := range rs[i+1:] {
+			if a.Action != "allow" {
+				continue
+			}
+			for _, ao := range a.Ops {
+				for _, do := range d.Ops {
+					if covers(ao, do) {
+						c.at(a.Pos, a.ID, "allow %s after the hidden-path deny %q would reopen it (want it before %s)", ao, d.ID, d.Pos)
+					}
+				}
+			}
+		}
+	}
+}

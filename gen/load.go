@@ -1,0 +1,402 @@
+package gen
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Load reads every *.yaml file in dir. It walks yaml.Node itself rather than
+// decoding into structs: Node.Decode ignores KnownFields, and the walk gives
+// every error a line and column. Every problem in the table is reported.
+func Load(dir string) (*Table, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return nil, fmt.Errorf("load: %s: no *.yaml files", dir)
+	}
+	t := &Table{}
+	var c errs
+	seenCommon := false
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("load: %w", err)
+		}
+		l := &loader{errs: &c, name: filepath.ToSlash(name)}
+		l.read(src, t, &seenCommon)
+	}
+	if len(c.list) == 0 {
+		top := Pos{File: filepath.ToSlash(dir), Line: 1, Col: 1}
+		if t.Linux == nil {
+			c.at(top, "", "no table with platform: linux")
+		}
+		if t.Darwin == nil {
+			c.at(top, "", "no table with platform: darwin")
+		}
+		if !seenCommon {
+			c.at(top, "", "no table with platform: any (policy, strip-env, default-hidden)")
+		}
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+type loader struct {
+	*errs
+	name string
+}
+
+func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.name, Line: n.Line, Col: n.Column} }
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (l *loader) read(src []byte, t *Table, seenCommon *bool) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		line, msg := 1, err.Error()
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		}
+		l.at(Pos{File: l.name, Line: line, Col: 1}, "", "yaml: %s", msg)
+		return
+	}
+	if len(doc.Content) == 0 {
+		l.at(Pos{File: l.name, Line: 1, Col: 1}, "", "empty file (want a mapping with schema and platform)")
+		return
+	}
+	root := doc.Content[0]
+	if !l.kind(root, yaml.MappingNode, "", "the file") {
+		return
+	}
+	platform := ""
+	if v := lookup(root, "platform"); v != nil {
+		platform, _ = l.str(v, "", "platform")
+	} else {
+		l.at(l.pos(root), "", "missing key platform (want linux, darwin or any)")
+		return
+	}
+	if v := lookup(root, "schema"); v == nil {
+		l.at(l.pos(root), "", "missing key schema (want 1)")
+	} else if v.Value != "1" || v.Tag != "!!int" {
+		l.at(l.pos(v), "", "schema: unsupported value %q (want 1)", v.Value)
+	}
+	switch platform {
+	case "any":
+		if *seenCommon {
+			l.at(l.pos(root), "", "second table with platform: any")
+			return
+		}
+		*seenCommon = true
+		l.common(root, &t.Common)
+	case "linux", "darwin":
+		p := l.platform(root, platform)
+		if platform == "linux" {
+			if t.Linux != nil {
+				l.at(l.pos(root), "", "second table with platform: linux")
+			}
+			t.Linux = p
+		} else {
+			if t.Darwin != nil {
+				l.at(l.pos(root), "", "second table with platform: darwin")
+			}
+			t.Darwin = p
+		}
+	default:
+		l.at(l.pos(lookup(root, "platform")), "", "platform: unknown value %q (want linux, darwin or any)", platform)
+	}
+}
+
+// lookup returns the value of key in a mapping, or nil.
+func lookup(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// keys walks a mapping, rejecting keys outside allowed.
+func (l *loader) keys(m *yaml.Node, rule string, allowed []string, fn func(key string, k, v *yaml.Node)) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if !slices.Contains(allowed, k.Value) {
+			l.at(l.pos(k), rule, "unknown key %q (want one of %s)", k.Value, strings.Join(allowed, ", "))
+			continue
+		}
+		fn(k.Value, k, v)
+	}
+}
+
+var nodeKinds = map[yaml.Kind]string{
+	yaml.MappingNode: "a mapping", yaml.SequenceNode: "a list", yaml.ScalarNode: "a string",
+}
+
+func (l *loader) kind(n *yaml.Node, want yaml.Kind, rule, what string) bool {
+	if n.Kind != want {
+		got := nodeKinds[n.Kind]
+		if got == "" {
+			got = "an alias"
+		}
+		l.at(l.pos(n), rule, "%s: got %s (want %s)", what, got, nodeKinds[want])
+		return false
+	}
+	return true
+}
+
+func (l *loader) str(n *yaml.Node, rule, what string) (string, bool) {
+	if !l.kind(n, yaml.ScalarNode, rule, what) {
+		return "", false
+	}
+	if n.Tag != "!!str" {
+		l.at(l.pos(n), rule, "%s: got %s %s (want a string; quote it)", what, strings.TrimPrefix(n.Tag, "!!"), n.Value)
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (l *loader) strs(n *yaml.Node, rule, what string) []string {
+	if !l.kind(n, yaml.SequenceNode, rule, what) {
+		return nil
+	}
+	var out []string
+	for _, e := range n.Content {
+		if s, ok := l.str(e, rule, what); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (l *loader) common(root *yaml.Node, c *Common) {
+	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "default-hidden"}, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "policy":
+			l.policy(v, &c.Policy)
+		case "strip-env":
+			c.StripEnv = l.entries(v, "strip-env", "name")
+		case "default-hidden":
+			c.DefaultHidden = l.entries(v, "default-hidden", "path")
+		}
+	})
+	for _, key := range []string{"policy", "strip-env", "default-hidden"} {
+		if lookup(root, key) == nil {
+			l.at(l.pos(root), "", "missing key %s", key)
+		}
+	}
+}
+
+func (l *loader) policy(n *yaml.Node, p *Policy) {
+	if !l.kind(n, yaml.MappingNode, "", "policy") {
+		return
+	}
+	l.keys(n, "", []string{"variable", "default", "values"}, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "variable":
+			p.Variable, _ = l.str(v, "", "policy.variable")
+		case "default":
+			p.Default, _ = l.str(v, "", "policy.default")
+		case "values":
+			p.Values = l.entries(v, "policy.values", "name")
+		}
+	})
+	for _, key := range []string{"variable", "default", "values"} {
+		if lookup(n, key) == nil {
+			l.at(l.pos(n), "", "policy: missing key %s", key)
+		}
+	}
+}
+
+// entries reads a list of {id, <value key>, why} rows. Policy values are
+// named by their value and carry no separate id.
+func (l *loader) entries(n *yaml.Node, what, valueKey string) []Entry {
+	if !l.kind(n, yaml.SequenceNode, "", what) {
+		return nil
+	}
+	allowed := []string{"id", valueKey, "why"}
+	if what == "policy.values" {
+		allowed = []string{valueKey, "why"}
+	}
+	var out []Entry
+	for _, e := range n.Content {
+		if !l.kind(e, yaml.MappingNode, "", what+" entry") {
+			continue
+		}
+		en := Entry{Pos: l.pos(e)}
+		if v := lookup(e, "id"); v != nil {
+			en.ID, _ = l.str(v, "", what+": id")
+		}
+		if v := lookup(e, valueKey); v != nil {
+			en.Value, _ = l.str(v, en.ID, what+": "+valueKey)
+		}
+		if what == "policy.values" {
+			en.ID = en.Value
+		}
+		l.keys(e, en.ID, allowed, func(key string, k, v *yaml.Node) {
+			if key == "why" {
+				en.Why, _ = l.str(v, en.ID, "why")
+			}
+		})
+		for _, key := range allowed {
+			if lookup(e, key) == nil {
+				l.at(en.Pos, en.ID, "%s: missing key %s", what, key)
+			}
+		}
+		out = append(out, en)
+	}
+	return out
+}
+
+var (
+	linuxRuleKeys  = []string{"id", "why", "when", "for", "group", "args", "reviewed"}
+	darwinRuleKeys = []string{"id", "why", "when", "for", "version", "allow", "deny", "filters", "reviewed"}
+)
+
+func (l *loader) platform(root *yaml.Node, name string) *Platform {
+	p := &Platform{Pos: l.pos(root), Name: name}
+	l.keys(root, "", []string{"schema", "platform", "program", "rules"}, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "program":
+			p.Program, _ = l.str(v, "", "program")
+		case "rules":
+			if !l.kind(v, yaml.SequenceNode, "", "rules") {
+				return
+			}
+			for _, rn := range v.Content {
+				if r := l.rule(rn, name); r != nil {
+					p.Rules = append(p.Rules, r)
+				}
+			}
+		}
+	})
+	if p.Program == "" {
+		l.at(p.Pos, "", "missing key program (want the sandbox program's name)")
+	}
+	if len(p.Rules) == 0 && lookup(root, "rules") == nil {
+		l.at(p.Pos, "", "missing key rules")
+	}
+	return p
+}
+
+func (l *loader) rule(n *yaml.Node, platform string) *Rule {
+	if !l.kind(n, yaml.MappingNode, "", "rule") {
+		return nil
+	}
+	r := &Rule{Pos: l.pos(n)}
+	if v := lookup(n, "id"); v != nil {
+		r.ID, _ = l.str(v, "", "id")
+	}
+	allowed := linuxRuleKeys
+	if platform == "darwin" {
+		allowed = darwinRuleKeys
+	}
+	l.keys(n, r.ID, allowed, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "why":
+			r.Why, _ = l.str(v, r.ID, "why")
+		case "reviewed":
+			r.Reviewed, _ = l.str(v, r.ID, "reviewed")
+		case "for":
+			r.For, _ = l.str(v, r.ID, "for")
+		case "group":
+			r.Group, _ = l.str(v, r.ID, "group")
+		case "when":
+			r.WhenPos = l.pos(v)
+			r.When = l.when(v, r.ID)
+		case "args":
+			r.ArgsPos = l.pos(v)
+			r.Args = l.strs(v, r.ID, "args")
+		case "version":
+			r.Action = "version"
+			r.OpsPos = l.pos(v)
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+				l.at(l.pos(v), r.ID, "version: got %q (want 1)", v.Value)
+				return
+			}
+			r.Version, _ = strconv.Atoi(v.Value)
+		case "allow", "deny":
+			if r.Action != "" {
+				l.at(l.pos(k), r.ID, "%s: a rule has one of version, allow or deny (got %s too)", key, r.Action)
+				return
+			}
+			r.Action = key
+			r.OpsPos = l.pos(v)
+			r.Ops = l.strs(v, r.ID, key)
+		case "filters":
+			r.Filters = l.filters(v, r.ID)
+		}
+	})
+	if r.ID == "" {
+		l.at(r.Pos, "", "rule without id (want a unique kebab-case id)")
+	}
+	return r
+}
+
+func (l *loader) when(n *yaml.Node, rule string) []Cond {
+	var words []*yaml.Node
+	switch n.Kind {
+	case yaml.ScalarNode:
+		words = []*yaml.Node{n}
+	case yaml.SequenceNode:
+		words = n.Content
+	default:
+		l.at(l.pos(n), rule, "when: got %s (want a condition or a list of them)", nodeKinds[n.Kind])
+		return nil
+	}
+	var out []Cond
+	for _, w := range words {
+		s, ok := l.str(w, rule, "when")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(s)
+		switch {
+		case len(f) == 1:
+			out = append(out, Cond{Word: f[0]})
+		case len(f) == 2 && f[0] == "not":
+			out = append(out, Cond{Not: true, Word: f[1]})
+		default:
+			l.at(l.pos(w), rule, "when: cannot read %q (want WORD or not WORD)", s)
+		}
+	}
+	return out
+}
+
+func (l *loader) filters(n *yaml.Node, rule string) []Filter {
+	if !l.kind(n, yaml.SequenceNode, rule, "filters") {
+		return nil
+	}
+	var out []Filter
+	for _, e := range n.Content {
+		if !l.kind(e, yaml.MappingNode, rule, "filter") {
+			continue
+		}
+		if len(e.Content) != 2 {
+			l.at(l.pos(e), rule, "filter: got %d keys (want exactly one of %s)", len(e.Content)/2, strings.Join(sbplFilters, ", "))
+			continue
+		}
+		k := e.Content[0]
+		if !slices.Contains(sbplFilters, k.Value) {
+			l.at(l.pos(k), rule, "unknown filter %q (want one of %s)", k.Value, strings.Join(sbplFilters, ", "))
+			continue
+		}
+		if v, ok := l.str(e.Content[1], rule, k.Value); ok {
+			out = append(out, Filter{Kind: k.Value, Value: v})
+		}
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+// Package gen loads the rule table under rules/, checks it, and emits the
+// typed builders of package sandbox and the reviewers' docs/POLICY.md.
+package gen
+
+import "fmt"
+
+// Pos is a place in a rule file, for errors a reviewer can jump to.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+
+// Table is the whole policy: the shared data and one table per platform.
+type Table struct {
+	Common Common
+	Linux  *Platform
+	Darwin *Platform
+}
+
+// Common is what both platforms share (rules/common.yaml).
+type Common struct {
+	Policy        Policy
+	StripEnv      []Entry // Value is the variable's name
+	DefaultHidden []Entry // Value is "$home/rel" or an absolute path
+}
+
+// Policy names the environment variable that selects the policy and the
+// values it accepts.
+type Policy struct {
+	Variable string
+	Default  string
+	Values   []Entry // ID is the value itself
+}
+
+// Entry is one row of the shared table.
+type Entry struct {
+	Pos   Pos
+	ID    string
+	Value string
+	Why   string
+}
+
+// Platform is one platform's ordered rules.
+type Platform struct {
+	Pos     Pos
+	Name    string // linux or darwin
+	Program string
+	Rules   []*Rule
+}
+
+// Cond is one `when` word, possibly negated.
+type Cond struct {
+	Not  bool
+	Word string
+}
+
+func (c Cond) String() string {
+	if c.Not {
+		return "not " + c.Word
+	}
+	return c.Word
+}
+
+// Filter is one SBPL filter: (subpath "/usr") or (literal $path).
+type Filter struct {
+	Kind  string
+	Value string
+}
+
+// Rule is one row of a platform table. Linux rules carry Args; darwin rules
+// carry an Action with its Ops and Filters, or a Version.
+type Rule struct {
+	Pos      Pos
+	ID       string
+	Why      string
+	Reviewed string
+	When     []Cond
+	WhenPos  Pos
+	For      string
+	Group    string
+
+	Args    []string
+	ArgsPos Pos
+
+	Version int
+	Action  string // "version", "allow" or "deny"
+	Ops     []string
+	Filters []Filter
+	OpsPos  Pos
+}
+
+// WhenString is the condition as a reviewer reads it.
+func (r *Rule) WhenString() string {
+	s := ""
+	for i, c := range r.When {
+		if i > 0 {
+			s += ", "
+		}
+		s += c.String()
+	}
+	return s
+}

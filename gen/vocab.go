@@ -1,0 +1,122 @@
+package gen
+
+// The closed vocabularies of the rule table. A word outside them is an error
+// at generation time, so a typo can never silently turn a rule off.
+
+// condScope says where a condition word may be used.
+type condScope uint8
+
+const (
+	scopeGlobal condScope = iota // a fact of the spawn
+	scopeItem                    // a fact of the iterated path; needs `for`
+)
+
+// condition is one `when` word: the Go expression that tests it in the
+// generated builders, and the facts it ranges over (used by the lints).
+type condition struct {
+	scope condScope
+	expr  string // Go expression, p for the plan and f for the item
+	kind  bool   // one of the mutually exclusive path kinds
+	place bool   // one of the mutually exclusive places (ancestor, inside)
+}
+
+var conditions = map[string]condition{
+	"network":               {scope: scopeGlobal, expr: "p.network"},
+	"interactive":           {scope: scopeGlobal, expr: "p.interactive"},
+	"caller-root":           {scope: scopeGlobal, expr: "p.callerRoot"},
+	"disable-userns":        {scope: scopeGlobal, expr: "p.disableUserns"},
+	"is-dir":                {scope: scopeItem, expr: "f.kind == kindDir", kind: true},
+	"is-file":               {scope: scopeItem, expr: "f.kind == kindFile", kind: true},
+	"is-missing":            {scope: scopeItem, expr: "f.kind == kindMissing", kind: true},
+	"ancestor-of-workspace": {scope: scopeItem, expr: "f.ancestor", place: true},
+	"inside-workspace":      {scope: scopeItem, expr: "f.inside", place: true},
+}
+
+// iterations maps a `for` word to the plan field it ranges over. Read and
+// write paths are validated to exist, so they are never missing.
+var iterations = map[string]struct {
+	field      string
+	canMissing bool
+}{
+	"hidden": {field: "hidden", canMissing: true},
+	"read":   {field: "read"},
+	"write":  {field: "write"},
+}
+
+// Variables. $path is the iterated item and needs `for`.
+const (
+	varWorkspace = "$workspace"
+	varPath      = "$path"
+	varNullFD    = "$nullfd"
+	varHome      = "$home"
+)
+
+var linuxVars = []string{varWorkspace, varPath, varNullFD}
+var darwinVars = []string{varWorkspace, varPath}
+
+var groups = []string{"mounts"}
+
+// bwrapFlag is one option of bwrap 0.8.0 (`bwrap --help`): how many operands
+// follow it, and whether its last operand is a mount destination.
+type bwrapFlag struct {
+	operands int
+	dest     bool
+	// hostWrite marks a flag that lets the sandbox write to the host path
+	// it names; such a grant outside the workspace needs `reviewed`.
+	hostWrite bool
+}
+
+var bwrapFlags = map[string]bwrapFlag{
+	"--args": {operands: 1}, "--unshare-all": {}, "--share-net": {},
+	"--unshare-user": {}, "--unshare-user-try": {}, "--unshare-ipc": {},
+	"--unshare-pid": {}, "--unshare-net": {}, "--unshare-uts": {},
+	"--unshare-cgroup": {}, "--unshare-cgroup-try": {},
+	"--userns": {operands: 1}, "--userns2": {operands: 1},
+	"--disable-userns": {}, "--assert-userns-disabled": {},
+	"--pidns": {operands: 1}, "--uid": {operands: 1}, "--gid": {operands: 1},
+	"--hostname": {operands: 1}, "--chdir": {operands: 1}, "--clearenv": {},
+	"--setenv": {operands: 2}, "--unsetenv": {operands: 1},
+	"--lock-file": {operands: 1}, "--sync-fd": {operands: 1},
+	"--bind":         {operands: 2, dest: true, hostWrite: true},
+	"--bind-try":     {operands: 2, dest: true, hostWrite: true},
+	"--dev-bind":     {operands: 2, dest: true, hostWrite: true},
+	"--dev-bind-try": {operands: 2, dest: true, hostWrite: true},
+	"--ro-bind":      {operands: 2, dest: true},
+	"--ro-bind-try":  {operands: 2, dest: true},
+	"--bind-fd":      {operands: 2, dest: true},
+	"--ro-bind-fd":   {operands: 2, dest: true},
+	"--remount-ro":   {operands: 1, dest: true},
+	"--exec-label":   {operands: 1}, "--file-label": {operands: 1},
+	"--proc": {operands: 1, dest: true}, "--dev": {operands: 1, dest: true},
+	"--tmpfs": {operands: 1, dest: true}, "--mqueue": {operands: 1, dest: true},
+	"--dir": {operands: 1, dest: true}, "--file": {operands: 2, dest: true},
+	"--bind-data":    {operands: 2, dest: true},
+	"--ro-bind-data": {operands: 2, dest: true},
+	"--symlink":      {operands: 2, dest: true},
+	"--seccomp":      {operands: 1}, "--add-seccomp-fd": {operands: 1},
+	"--block-fd": {operands: 1}, "--userns-block-fd": {operands: 1},
+	"--info-fd": {operands: 1}, "--json-status-fd": {operands: 1},
+	"--new-session": {}, "--die-with-parent": {}, "--as-pid-1": {},
+	"--cap-add": {operands: 1}, "--cap-drop": {operands: 1},
+	"--perms": {operands: 1}, "--size": {operands: 1},
+	"--chmod": {operands: 2}, "--": {},
+}
+
+// sbplOps are the Seatbelt operations the table may name. A trailing * is a
+// wildcard over the operations that share its prefix.
+var sbplOps = map[string]bool{
+	"default": true, "process*": true, "process-exec*": true, "process-fork": true,
+	"process-info*": true, "signal": true, "network*": true, "network-outbound": true,
+	"network-inbound": true, "network-bind": true, "sysctl*": true, "sysctl-read": true,
+	"sysctl-write": true, "ipc*": true, "ipc-posix-shm": true, "ipc-posix-sem": true,
+	"mach*": true, "mach-lookup": true, "file*": true, "file-read*": true,
+	"file-read-data": true, "file-read-metadata": true, "file-write*": true,
+	"file-write-data": true, "file-ioctl": true, "iokit*": true, "iokit-open": true,
+	"system*": true, "pseudo-tty": true,
+}
+
+var sbplFilters = []string{"subpath", "literal"}
+
+// tempDirs are the paths a write grant may name without `reviewed`: the
+// per-sandbox /tmp on Linux, and macOS's temporary directories.
+var tempDirs = map[string]bool{"/tmp": true, "/private/tmp": true, "/var/folders": true}
