@@ -16,6 +16,9 @@ func Check(t *Table) error {
 	ids := map[string]Pos{}
 	checkCommon(&c, &t.Common, ids)
 	for _, p := range []*Platform{t.Linux, t.Darwin} {
+		if p == nil {
+			continue
+		}
 		platformIDs := map[string]Pos{}
 		for _, r := range p.Rules {
 			checkRule(&c, p.Name, r, platformIDs, ids)
@@ -54,7 +57,7 @@ func checkID(c *errs, pos Pos, id string, local, global map[string]Pos) {
 func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	p := cm.Policy
 	if p.Variable != "" && !envName.MatchString(p.Variable) {
-		c.at(p.Values[0].Pos, "", "policy.variable %q is not an environment variable name (want [A-Z_][A-Z0-9_]*)", p.Variable)
+		c.at(p.VariablePos, "", "policy.variable %q is not an environment variable name (want [A-Z_][A-Z0-9_]*)", p.Variable)
 	}
 	var names []string
 	for _, v := range p.Values {
@@ -70,7 +73,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 		}
 	}
 	if p.Default != "" && !slices.Contains(names, p.Default) {
-		c.at(p.Values[0].Pos, "", "policy.default %q is not a declared value (want one of %s)", p.Default, strings.Join(names, ", "))
+		c.at(p.DefaultPos, "", "policy.default %q is not a declared value (want one of %s)", p.Default, strings.Join(names, ", "))
 	}
 	local := map[string]Pos{}
 	for _, e := range cm.StripEnv {
@@ -83,14 +86,19 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	for _, e := range cm.DefaultHidden {
 		checkID(c, e.Pos, e.ID, local, ids)
 		checkWhy(c, e.Pos, e.ID, e.Why)
-		path := e.Value
-		if rest, ok := strings.CutPrefix(path, varHome+"/"); ok {
-			path = "/home/x/" + rest
-		} else if strings.Contains(path, "$") {
-			c.at(e.Pos, e.ID, "path %q: only %s/... may be used (want an absolute path or %s/REL)", e.Value, varHome, varHome)
-			continue
+		msg := badPath(e.Value)
+		if rest, ok := strings.CutPrefix(e.Value, varHome+"/"); ok {
+			msg = badPath("/" + rest)
+			if clean := filepath.Clean("/" + rest); clean != "/"+rest {
+				msg = fmt.Sprintf("not clean (want %q)", varHome+clean)
+			}
+			if strings.HasPrefix(filepath.Clean("/"+rest), "/..") || strings.Contains("/"+rest, "/../") {
+				msg = fmt.Sprintf("leaves %s", varHome)
+			}
+		} else if strings.Contains(e.Value, "$") {
+			msg = fmt.Sprintf("only %s/... may be used (want an absolute path or %s/REL)", varHome, varHome)
 		}
-		if msg := badPath(path); msg != "" {
+		if msg != "" {
 			c.at(e.Pos, e.ID, "path %q: %s", e.Value, msg)
 		}
 	}

@@ -53,5 +53,14 @@ func (c *errs) err() error {
 		}
 		return a.Col < b.Col
 	})
+	// One mistake can be seen twice (an operand used twice, a check run
+	// over a partly loaded table); say it once.
+	out := c.list[:1]
+	for _, e := range c.list[1:] {
+		if *e != *out[len(out)-1] {
+			out = append(out, e)
+		}
+	}
+	c.list = out
 	return c.list
 }

@@ -1,7 +1,10 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 )
 
@@ -23,9 +26,23 @@ var Outputs = []struct {
 // output. It returns nothing unless all of them rendered, so a caller never
 // writes half a generation.
 func Generate(rulesDir string) ([]Output, error) {
-	t, err := Load(rulesDir)
+	return GenerateFS(os.DirFS(rulesDir), "rules")
+}
+
+// GenerateFS is Generate over any file system, naming its files name/FILE.
+func GenerateFS(fsys fs.FS, name string) ([]Output, error) {
+	t, err := LoadFS(fsys, name)
 	if err != nil {
-		return nil, err
+		var loadErrs Errors
+		if t == nil || !errors.As(err, &loadErrs) {
+			return nil, err
+		}
+		var c errs
+		c.list = loadErrs
+		if checkErrs, ok := Check(t).(Errors); ok {
+			c.list = append(c.list, checkErrs...)
+		}
+		return nil, c.err()
 	}
 	if err := Check(t); err != nil {
 		return nil, err

@@ -2,7 +2,9 @@ package gen
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,31 +15,38 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Load reads every *.yaml file in dir. It walks yaml.Node itself rather than
-// decoding into structs: Node.Decode ignores KnownFields, and the walk gives
-// every error a line and column. Every problem in the table is reported.
+// Load reads every *.yaml file in dir.
 func Load(dir string) (*Table, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	return LoadFS(os.DirFS(dir), filepath.ToSlash(dir))
+}
+
+// LoadFS reads every *.yaml file at the top of fsys, naming them name/FILE
+// in errors. On errors it still returns what it could read, so Check can
+// report the rest of the table's problems in the same run. It walks yaml.Node itself rather than decoding into structs:
+// Node.Decode ignores KnownFields, and the walk gives every error a line and
+// column. Every problem in the table is reported, not just the first.
+func LoadFS(fsys fs.FS, name string) (*Table, error) {
+	names, err := fs.Glob(fsys, "*.yaml")
 	if err != nil {
-		return nil, fmt.Errorf("load: %w", err)
+		return nil, fmt.Errorf("load %s: %w", name, err)
 	}
 	sort.Strings(names)
 	if len(names) == 0 {
-		return nil, fmt.Errorf("load: %s: no *.yaml files", dir)
+		return nil, fmt.Errorf("load %s: no *.yaml files", name)
 	}
 	t := &Table{}
 	var c errs
 	seenCommon := false
-	for _, name := range names {
-		src, err := os.ReadFile(name)
+	for _, file := range names {
+		src, err := fs.ReadFile(fsys, file)
 		if err != nil {
 			return nil, fmt.Errorf("load: %w", err)
 		}
-		l := &loader{errs: &c, name: filepath.ToSlash(name)}
+		l := &loader{errs: &c, name: path.Join(name, file)}
 		l.read(src, t, &seenCommon)
 	}
 	if len(c.list) == 0 {
-		top := Pos{File: filepath.ToSlash(dir), Line: 1, Col: 1}
+		top := Pos{File: name, Line: 1, Col: 1}
 		if t.Linux == nil {
 			c.at(top, "", "no table with platform: linux")
 		}
@@ -49,7 +58,7 @@ func Load(dir string) (*Table, error) {
 		}
 	}
 	if err := c.err(); err != nil {
-		return nil, err
+		return t, err
 	}
 	return t, nil
 }
@@ -207,8 +216,10 @@ func (l *loader) policy(n *yaml.Node, p *Policy) {
 	l.keys(n, "", []string{"variable", "default", "values"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "variable":
+			p.VariablePos = l.pos(v)
 			p.Variable, _ = l.str(v, "", "policy.variable")
 		case "default":
+			p.DefaultPos = l.pos(v)
 			p.Default, _ = l.str(v, "", "policy.default")
 		case "values":
 			p.Values = l.entries(v, "policy.values", "name")

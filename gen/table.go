@@ -29,9 +29,11 @@ type Common struct {
 // Policy names the environment variable that selects the policy and the
 // values it accepts.
 type Policy struct {
-	Variable string
-	Default  string
-	Values   []Entry // ID is the value itself
+	Variable    string
+	Default     string
+	Values      []Entry // ID is the value itself
+	VariablePos Pos
+	DefaultPos  Pos
 }
 
 // Entry is one row of the shared table.

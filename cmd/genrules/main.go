@@ -47,7 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		var es gen.Errors
 		if errors.As(err, &es) {
-			fmt.Fprintf(stderr, "%s\ngenrules: %d problem(s) in the rule table; nothing written\n", relative(dir, err.Error()), len(es))
+			fmt.Fprintf(stderr, "%s\ngenrules: %d problem(s) in the rule table; nothing written\n", err, len(es))
 		} else {
 			fmt.Fprintf(stderr, "genrules: %v\n", err)
 		}
@@ -79,12 +79,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
-}
-
-// relative shortens absolute rule paths in error text to rules/FILE, the
-// form a reviewer's editor opens from the module root.
-func relative(root, s string) string {
-	return string(bytes.ReplaceAll([]byte(s), []byte(filepath.ToSlash(root)+"/"), nil))
 }
 
 // moduleRoot finds the directory holding go.mod, so genrules works the same
