@@ -1,0 +1,63 @@
+// Package sandbox runs a native subprocess inside an OS sandbox: bubblewrap
+// (bwrap) on Linux, Seatbelt (sandbox-exec) on macOS. The policy is the rule
+// table under rules/, compiled into this package by go generate; this file and
+// its neighbours turn a Config into the facts the generated builders need.
+//
+// The subprocess can write only to its workspace (and a private /tmp), reads
+// the host read-only on Linux minus the hidden paths, and reads only system
+// directories and the workspace on macOS. A Config that cannot be enforced
+// exactly is rejected before anything is spawned.
+package sandbox
+
+import "errors"
+
+// Sentinels for errors.Is. Every error this package returns for a rejected
+// path, an unusable sandbox or an unknown policy wraps exactly one of them, so
+// a caller can tell "fix your config" from "fix your machine".
+var (
+	ErrBadPath     = errors.New("bad path")
+	ErrUnavailable = errors.New("sandbox unavailable")
+	ErrBadPolicy   = errors.New("bad policy")
+)
+
+// Config describes one sandboxed spawn. Every path must be absolute, already
+// clean and free of quotes, backslashes and control characters: the paths end
+// up inside bwrap arguments and SBPL string literals, so they are rejected
+// rather than repaired.
+type Config struct {
+	// Workspace is the one writable tree, bound at its real path. It must
+	// exist; symlinks are resolved first, because bwrap cannot mount onto a
+	// path that goes through one. It is also the child's working directory.
+	Workspace string
+
+	// Hidden paths are added to the table's default hidden set. A hidden
+	// directory reads as empty, a hidden file as an empty file. A missing
+	// path is accepted: nothing is there to hide on Linux, and on macOS
+	// the deny rule still stops it from appearing later.
+	Hidden []string
+
+	// Read and Write are extra read-only and writable paths; they must
+	// exist. A Write path inside a hidden directory punches through it.
+	Read, Write []string
+
+	// Reveal drops entries of the default hidden set, named by absolute
+	// path after $HOME expansion (for example "/home/me/.npmrc" when a
+	// private registry is needed). Anything else is an error, so a typo
+	// cannot silently reveal nothing.
+	Reveal []string
+
+	// NoNetwork cuts the child off from the network, loopback included
+	// (it gets its own). The network is on by default because package
+	// managers fetch.
+	NoNetwork bool
+
+	// Interactive keeps the caller's session so job control and /dev/tty
+	// work. It costs the TIOCSTI protection (CVE-2017-5226): the child could
+	// push keystrokes into the caller's terminal. Use it only for a
+	// human at a terminal.
+	Interactive bool
+
+	// Policy says what to do when no sandbox can be applied. The zero
+	// value is Required.
+	Policy Policy
+}

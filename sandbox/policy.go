@@ -1,0 +1,78 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Policy decides what happens when the sandbox cannot be applied. There is
+// deliberately no "warn and run anyway" value: either the sandbox applies, or
+// an operator explicitly accepted that it does not.
+type Policy uint8
+
+const (
+	// Required refuses to spawn without a working sandbox. It is the zero
+	// value so that a forgotten field fails closed.
+	Required Policy = iota
+	// Off runs the command unwrapped, without a warning. The stripped
+	// environment variables are still removed.
+	Off
+)
+
+// String returns the policy's name as PolicyVariable spells it.
+func (p Policy) String() string {
+	switch p {
+	case Required:
+		return "required"
+	case Off:
+		return "off"
+	}
+	return "Policy(" + strconv.Itoa(int(p)) + ")"
+}
+
+// ParsePolicy reads a policy name, ignoring case. An unknown name is an error,
+// never Off: a typo in an opt-out must not turn the sandbox off.
+func ParsePolicy(s string) (Policy, error) {
+	p, ok := lookupPolicy(s)
+	if !ok {
+		return Required, fmt.Errorf("sandbox: policy %q: %w (accepted: %s)", s, ErrBadPolicy, acceptedPolicies())
+	}
+	return p, nil
+}
+
+// PolicyFromEnv reads PolicyVariable. Unset or empty means the table's
+// default, Required.
+func PolicyFromEnv() (Policy, error) {
+	s := os.Getenv(PolicyVariable)
+	if s == "" {
+		s = policyDefault
+	}
+	p, ok := lookupPolicy(s)
+	if !ok {
+		return Required, fmt.Errorf("sandbox: %s=%q: %w (accepted: %s)", PolicyVariable, s, ErrBadPolicy, acceptedPolicies())
+	}
+	return p, nil
+}
+
+// lookupPolicy accepts only the names the rule table lists, so a value the
+// table drops stops parsing even if this switch still knows it.
+func lookupPolicy(s string) (Policy, bool) {
+	for _, v := range policyValues {
+		if !strings.EqualFold(s, v) {
+			continue
+		}
+		switch v {
+		case "required":
+			return Required, true
+		case "off":
+			return Off, true
+		}
+	}
+	return Required, false
+}
+
+func acceptedPolicies() string {
+	return strings.Join(policyValues[:], ", ")
+}
