@@ -1,0 +1,326 @@
+package sandbox
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// newPlan validates cfg and gathers the path facts the builders for goos
+// need. It is the only place that touches the file system on the way to a
+// profile; everything after it is pure.
+func newPlan(goos string, cfg Config) (*plan, error) {
+	if err := checkConfig(cfg); err != nil {
+		return nil, err
+	}
+	var r resolver
+	ws, err := resolveWorkspace(&r, cfg.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{
+		workspace:   ws,
+		network:     !cfg.NoNetwork,
+		interactive: cfg.Interactive,
+		callerRoot:  os.Geteuid() == 0,
+		nullFD:      nullFD,
+	}
+	if p.read, err = grantFacts(&r, "read path", cfg.Read, ws); err != nil {
+		return nil, err
+	}
+	if p.write, err = grantFacts(&r, "write path", cfg.Write, ws); err != nil {
+		return nil, err
+	}
+	if p.hidden, err = hiddenFacts(&r, cfg, ws); err != nil {
+		return nil, err
+	}
+	if goos == "linux" {
+		p.mounts = sortMounts(linuxMounts(p, nil))
+	}
+	return p, nil
+}
+
+// nullFD is the child's descriptor of the /dev/null that replaces every
+// hidden file: exec.Cmd.ExtraFiles starts at 3.
+const nullFD = "3"
+
+// checkConfig rejects every malformed path before any of them is looked at,
+// so the first error a caller sees is about syntax, not the file system.
+func checkConfig(cfg Config) error {
+	if err := checkPath("workspace", cfg.Workspace); err != nil {
+		return err
+	}
+	if cfg.Workspace == "/" {
+		return badPath("workspace", "/", "the root cannot be the workspace: it would make everything writable")
+	}
+	for _, group := range []struct {
+		field string
+		paths []string
+	}{{"hidden path", cfg.Hidden}, {"read path", cfg.Read}, {"write path", cfg.Write}, {"reveal path", cfg.Reveal}} {
+		for _, p := range group.paths {
+			if err := checkPath(group.field, p); err != nil {
+				return err
+			}
+		}
+	}
+	for _, h := range cfg.Hidden {
+		switch h {
+		case "/":
+			return badPath("hidden path", h, "the root cannot be hidden")
+		case cfg.Workspace:
+			return badPath("hidden path", h, "is the workspace")
+		}
+	}
+	if cfg.Policy != Required && cfg.Policy != Off {
+		return fmt.Errorf("sandbox: policy %s: %w (accepted: %s)", cfg.Policy, ErrBadPolicy, acceptedPolicies())
+	}
+	return nil
+}
+
+func resolveWorkspace(r *resolver, ws string) (string, error) {
+	real, fi, err := r.resolve(ws)
+	if err != nil {
+		return "", fsPathError("workspace", ws, err)
+	}
+	if !fi.IsDir() {
+		return "", badPath("workspace", ws, "not a directory")
+	}
+	if real == "/" {
+		return "", badPath("workspace", ws, "resolves to the root: it would make everything writable")
+	}
+	return real, checkResolved("workspace", ws, real)
+}
+
+// grantFacts resolves Read or Write paths, which must exist: bwrap cannot
+// bind a missing source.
+func grantFacts(r *resolver, field string, paths []string, ws string) ([]pathFact, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	facts := make([]pathFact, 0, len(paths))
+	for _, p := range paths {
+		real, fi, err := r.resolve(p)
+		if err != nil {
+			return nil, fsPathError(field, p, err)
+		}
+		if err := checkResolved(field, p, real); err != nil {
+			return nil, err
+		}
+		facts = append(facts, fact(real, kindOf(fi), ws))
+	}
+	return facts, nil
+}
+
+// hiddenFacts builds the hidden set: the table's defaults that exist and are
+// not revealed, then the caller's paths, deduplicated after resolution so two
+// spellings of one directory produce one mount.
+func hiddenFacts(r *resolver, cfg Config, ws string) ([]pathFact, error) {
+	home, err := homeDir()
+	if err != nil {
+		return nil, err
+	}
+	revealed, err := checkReveal(cfg.Reveal, home)
+	if err != nil {
+		return nil, err
+	}
+	facts := make([]pathFact, 0, len(defaultHidden)+len(cfg.Hidden))
+	seen := make(map[string]bool, cap(facts))
+	add := func(f pathFact) {
+		if !seen[f.path] {
+			seen[f.path] = true
+			facts = append(facts, f)
+		}
+	}
+
+	// Defaults are resolved from the resolved home, so ~/.ssh costs one
+	// lstat, not one per component of $HOME.
+	var realHome string
+	if home != "" {
+		var err error
+		if realHome, _, err = r.resolve(home); err != nil {
+			if !isMissing(err) {
+				return nil, fsPathError("home", home, err)
+			}
+			home, realHome = "", "" // no home: nothing under it to hide
+		}
+	}
+	for i, d := range defaultHidden {
+		if len(revealed) > 0 && revealed[i] {
+			continue
+		}
+		var (
+			real string
+			fi   fs.FileInfo
+			err  error
+		)
+		if d.underHome {
+			if realHome == "" {
+				continue
+			}
+			real, fi, err = r.resolveUnder(realHome, d.path)
+		} else {
+			real, fi, err = r.resolve(d.path)
+		}
+		if err != nil {
+			if isMissing(err) {
+				// Nothing to hide; dropping it keeps the argv and the
+				// profile short.
+				continue
+			}
+			return nil, fsPathError("default hidden path", defaultPath(d, home), err)
+		}
+		if real == ws {
+			continue // the caller chose to work there
+		}
+		if err := checkResolved("default hidden path", defaultPath(d, home), real); err != nil {
+			return nil, err
+		}
+		add(fact(real, kindOf(fi), ws))
+	}
+
+	for _, h := range cfg.Hidden {
+		real, fi, err := r.resolve(h)
+		kind := kindOf(fi)
+		if err != nil {
+			if !isMissing(err) {
+				return nil, fsPathError("hidden path", h, err)
+			}
+			// Kept: a deny rule on macOS is harmless and stops the
+			// path from appearing later; the Linux rules skip it.
+			kind = kindMissing
+		}
+		switch real {
+		case "/":
+			return nil, badPath("hidden path", h, "resolves to the root")
+		case ws:
+			return nil, badPath("hidden path", h, "resolves to the workspace")
+		}
+		if err := checkResolved("hidden path", h, real); err != nil {
+			return nil, err
+		}
+		add(fact(real, kind, ws))
+	}
+	return facts, nil
+}
+
+// checkReveal maps Config.Reveal to indexes of defaultHidden. An entry that
+// names no default is an error: a typo must not look like a reveal that
+// worked.
+func checkReveal(reveal []string, home string) ([]bool, error) {
+	if len(reveal) == 0 {
+		return nil, nil
+	}
+	revealed := make([]bool, len(defaultHidden))
+	for _, want := range reveal {
+		found := false
+		for i, d := range defaultHidden {
+			if d.underHome && home == "" {
+				continue
+			}
+			if defaultPath(d, home) == want {
+				revealed[i], found = true, true
+			}
+		}
+		if !found {
+			var accepted []string
+			for _, d := range defaultHidden {
+				if !d.underHome || home != "" {
+					accepted = append(accepted, defaultPath(d, home))
+				}
+			}
+			return nil, badPath("reveal path", want, "not in the default hidden set (accepted: "+strings.Join(accepted, ", ")+")")
+		}
+	}
+	return revealed, nil
+}
+
+func defaultPath(d defaultHiddenPath, home string) string {
+	if d.underHome {
+		return home + "/" + d.path
+	}
+	return d.path
+}
+
+// homeDir is $HOME, or the password database's entry when HOME is unset (a
+// service manager's environment), cleaned. An unusable home is an error
+// rather than a reason to skip the credential directories under it.
+func homeDir() (string, error) {
+	home := os.Getenv("HOME")
+	if home == "" {
+		u, err := user.Current()
+		if err != nil || u.HomeDir == "" {
+			return "", nil // no home to hide anything under
+		}
+		home = u.HomeDir
+	}
+	if home != "/" {
+		home = strings.TrimRight(home, "/")
+	}
+	if err := checkPath("home", home); err != nil {
+		return "", err
+	}
+	if home == "/" {
+		return "", badPath("home", home, "the root cannot be the home directory: hiding under it would hide the system")
+	}
+	return home, nil
+}
+
+func fact(real string, kind pathKind, ws string) pathFact {
+	return pathFact{
+		path:     real,
+		kind:     kind,
+		ancestor: strings.HasPrefix(ws, real+"/"),
+		inside:   strings.HasPrefix(real, ws+"/"),
+	}
+}
+
+func kindOf(fi fs.FileInfo) pathKind {
+	switch {
+	case fi == nil:
+		return kindMissing
+	case fi.IsDir():
+		return kindDir
+	}
+	return kindFile
+}
+
+// checkResolved runs the syntax check again on where a path's symlinks led:
+// a link target is as untrusted as the path itself.
+func checkResolved(field, orig, real string) error {
+	if real == orig {
+		return nil
+	}
+	if err := checkPath(field, real); err != nil {
+		var pe *pathError
+		if errors.As(err, &pe) {
+			pe.path, pe.problem = orig, "resolves to "+strconv.Quote(real)+": "+pe.problem
+		}
+		return err
+	}
+	return nil
+}
+
+// fsPathError reports a path the file system would not resolve.
+func fsPathError(field, p string, err error) error {
+	problem := "does not exist"
+	if !errors.Is(err, fs.ErrNotExist) {
+		problem = "cannot be resolved: " + err.Error()
+	}
+	return &pathError{field: field, path: p, problem: problem, err: err}
+}
+
+// sortMounts orders the mount group parent before child, keeping table order
+// between equal depths, so a grant inside a hidden directory punches through
+// and a hidden path inside the workspace stays hidden.
+func sortMounts(m []mount) []mount {
+	slices.SortStableFunc(m, func(a, b mount) int {
+		return cmp.Compare(strings.Count(a.path, "/"), strings.Count(b.path, "/"))
+	})
+	return m
+}

@@ -1,0 +1,121 @@
+package sandbox
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+)
+
+// The package's only doors to file metadata. Every path fact, the workspace
+// resolution and the bwrap lookup go through them, so a test (or a profile of
+// spawn latency) can count and fake every call in one place.
+var (
+	lstat    = os.Lstat
+	readlink = os.Readlink
+)
+
+// maxLinks bounds symlink chains, like the kernel's ELOOP limit.
+const maxLinks = 40
+
+// resolver resolves symlinks one component at a time through lstat and
+// remembers every answer for the length of one spawn, so a dozen default
+// hidden paths under the same home or /run cost about one lstat each, and a
+// path's final lstat doubles as its kind.
+//
+// Every component is resolved, not only the last one, because a bwrap mount
+// destination must be free of symlinks: bwrap resolves it inside the new root,
+// where an absolute link points somewhere else or nowhere, failing the spawn
+// or, for a hidden path, sorting it before the mount that should come first.
+type resolver struct {
+	seen map[string]lstatResult
+}
+
+type lstatResult struct {
+	fi  fs.FileInfo
+	err error
+}
+
+func (r *resolver) lstat(p string) (fs.FileInfo, error) {
+	if v, ok := r.seen[p]; ok {
+		return v.fi, v.err
+	}
+	fi, err := lstat(p)
+	if r.seen == nil {
+		r.seen = make(map[string]lstatResult)
+	}
+	r.seen[p] = lstatResult{fi, err}
+	return fi, err
+}
+
+// resolve returns the symlink-free form of the clean absolute path p and the
+// lstat of the result, like filepath.EvalSymlinks. When a component is
+// missing it returns the path resolved so far joined with the unresolved
+// rest, together with the error, so a missing hidden path still names the
+// place it would appear.
+func (r *resolver) resolve(p string) (string, fs.FileInfo, error) {
+	return r.resolveUnder("/", strings.TrimPrefix(p, "/"))
+}
+
+// resolveUnder resolves rest relative to dir, which must already be
+// symlink-free (a resolved home directory, say).
+func (r *resolver) resolveUnder(dir, rest string) (string, fs.FileInfo, error) {
+	var fi fs.FileInfo
+	links := 0
+	for rest != "" {
+		var comp string
+		comp, rest, _ = strings.Cut(rest, "/")
+		switch comp {
+		case "", ".":
+			continue
+		case "..":
+			// dir is symlink-free, so its lexical parent is its real one.
+			dir, fi = path.Dir(dir), nil
+			continue
+		}
+		next := path.Join(dir, comp)
+		info, err := r.lstat(next)
+		if err != nil {
+			return path.Join(next, rest), nil, err
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			if links++; links > maxLinks {
+				return path.Join(next, rest), nil, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
+			}
+			target, err := readlink(next)
+			if err != nil {
+				return path.Join(next, rest), nil, err
+			}
+			if strings.HasPrefix(target, "/") {
+				dir = "/"
+			}
+			if rest != "" {
+				target += "/" + rest
+			}
+			rest, fi = target, nil
+			continue
+		}
+		if !info.IsDir() && strings.Trim(rest, "/") != "" {
+			return path.Join(next, rest), nil, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ENOTDIR}
+		}
+		dir, fi = next, info
+	}
+	if fi == nil {
+		info, err := r.lstat(dir)
+		if err != nil {
+			return dir, nil, err
+		}
+		fi = info
+	}
+	return dir, fi, nil
+}
+
+// isMissing reports whether err means there is nothing at the path for this
+// caller: it does not exist, a parent is not a directory, or the caller may
+// not look. In the last case the sandboxed child, with the same uid and fewer
+// privileges, cannot look either.
+func isMissing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrPermission)
+}
