@@ -1,0 +1,168 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// Wrap is what goes in front of the command: run Program with Args, then the
+// command's own name and arguments.
+type Wrap struct {
+	// Program is bwrap resolved on PATH (never from inside a writable
+	// path, where the child could plant its own) or /usr/bin/sandbox-exec;
+	// "" when the policy is Off.
+	Program string
+	// Args is bwrap's argv ending in "--", or ["-p", Profile].
+	Args []string
+	// Profile is the SBPL profile on darwin, "" elsewhere.
+	Profile string
+	// Files must be opened read-only and passed to Program as descriptors
+	// 3, 4, ... in order (exec.Cmd.ExtraFiles). On Linux it is
+	// ["/dev/null"] when a hidden file is replaced by an empty one.
+	Files []string
+}
+
+// Prefix builds the wrapper for this machine's OS and proves, once per
+// process, that it works here. Under Off it validates cfg and returns an
+// empty Wrap.
+func Prefix(cfg Config) (Wrap, error) {
+	w, _, err := prefix(runtime.GOOS, cfg, true)
+	return w, err
+}
+
+// PrefixFor builds the wrapper for goos ("linux" or "darwin") without
+// checking that it can run here, so Linux CI can render the macOS profile.
+// Path facts still come from this machine's file system.
+func PrefixFor(goos string, cfg Config) (Wrap, error) {
+	w, _, err := prefix(goos, cfg, false)
+	return w, err
+}
+
+func prefix(goos string, cfg Config, check bool) (Wrap, *plan, error) {
+	p, err := newPlan(goos, cfg)
+	if err != nil {
+		return Wrap{}, nil, err
+	}
+	if cfg.Policy == Off {
+		return Wrap{}, p, nil
+	}
+	if goos != "linux" && goos != "darwin" {
+		return Wrap{}, nil, &unavailableError{reason: "no sandbox for GOOS " + goos, hint: optOut()}
+	}
+	prog, err := hostProgram(goos, p, check)
+	if err != nil {
+		return Wrap{}, nil, err
+	}
+	if goos == "darwin" {
+		prof := darwinProfile(p)
+		return Wrap{Program: prog, Args: []string{"-p", prof}, Profile: prof}, p, nil
+	}
+	w := Wrap{Program: prog, Args: linuxArgs(p)}
+	for _, f := range p.hidden {
+		if f.kind == kindFile {
+			w.Files = []string{os.DevNull}
+			break
+		}
+	}
+	return w, p, nil
+}
+
+// Explain returns what each rule contributes for goos and cfg, from the same
+// facts Prefix would use. The policy does not matter here.
+func Explain(goos string, cfg Config) ([]Step, error) {
+	p, err := newPlan(goos, cfg)
+	if err != nil {
+		return nil, err
+	}
+	switch goos {
+	case "linux":
+		if _, err := hostProgram(goos, p, false); err != nil {
+			return nil, err
+		}
+		return linuxSteps(p), nil
+	case "darwin":
+		return darwinSteps(p), nil
+	}
+	return nil, &unavailableError{reason: "no sandbox for GOOS " + goos}
+}
+
+// Rules returns a copy of the rule table, for documentation and review.
+func Rules() []Rule {
+	return slices.Clone(ruleTable[:])
+}
+
+// Command returns an exec.Cmd that runs name inside the sandbox cfg
+// describes, or unwrapped under Off. Either way the table's stripped
+// variables are removed from its environment (set cmd.Env afterwards only
+// by filtering it, not by replacing it with os.Environ()), and its working
+// directory is the resolved workspace, which exists at the same path inside
+// the sandbox.
+//
+// cmd.ExtraFiles holds the descriptors the wrapper reads (see Wrap.Files);
+// append to it rather than replacing it. The /dev/null among them is one
+// handle shared by every Command for the life of the process, so nothing
+// needs closing after Start.
+func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {
+	w, p, err := prefix(runtime.GOOS, cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	var cmd *exec.Cmd
+	if w.Program == "" {
+		cmd = exec.CommandContext(ctx, name, args...)
+	} else {
+		argv := make([]string, 0, len(w.Args)+1+len(args))
+		argv = append(append(append(argv, w.Args...), name), args...)
+		cmd = exec.CommandContext(ctx, w.Program, argv...)
+	}
+	cmd.Env = stripEnv(os.Environ())
+	cmd.Dir = p.workspace
+	for _, f := range w.Files {
+		fd, err := openShared(f)
+		if err != nil {
+			return nil, err
+		}
+		cmd.ExtraFiles = append(cmd.ExtraFiles, fd)
+	}
+	return cmd, nil
+}
+
+// devNull is opened once and never closed: every spawn passes a duplicate of
+// it to its child, and one descriptor for the life of the process is cheaper
+// than an open and a close the caller could forget for every spawn.
+// A failed open is not cached: running out of descriptors once must not
+// break every later spawn.
+var devNull struct {
+	sync.Mutex
+	f *os.File
+}
+
+func sharedDevNull() (*os.File, error) {
+	devNull.Lock()
+	defer devNull.Unlock()
+	if devNull.f == nil {
+		f, err := os.Open(os.DevNull)
+		if err != nil {
+			return nil, err
+		}
+		devNull.f = f
+	}
+	return devNull.f, nil
+}
+
+func openShared(name string) (*os.File, error) {
+	if name != os.DevNull {
+		// Wrap.Files only ever names /dev/null; anything else is a
+		// builder bug, and an fd the caller would have to close.
+		return nil, &unavailableError{reason: "cannot pass " + name + " to the sandbox"}
+	}
+	f, err := sharedDevNull()
+	if err != nil {
+		return nil, &unavailableError{reason: "open " + name + ": " + err.Error()}
+	}
+	return f, nil
+}

@@ -1,0 +1,53 @@
+package sandbox
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// findProgram looks name up on $PATH like exec.LookPath, with two
+// differences that matter when the result runs outside the sandbox: a
+// relative PATH entry is ignored (it would be resolved against whatever the
+// working directory is), and so is any candidate that resolves into one of
+// the writable roots, where an earlier sandboxed child could have planted
+// its own "bwrap". It returns the resolved path, so a symlink swapped after
+// the check changes nothing.
+func findProgram(name string, writable []string) (string, bool) {
+	var r resolver
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !strings.HasPrefix(dir, "/") {
+			continue
+		}
+		real, fi, err := r.resolve(path.Join(path.Clean(dir), name))
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+			continue
+		}
+		if underAny(real, writable) {
+			continue
+		}
+		return real, true
+	}
+	return "", false
+}
+
+// underAny reports whether p is one of roots or lies inside one.
+func underAny(p string, roots []string) bool {
+	for _, root := range roots {
+		if p == root || strings.HasPrefix(p, root+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// writableRoots is everything a sandboxed child can write that outlives it.
+func writableRoots(p *plan) []string {
+	roots := make([]string, 0, 1+len(p.write))
+	roots = append(roots, p.workspace)
+	for _, f := range p.write {
+		roots = append(roots, f.path)
+	}
+	return roots
+}

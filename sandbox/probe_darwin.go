@@ -1,0 +1,38 @@
+package sandbox
+
+import "sync"
+
+// hostProgram returns the wrapper for goos. With check set it proves, once
+// per process, that sandbox-exec applies a (deny default) profile here:
+// deprecated or not, the question is whether it enforces, not which macOS
+// version this is.
+func hostProgram(goos string, p *plan, check bool) (string, error) {
+	if goos == "linux" {
+		p.disableUserns = true // rendered here, never run here
+		return linuxProgram, nil
+	}
+	if check {
+		if err := seatbeltWorks(); err != nil {
+			return "", err
+		}
+	}
+	return darwinProgram, nil
+}
+
+var seatbelt struct {
+	once sync.Once
+	err  error
+}
+
+func seatbeltWorks() error {
+	seatbelt.once.Do(func() {
+		if _, err := lstat(darwinProgram); err != nil {
+			seatbelt.err = &unavailableError{reason: darwinProgram + " not found", hint: optOut()}
+			return
+		}
+		if failure, ok := runProbe(darwinProgram, "-p", darwinProfile(probePlan()), "/usr/bin/true"); !ok {
+			seatbelt.err = &unavailableError{reason: "sandbox-exec cannot apply a profile", hint: failure + "; " + optOut()}
+		}
+	})
+	return seatbelt.err
+}
