@@ -1,0 +1,38 @@
+# sandtable's developer entry points. `make help` lists them.
+GO        ?= go
+FUZZTIME  ?= 60s
+BENCHTIME ?= 1s
+
+.PHONY: help generate check test golden lint bench fuzz
+
+help: ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
+
+generate: ## regenerate sandbox/zz_generated.go and docs/POLICY.md from rules/
+	$(GO) generate ./...
+
+check: ## fail on stale generated files, then vet and test
+	$(GO) run ./cmd/genrules -check
+	$(GO) vet ./...
+	$(MAKE) test
+
+test: ## run every test (sandbox tests skip without bwrap unless SANDTABLE_REQUIRE_BWRAP=1)
+	$(GO) test -count=1 ./...
+
+golden: ## rewrite golden files after a deliberate change; review the diff before committing
+	$(GO) test ./gen ./sandbox ./cmd/... -run 'TestGen|TestDoc|TestSemDiff|TestProfile|TestGolden' -update
+
+lint: ## gofmt, vet and staticcheck (pinned in go.mod through tools.go)
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1; }
+	$(GO) vet ./...
+	GOOS=darwin $(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck ./...
+
+bench: ## run the benchmarks with allocation counts
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime=$(BENCHTIME) -count=6 ./sandbox
+
+fuzz: ## run each fuzz target for FUZZTIME (default 60s)
+	@for target in $$($(GO) test -list '^Fuzz' ./sandbox | grep '^Fuzz'); do \
+		echo "== $$target"; \
+		$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./sandbox || exit 1; \
+	done
