@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 60s
 BENCHTIME ?= 1s
 
-.PHONY: help generate check test golden lint bench fuzz
+.PHONY: help generate check test golden lint bench fuzz mutate
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
@@ -36,3 +36,6 @@ fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 		echo "== $$target"; \
 		$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./sandbox || exit 1; \
 	done
+
+mutate: ## delete each rule in a scratch copy and require a test to fail (slow)
+	./scripts/mutate-rules.sh $(RULES)
