@@ -282,7 +282,7 @@ var ruleTable = [...]Rule{
 		For:      "hidden",
 		When:     "not ancestor-of-workspace, not is-file",
 		Emits:    "(deny file-read* (subpath \"$path\")) (deny file-write* (subpath \"$path\"))",
-		Why:      "A hidden directory, or a missing path (harmless), is denied after every allow it overrides. Skipped for an ancestor of the workspace: denying lstat() on a parent would break path resolution inside the workspace.",
+		Why:      "A hidden directory, or a missing path (harmless), is denied after every allow it overrides. Skipped for an ancestor of the workspace: denying lstat() on a parent would break path resolution inside the workspace. Unlike Linux, it also wins over a read or write grant inside it: in SBPL the last matching rule wins, so hiding fails closed here.",
 	},
 	{
 		ID:       "hide-file",
