@@ -410,3 +410,187 @@ func TestSandboxUnprivileged(t *testing.T) {
 		t.Errorf("unprivileged workspace write: %v", err)
 	}
 }
+
+// TestSandboxNoCapabilities: a root caller's child must hold no capability,
+// in any set, or it could remount, unmount or write what the mounts protect.
+func TestSandboxNoCapabilities(t *testing.T) {
+	requireBwrap(t)
+	base := hostDir(t)
+	newHome(t, base)
+	ws := mkdir(t, base, "ws")
+	out, err := inSandbox(t, Config{Workspace: ws}, `grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb):' /proc/self/status`)
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if _, v, _ := strings.Cut(line, "\t"); strings.Trim(v, "0") != "" {
+			t.Errorf("capabilities left in the sandbox: %s", line)
+		}
+	}
+}
+
+// TestSandboxProcSysReadOnly writes a kernel tunable's current value back
+// to it (a no-op if it lands). Outside the sandbox a root caller can; inside
+// it must hit a read-only mount.
+func TestSandboxProcSysReadOnly(t *testing.T) {
+	requireBwrap(t)
+	base := hostDir(t)
+	newHome(t, base)
+	ws := mkdir(t, base, "ws")
+	const script = `f=/proc/sys/vm/swappiness; v=$(cat $f) && echo "$v" > $f && echo WROTE`
+	out, err := inSandbox(t, Config{Workspace: ws}, script)
+	if strings.Contains(out, "WROTE") || err == nil {
+		t.Errorf("the child wrote a host sysctl: %v: %s", err, out)
+	}
+	if os.Geteuid() == 0 && !strings.Contains(out, "Read-only file system") {
+		t.Errorf("sysctl write failed for the wrong reason: %s", out)
+	}
+}
+
+// TestSandboxNoNestedUserns: with --disable-userns the child cannot make a
+// user namespace of its own and regain capabilities inside it.
+func TestSandboxNoNestedUserns(t *testing.T) {
+	requireBwrap(t)
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("no unshare(1)")
+	}
+	prog, _ := exec.LookPath("bwrap")
+	if prog, err := filepath.EvalSymlinks(prog); err != nil || !bwrapHostFor(prog).knowsDisableUserns() {
+		t.Skip("this bwrap predates --disable-userns")
+	}
+	base := hostDir(t)
+	newHome(t, base)
+	ws := mkdir(t, base, "ws")
+	out, err := inSandbox(t, Config{Workspace: ws}, `unshare -U true && echo NESTED || echo refused`)
+	if err != nil || strings.Contains(out, "NESTED") || !strings.Contains(out, "refused") {
+		t.Errorf("nested user namespace: %v: %s", err, out)
+	}
+}
+
+// TestSandboxPrivateTmp: /tmp inside is empty and writable, and nothing
+// written there reaches the host's.
+func TestSandboxPrivateTmp(t *testing.T) {
+	requireBwrap(t)
+	base := hostDir(t)
+	newHome(t, base)
+	ws := mkdir(t, base, "ws")
+	hostTmp, err := os.MkdirTemp("/tmp", "sandtable-host-")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer os.RemoveAll(hostTmp)
+	inside := "/tmp/sandtable-inside-" + strconv.Itoa(os.Getpid())
+	out, err := inSandbox(t, Config{Workspace: ws}, fmt.Sprintf(`test -e %q && echo HOST-TMP-VISIBLE; echo private > %q && cat %q`, hostTmp, inside, inside))
+	if err != nil || strings.Contains(out, "HOST-TMP-VISIBLE") || !strings.Contains(out, "private") {
+		t.Errorf("private /tmp: %v: %s", err, out)
+	}
+	if _, err := os.Lstat(inside); err == nil {
+		os.Remove(inside)
+		t.Errorf("%s reached the host's /tmp", inside)
+	}
+}
+
+// TestSandboxMinimalDev: the child gets bwrap's handful of device nodes,
+// not the host's disks, consoles and kernel log.
+func TestSandboxMinimalDev(t *testing.T) {
+	requireBwrap(t)
+	base := hostDir(t)
+	newHome(t, base)
+	ws := mkdir(t, base, "ws")
+	minimal := map[string]bool{"console": true, "core": true, "fd": true, "full": true, "null": true, "ptmx": true, "pts": true,
+		"random": true, "shm": true, "stderr": true, "stdin": true, "stdout": true, "tty": true, "urandom": true, "zero": true}
+	out, err := inSandbox(t, Config{Workspace: ws}, `ls -A /dev`)
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, name := range strings.Fields(out) {
+		if !minimal[name] {
+			t.Errorf("/dev/%s visible in the sandbox", name)
+		}
+	}
+	if !strings.Contains(out, "null") || !strings.Contains(out, "urandom") {
+		t.Errorf("basic devices missing: %s", out)
+	}
+}
+
+// TestSandboxReadPath: a Read path inside a hidden directory is readable
+// but not writable.
+func TestSandboxReadPath(t *testing.T) {
+	requireBwrap(t)
+	base := hostDir(t)
+	newHome(t, base)
+	ws := mkdir(t, base, "ws")
+	hidden := mkdir(t, base, "hidden")
+	pub := mkdir(t, hidden, "pub")
+	writeFile(t, pub, "data", "public-data")
+	writeFile(t, hidden, "token", "hidden-token")
+	out, err := inSandbox(t, Config{Workspace: ws, Hidden: []string{hidden}, Read: []string{pub}},
+		fmt.Sprintf(`cat %q/data %q/token; echo x > %q/planted; echo done`, pub, hidden, pub))
+	if !strings.Contains(out, "public-data") || strings.Contains(out, "hidden-token") || !strings.Contains(out, "Read-only file system") {
+		t.Errorf("read path: %v: %s", err, out)
+	}
+}
+
+// TestSandboxDiesWithParent kills the process that started bwrap and
+// expects the sandbox to go with it instead of running on as an orphan.
+func TestSandboxDiesWithParent(t *testing.T) {
+	requireBwrap(t)
+	base := hostDir(t)
+	newHome(t, base)
+	ws := mkdir(t, base, "ws")
+	w, err := Prefix(Config{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"-c", `"$@" & echo $!; wait`, "bash", w.Program}, w.Args...)
+	outer := exec.Command("bash", append(args, "sleep", "300")...)
+	for range w.Files {
+		f, err := sharedDevNull()
+		if err != nil {
+			t.Fatal(err)
+		}
+		outer.ExtraFiles = append(outer.ExtraFiles, f)
+	}
+	stdout, err := outer.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := outer.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var line []byte
+	buf := make([]byte, 1)
+	for {
+		if _, err := stdout.Read(buf); err != nil || buf[0] == '\n' {
+			break
+		}
+		line = append(line, buf[0])
+	}
+	pid, err := strconv.Atoi(string(line))
+	if err != nil {
+		outer.Process.Kill()
+		t.Fatalf("bwrap pid %q: %v", line, err)
+	}
+	time.Sleep(100 * time.Millisecond) // let bwrap set up
+	outer.Process.Kill()
+	outer.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("bwrap (pid %d) outlived its parent", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid exists and is not a zombie waiting for a reaper
+// we do not control.
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	_, rest, _ := bytes.Cut(stat, []byte(") "))
+	return len(rest) > 0 && rest[0] != 'Z'
+}
