@@ -69,6 +69,11 @@ func checkConfig(cfg Config) error {
 			}
 		}
 	}
+	for _, w := range cfg.Write {
+		if w == "/" {
+			return badPath("write path", w, "the root cannot be writable")
+		}
+	}
 	for _, h := range cfg.Hidden {
 		switch h {
 		case "/":
@@ -111,6 +116,9 @@ func grantFacts(r *resolver, field string, paths []string, ws string) ([]pathFac
 		}
 		if err := checkResolved(field, p, real); err != nil {
 			return nil, err
+		}
+		if real == "/" && field == "write path" {
+			return nil, badPath(field, p, "resolves to the root, which cannot be writable")
 		}
 		facts = append(facts, fact(real, kindOf(fi), ws))
 	}

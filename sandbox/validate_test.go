@@ -94,6 +94,7 @@ func TestConfigRejected(t *testing.T) {
 		{"read missing", Config{Workspace: ws, Read: []string{missing}}, `read path "` + missing + `": does not exist`, fs.ErrNotExist},
 		{"read control", Config{Workspace: ws, Read: []string{"/a\x01"}}, "control character", nil},
 		{"write missing", Config{Workspace: ws, Write: []string{missing}}, `write path "` + missing + `": does not exist`, fs.ErrNotExist},
+		{"write root", Config{Workspace: ws, Write: []string{"/"}}, "the root cannot be writable", nil},
 		{"write backslash", Config{Workspace: ws, Write: []string{`/a\b`}}, "backslash", nil},
 		{"reveal unknown", Config{Workspace: ws, Reveal: []string{home + "/.bashrc"}}, "not in the default hidden set (accepted: " + home + "/.ssh, " + home + "/.aws", nil},
 		{"reveal relative", Config{Workspace: ws, Reveal: []string{".ssh"}}, "not absolute", nil},
