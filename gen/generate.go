@@ -20,6 +20,7 @@ var Outputs = []struct {
 	Render func(*Table) ([]byte, error)
 }{
 	{Path: "sandbox/zz_generated.go", Render: Emit},
+	{Path: "docs/POLICY.md", Render: Doc},
 }
 
 // Generate loads and checks the table under rulesDir and renders every
