@@ -1,6 +1,7 @@
 // Command genrules turns the rule table under rules/ into package sandbox's
 // builders and the reviewers' docs. `go generate ./...` runs it; -check
-// reports drift without writing.
+// reports drift without writing; -diff OLD_DIR summarizes a change to the
+// table for review.
 package main
 
 import (
@@ -24,8 +25,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "report stale outputs with a diff and exit 1, writing nothing")
 	root := fs.String("root", "", "the module root (default: the nearest directory above with go.mod)")
+	diff := fs.String("diff", "", "print the semantic changes from the rule table in `OLD_DIR` to rules/, writing nothing;\nexit 1 if there are any, as diff(1) does")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: genrules [-check] [-root DIR]\n\nRegenerates sandbox/zz_generated.go from rules/*.yaml.")
+		fmt.Fprintln(stderr, "usage: genrules [-check | -diff OLD_DIR] [-root DIR]\n\nRegenerates sandbox/zz_generated.go and docs/POLICY.md from rules/*.yaml.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -42,6 +44,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "genrules: %v\n", err)
 			return 2
 		}
+	}
+	if *diff != "" {
+		if *check {
+			fmt.Fprintln(stderr, "genrules: -check and -diff do not combine")
+			return 2
+		}
+		return semDiff(*diff, filepath.Join(dir, "rules"), stdout, stderr)
 	}
 	outs, err := gen.Generate(filepath.Join(dir, "rules"))
 	if err != nil {
@@ -77,6 +86,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "genrules: %v\n", err)
 			return 1
 		}
+	}
+	return 0
+}
+
+// semDiff prints one line per semantic change. Neither table has to pass
+// today's checks: an old table may predate a lint, and the point of the
+// diff is to read the change, not to approve it.
+func semDiff(oldDir, newDir string, stdout, stderr io.Writer) int {
+	old, err := gen.Load(oldDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "genrules: diff: old table:\n%v\n", err)
+		return 2
+	}
+	cur, err := gen.Load(newDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "genrules: diff: new table:\n%v\n", err)
+		return 2
+	}
+	lines := gen.SemDiff(old, cur)
+	for _, l := range lines {
+		fmt.Fprintln(stdout, l)
+	}
+	if len(lines) > 0 {
+		return 1
 	}
 	return 0
 }

@@ -1,0 +1,614 @@
+package gen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// SemDiff lists what changed between two rule tables in the terms a
+// reviewer signs off on: rules added, removed or moved, and each changed
+// condition or grant, with whether it widens or narrows what the sandboxed
+// process may do. A text diff of the YAML shows the same edit but leaves
+// the reader to work out that a removed filter on a deny is a widening.
+// Why texts are not compared: they change no behaviour.
+func SemDiff(old, new *Table) []string {
+	var out []string
+	out = append(out, platformDiff("linux", old.Linux, new.Linux)...)
+	out = append(out, platformDiff("darwin", old.Darwin, new.Darwin)...)
+	return append(out, commonDiff(&old.Common, &new.Common)...)
+}
+
+// reach is how a change moves what the sandboxed process may do. unknown
+// is set when a rule both grants and restricts, so no direction is certain.
+type reach struct{ wider, narrower, unknown bool }
+
+func (r reach) or(s reach) reach {
+	return reach{r.wider || s.wider, r.narrower || s.narrower, r.unknown || s.unknown}
+}
+
+// flip turns a change to a restriction into its effect on the process: a
+// deny that covers more narrows what it may do.
+func (r reach) flip() reach { return reach{wider: r.narrower, narrower: r.wider, unknown: r.unknown} }
+
+func (r reach) String() string {
+	switch {
+	case r.wider && r.narrower:
+		return "widened and narrowed"
+	case r.wider:
+		return "widened"
+	case r.unknown:
+		return "effect unclear"
+	case r.narrower:
+		return "narrowed"
+	}
+	return "same reach"
+}
+
+// polarity is whether a rule grants the process something or takes it away.
+type polarity uint8
+
+const (
+	neutral  polarity = iota // grants and restricts nothing, such as -- or (version 1)
+	grant                    // allow, --bind, --share-net
+	restrict                 // deny, --tmpfs over a hidden path, --cap-drop
+	mixed                    // both, or it depends on what lies under it
+)
+
+func (p polarity) apply(r reach) reach {
+	switch p {
+	case grant:
+		return r
+	case restrict:
+		return r.flip()
+	case mixed:
+		if r != (reach{}) {
+			return reach{unknown: true}
+		}
+	}
+	return reach{}
+}
+
+func combine(a, b polarity) polarity {
+	switch {
+	case a == neutral:
+		return b
+	case b == neutral || a == b:
+		return a
+	}
+	return mixed
+}
+
+var bwrapGrants = []string{"--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--bind-fd", "--ro-bind-fd", "--share-net", "--cap-add"}
+
+var bwrapRestricts = []string{
+	"--unshare-all", "--unshare-user", "--unshare-user-try", "--unshare-ipc", "--unshare-pid",
+	"--unshare-net", "--unshare-uts", "--unshare-cgroup", "--unshare-cgroup-try",
+	"--disable-userns", "--assert-userns-disabled", "--new-session", "--die-with-parent",
+	"--cap-drop", "--ro-bind-data", "--remount-ro", "--clearenv", "--unsetenv",
+	"--seccomp", "--add-seccomp-fd", "--proc", "--dev",
+}
+
+// flagPolarity says which way one bwrap flag moves the sandbox. A read-only
+// bind of the root or of a caller's path grants reads; of another constant
+// it both exposes the host's copy and stops writes to what it covers. A
+// tmpfs over a hidden path hides it; over a constant it also makes the
+// place writable.
+func flagPolarity(r *Rule, flag string, ops []string) polarity {
+	switch {
+	case slices.Contains(bwrapGrants, flag):
+		return grant
+	case slices.Contains(bwrapRestricts, flag):
+		return restrict
+	case flag == "--ro-bind" || flag == "--ro-bind-try":
+		if ops[0] == "/" || strings.HasPrefix(ops[0], "$") {
+			return grant
+		}
+		return mixed
+	case flag == "--tmpfs":
+		if r.For == "hidden" {
+			return restrict
+		}
+		return mixed
+	case flag == "--":
+		return neutral
+	}
+	return mixed
+}
+
+// bindLevel orders the bind flags by what they let through, so that
+// turning --bind into --ro-bind on the same paths reads as a narrowing.
+var bindLevel = map[string]int{
+	"--ro-bind": 1, "--ro-bind-try": 1, "--bind": 2, "--bind-try": 2, "--dev-bind": 3, "--dev-bind-try": 3,
+}
+
+// flagUse is one bwrap flag with its operands.
+type flagUse struct {
+	flag string
+	ops  []string
+}
+
+func (f flagUse) String() string { return strings.Join(append([]string{f.flag}, f.ops...), " ") }
+
+func flagUses(args []string) []flagUse {
+	var out []flagUse
+	for i := 0; i < len(args); {
+		n := bwrapFlags[args[i]].operands
+		if i+1+n > len(args) {
+			n = len(args) - i - 1
+		}
+		out = append(out, flagUse{args[i], args[i+1 : i+1+n]})
+		i += 1 + n
+	}
+	return out
+}
+
+func rulePolarity(platform string, r *Rule) polarity {
+	if platform == "darwin" {
+		switch r.Action {
+		case "allow":
+			return grant
+		case "deny":
+			return restrict
+		}
+		return neutral
+	}
+	p := neutral
+	for _, f := range flagUses(r.Args) {
+		p = combine(p, flagPolarity(r, f.flag, f.ops))
+	}
+	return p
+}
+
+// contains reports whether path a reaches at least everything path b does:
+// equal, or b below a. Paths under different variables are unrelated.
+func contains(a, b string) bool {
+	va, ra := splitVar(a)
+	vb, rb := splitVar(b)
+	return va == vb && under(rb, ra)
+}
+
+// splitVar splits "$home/.ssh" into "$home" and "/.ssh"; a constant path
+// has no variable.
+func splitVar(p string) (string, string) {
+	if !strings.HasPrefix(p, "$") {
+		return "", p
+	}
+	v, rest, _ := strings.Cut(p, "/")
+	return v, "/" + rest
+}
+
+func opContains(a, b string) bool {
+	if a == "default" || a == b {
+		return true
+	}
+	p, ok := strings.CutSuffix(a, "*")
+	return ok && strings.HasPrefix(b, p)
+}
+
+func filterContains(a, b Filter) bool {
+	switch {
+	case a.Kind == "literal":
+		return b.Kind == "literal" && a.Value == b.Value
+	case b.Kind == "literal" && a.Value == b.Value:
+		return true
+	}
+	return contains(a.Value, b.Value)
+}
+
+// coverage compares two sets by a containment relation: the new set is
+// wider if it holds something no old element contains, narrower if the old
+// set holds something no new element contains.
+func coverage[T any](old, new []T, in func(a, b T) bool) reach {
+	missing := func(from, to []T) bool {
+		for _, x := range from {
+			if !slices.ContainsFunc(to, func(y T) bool { return in(y, x) }) {
+				return true
+			}
+		}
+		return false
+	}
+	return reach{wider: missing(new, old), narrower: missing(old, new)}
+}
+
+// filterCoverage treats an unfiltered rule as one that matches every path.
+func filterCoverage(old, new []Filter) reach {
+	all := Filter{Kind: "subpath", Value: "/"}
+	if len(old) == 0 {
+		old = []Filter{all}
+	}
+	if len(new) == 0 {
+		new = []Filter{all}
+	}
+	return coverage(old, new, filterContains)
+}
+
+// condSet is a rule's condition as a set: the order of `when` words does
+// not change when the rule applies.
+func condSet(r *Rule) []string {
+	var s []string
+	for _, c := range r.When {
+		if !slices.Contains(s, c.String()) {
+			s = append(s, c.String())
+		}
+	}
+	slices.Sort(s)
+	return s
+}
+
+func whenText(r *Rule) string {
+	if len(r.When) == 0 {
+		return "always"
+	}
+	return fmt.Sprintf("%q", r.WhenString())
+}
+
+func textOr(s, none string) string {
+	if s == "" {
+		return none
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// describe is a rule's output as the diff quotes it.
+func describe(platform string, r *Rule) string {
+	var parts []string
+	if r.For != "" {
+		parts = append(parts, "for "+r.For)
+	}
+	if len(r.When) > 0 {
+		parts = append(parts, "when "+whenText(r))
+	}
+	parts = append(parts, Emits(platform, r))
+	return strings.Join(parts, ", ")
+}
+
+func platformDiff(name string, old, new *Platform) []string {
+	if old == nil {
+		old = &Platform{}
+	}
+	if new == nil {
+		new = &Platform{}
+	}
+	var out []string
+	line := func(format string, args ...any) {
+		out = append(out, name+": "+fmt.Sprintf(format, args...))
+	}
+	if old.Program != new.Program {
+		line("program changed: %q -> %q", old.Program, new.Program)
+	}
+	oldAt, newAt := indexByID(old.Rules), indexByID(new.Rules)
+	for i, r := range old.Rules {
+		if _, ok := newAt[r.ID]; !ok {
+			line("rule %q: removed (was %d): %s%s", r.ID, i+1, describe(name, r), label(rulePolarity(name, r), reach{narrower: true}))
+		}
+	}
+	moved := movedIDs(old.Rules, new.Rules)
+	for i, n := range new.Rules {
+		j, ok := oldAt[n.ID]
+		if !ok {
+			line("rule %q: added at %d: %s%s", n.ID, i+1, describe(name, n), label(rulePolarity(name, n), reach{wider: true}))
+			continue
+		}
+		o := old.Rules[j]
+		if moved[n.ID] {
+			effect := ""
+			if name == "darwin" {
+				effect = " (" + moveReach(old.Rules, new.Rules, n).String() + ")"
+			}
+			line("rule %q: moved from %d to %d, now after %s (was after %s)%s", n.ID, j+1, i+1, prevID(new.Rules, i), prevID(old.Rules, j), effect)
+		}
+		for _, c := range ruleDiff(name, o, n) {
+			line("rule %q: %s", n.ID, c)
+		}
+	}
+	return out
+}
+
+// label is the effect of adding or removing a rule, for the line's end.
+func label(p polarity, r reach) string {
+	if p == neutral {
+		return ""
+	}
+	return " (" + p.apply(r).String() + ")"
+}
+
+func indexByID(rs []*Rule) map[string]int {
+	m := make(map[string]int, len(rs))
+	for i, r := range rs {
+		m[r.ID] = i
+	}
+	return m
+}
+
+func prevID(rs []*Rule, i int) string {
+	if i == 0 {
+		return "the start"
+	}
+	return fmt.Sprintf("%q", rs[i-1].ID)
+}
+
+// movedIDs finds the rules present in both tables that left the longest
+// common order, so one rule moved reads as one move, not as every rule
+// between its two places shifting.
+func movedIDs(old, new []*Rule) map[string]bool {
+	inNew, inOld := indexByID(new), indexByID(old)
+	var a, b []string
+	for _, r := range old {
+		if _, ok := inNew[r.ID]; ok {
+			a = append(a, r.ID)
+		}
+	}
+	for _, r := range new {
+		if _, ok := inOld[r.ID]; ok {
+			b = append(b, r.ID)
+		}
+	}
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	keep := map[string]bool{}
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			keep[a[i]] = true
+			i, j = i+1, j+1
+		case lcs[i+1][j] >= lcs[i][j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	moved := map[string]bool{}
+	for _, id := range b {
+		if !keep[id] {
+			moved[id] = true
+		}
+	}
+	return moved
+}
+
+// moveReach judges a moved SBPL rule by the rules of the other action it
+// crossed, since the last matching rule wins: an allow that moves past a
+// deny of an overlapping operation now overrides it. Filters are not
+// compared; two filters may always match the same path through a variable.
+func moveReach(old, new []*Rule, m *Rule) reach {
+	oldAt, newAt := indexByID(old), indexByID(new)
+	var r reach
+	for _, c := range new {
+		oc, ok := oldAt[c.ID]
+		if !ok || c.ID == m.ID || c.Action == m.Action || (c.Action != "allow" && c.Action != "deny") {
+			continue
+		}
+		wasAfter, nowAfter := oldAt[m.ID] > oc, newAt[m.ID] > newAt[c.ID]
+		if wasAfter == nowAfter || !overlaps(m.Ops, c.Ops) {
+			continue
+		}
+		if (m.Action == "allow") == nowAfter {
+			r.wider = true
+		} else {
+			r.narrower = true
+		}
+	}
+	return r
+}
+
+func overlaps(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if opContains(x, y) || opContains(y, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ruleDiff compares one rule's two versions, field by field.
+func ruleDiff(platform string, o, n *Rule) []string {
+	var out []string
+	pol := rulePolarity(platform, n)
+	if !slices.Equal(condSet(o), condSet(n)) {
+		// More conditions, all of them required, apply the rule less often.
+		r := coverage(condSet(n), condSet(o), func(a, b string) bool { return a == b })
+		out = append(out, fmt.Sprintf("condition changed: %s -> %s (%s)", whenText(o), whenText(n), pol.apply(r)))
+	}
+	if o.For != n.For {
+		out = append(out, fmt.Sprintf("iteration changed: %s -> %s", textOr(o.For, "none"), textOr(n.For, "none")))
+	}
+	if o.Group != n.Group {
+		out = append(out, fmt.Sprintf("group changed: %s -> %s", textOr(o.Group, "none"), textOr(n.Group, "none")))
+	}
+	if platform == "linux" && !slices.Equal(o.Args, n.Args) {
+		out = append(out, fmt.Sprintf("args changed: %q -> %q (%s)", strings.Join(o.Args, " "), strings.Join(n.Args, " "), argsReach(o, n)))
+	}
+	if platform == "darwin" {
+		out = append(out, sbplDiff(o, n)...)
+	}
+	if o.Reviewed != n.Reviewed {
+		out = append(out, fmt.Sprintf("reviewed changed: %s -> %s", textOr(o.Reviewed, "none"), textOr(n.Reviewed, "none")))
+	}
+	return out
+}
+
+// argsReach compares two argvs flag by flag. With the same flags, a path
+// operand that moved up the tree reaches more; otherwise each flag added
+// or removed counts by its polarity.
+func argsReach(o, n *Rule) reach {
+	of, nf := flagUses(o.Args), flagUses(n.Args)
+	sameFlags := len(of) == len(nf)
+	for i := 0; sameFlags && i < len(of); i++ {
+		sameFamily := of[i].flag == nf[i].flag || (bindLevel[of[i].flag] > 0 && bindLevel[nf[i].flag] > 0)
+		sameFlags = sameFamily && len(of[i].ops) == len(nf[i].ops)
+	}
+	var r reach
+	if sameFlags {
+		for i := range nf {
+			var d reach
+			if ol, nl := bindLevel[of[i].flag], bindLevel[nf[i].flag]; ol != nl {
+				d = reach{wider: nl > ol, narrower: nl < ol}
+			}
+			for k, op := range nf[i].ops {
+				old := of[i].ops[k]
+				switch {
+				case old == op:
+				case strings.HasPrefix(old, "/") && strings.HasPrefix(op, "/"):
+					d = d.or(reach{wider: !contains(old, op), narrower: !contains(op, old)})
+				default:
+					d.unknown = true
+				}
+			}
+			if d.unknown {
+				r.unknown = true
+				continue
+			}
+			if bindLevel[of[i].flag] != bindLevel[nf[i].flag] {
+				r = r.or(d) // a bind's level decides, whatever it covers
+				continue
+			}
+			r = r.or(flagPolarity(n, nf[i].flag, nf[i].ops).apply(d))
+		}
+		return r
+	}
+	count := func(fs []flagUse, f flagUse) int {
+		c := 0
+		for _, g := range fs {
+			if g.String() == f.String() {
+				c++
+			}
+		}
+		return c
+	}
+	for _, f := range nf {
+		if count(nf, f) > count(of, f) {
+			r = r.or(flagPolarity(n, f.flag, f.ops).apply(reach{wider: true}))
+		}
+	}
+	for _, f := range of {
+		if count(of, f) > count(nf, f) {
+			r = r.or(flagPolarity(o, f.flag, f.ops).apply(reach{narrower: true}))
+		}
+	}
+	return r
+}
+
+func sbplDiff(o, n *Rule) []string {
+	if o.Action != n.Action {
+		var r reach
+		switch {
+		case o.Action == "deny" && n.Action == "allow":
+			r.wider = true
+		case o.Action == "allow" && n.Action == "deny":
+			r.narrower = true
+		default:
+			r.unknown = true
+		}
+		return []string{fmt.Sprintf("action changed: %q -> %q (%s)", Emits("darwin", o), Emits("darwin", n), r)}
+	}
+	var out []string
+	pol := rulePolarity("darwin", n)
+	if o.Version != n.Version {
+		out = append(out, fmt.Sprintf("version changed: %d -> %d", o.Version, n.Version))
+	}
+	if !slices.Equal(o.Ops, n.Ops) {
+		r := coverage(o.Ops, n.Ops, opContains)
+		out = append(out, fmt.Sprintf("operations changed: %s (%s)", setDiff(o.Ops, n.Ops, func(s string) string { return s }), pol.apply(r)))
+	}
+	if !slices.Equal(o.Filters, n.Filters) {
+		r := filterCoverage(o.Filters, n.Filters)
+		out = append(out, fmt.Sprintf("filters changed: %s (%s)", setDiff(o.Filters, n.Filters, func(f Filter) string { return f.Kind + " " + f.Value }), pol.apply(r)))
+	}
+	return out
+}
+
+// setDiff lists what left (-) and what came (+), or that only the order
+// changed.
+func setDiff[T comparable](old, new []T, show func(T) string) string {
+	var parts []string
+	for _, x := range old {
+		if !slices.Contains(new, x) {
+			parts = append(parts, "-"+show(x))
+		}
+	}
+	for _, x := range new {
+		if !slices.Contains(old, x) {
+			parts = append(parts, "+"+show(x))
+		}
+	}
+	if len(parts) == 0 {
+		return "reordered"
+	}
+	return strings.Join(parts, " ")
+}
+
+func commonDiff(o, n *Common) []string {
+	var out []string
+	line := func(format string, args ...any) {
+		out = append(out, "common: "+fmt.Sprintf(format, args...))
+	}
+	if o.Policy.Variable != n.Policy.Variable {
+		line("policy variable changed: %q -> %q", o.Policy.Variable, n.Policy.Variable)
+	}
+	if o.Policy.Default != n.Policy.Default {
+		line("policy default changed: %q -> %q", o.Policy.Default, n.Policy.Default)
+	}
+	values := func(es []Entry) []string {
+		var s []string
+		for _, e := range es {
+			s = append(s, e.Value)
+		}
+		return s
+	}
+	for _, v := range values(o.Policy.Values) {
+		if !slices.Contains(values(n.Policy.Values), v) {
+			line("policy value %q removed", v)
+		}
+	}
+	for _, v := range values(n.Policy.Values) {
+		if !slices.Contains(values(o.Policy.Values), v) {
+			line("policy value %q added", v)
+		}
+	}
+	// Stripping a variable or hiding a path takes something from the
+	// process, so an added entry narrows and a removed one widens.
+	entryDiff(line, "strip-env", o.StripEnv, n.StripEnv, func(a, b string) reach { return reach{unknown: true} })
+	entryDiff(line, "default-hidden", o.DefaultHidden, n.DefaultHidden, func(a, b string) reach {
+		return reach{wider: !contains(a, b), narrower: !contains(b, a)}.flip()
+	})
+	return out
+}
+
+func entryDiff(line func(string, ...any), what string, old, new []Entry, changed func(a, b string) reach) {
+	oldByID := map[string]Entry{}
+	for _, e := range old {
+		oldByID[e.ID] = e
+	}
+	newByID := map[string]Entry{}
+	for _, e := range new {
+		newByID[e.ID] = e
+	}
+	for _, e := range old {
+		if _, ok := newByID[e.ID]; !ok {
+			line("%s %q: removed: %s (widened)", what, e.ID, e.Value)
+		}
+	}
+	for _, e := range new {
+		o, ok := oldByID[e.ID]
+		switch {
+		case !ok:
+			line("%s %q: added: %s (narrowed)", what, e.ID, e.Value)
+		case o.Value != e.Value:
+			line("%s %q: changed: %s -> %s (%s)", what, e.ID, o.Value, e.Value, changed(o.Value, e.Value))
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package gen
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+)
+
+// TestSemDiff diffs each case's old/ table against its new/ one, where new/
+// holds only the files that changed and takes the rest from old/.
+func TestSemDiff(t *testing.T) {
+	g := goldie.New(t, goldie.WithFixtureDir("../testdata/TestSemDiff"), goldie.WithNameSuffix(".golden"))
+	for _, name := range cases(t, "TestSemDiff") {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join("../testdata/TestSemDiff", name)
+			oldFS := dirFS(t, filepath.Join(dir, "old"))
+			newFS := dirFS(t, filepath.Join(dir, "old"))
+			for p, f := range dirFS(t, filepath.Join(dir, "new")) {
+				newFS[p] = f
+			}
+			old, err := LoadFS(oldFS, "old")
+			if err != nil {
+				t.Fatalf("old: %v", err)
+			}
+			cur, err := LoadFS(newFS, "new")
+			if err != nil {
+				t.Fatalf("new: %v", err)
+			}
+			lines := SemDiff(old, cur)
+			if len(SemDiff(old, old)) != 0 || len(SemDiff(cur, cur)) != 0 {
+				t.Error("a table differs from itself")
+			}
+			out := strings.Join(lines, "\n")
+			if out != "" {
+				out += "\n"
+			}
+			g.Assert(t, name, []byte(out))
+		})
+	}
+}
+
+func TestReach(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new []Filter
+		want     string
+	}{
+		{"added subpath", []Filter{{"subpath", "/usr"}}, []Filter{{"subpath", "/usr"}, {"subpath", "/etc"}}, "widened"},
+		{"child of a kept one", []Filter{{"subpath", "/usr"}}, []Filter{{"subpath", "/usr"}, {"subpath", "/usr/lib"}}, "same reach"},
+		{"moved down", []Filter{{"subpath", "/usr"}}, []Filter{{"subpath", "/usr/lib"}}, "narrowed"},
+		{"literal to subpath", []Filter{{"literal", "/x"}}, []Filter{{"subpath", "/x"}}, "widened"},
+		{"filters dropped", []Filter{{"subpath", "/x"}}, nil, "widened"},
+		{"variables", []Filter{{"subpath", "$workspace"}}, []Filter{{"subpath", "$path"}}, "widened and narrowed"},
+	} {
+		if got := filterCoverage(tc.old, tc.new).String(); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+		if got, want := restrict.apply(filterCoverage(tc.old, tc.new)).String(), flipWord(tc.want); got != want {
+			t.Errorf("%s on a deny: %s, want %s", tc.name, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		old, new []string
+		want     string
+	}{
+		{[]string{"file-read*"}, []string{"file-read*", "file-write*"}, "widened"},
+		{[]string{"file-read*"}, []string{"file-read-data"}, "narrowed"},
+		{[]string{"file-read-data"}, []string{"file*"}, "widened"},
+		{[]string{"process-exec*", "process-fork"}, []string{"process*"}, "widened"},
+	} {
+		if got := coverage(tc.old, tc.new, opContains).String(); got != tc.want {
+			t.Errorf("%q -> %q: %s, want %s", tc.old, tc.new, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		old, new []string
+		forWord  string
+		want     string
+	}{
+		{[]string{"--bind", "$path", "$path"}, []string{"--ro-bind", "$path", "$path"}, "write", "narrowed"},
+		{[]string{"--ro-bind", "/opt", "/opt"}, []string{"--bind", "/opt", "/opt"}, "", "widened"},
+		{[]string{"--bind", "/a/b", "/a/b"}, []string{"--bind", "/a", "/a"}, "", "widened"},
+		{[]string{"--tmpfs", "$path"}, []string{"--tmpfs", "$path", "--remount-ro", "$path"}, "hidden", "narrowed"},
+		{[]string{"--share-net"}, []string{"--unshare-net"}, "", "narrowed"},
+		{[]string{"--ro-bind", "/proc/sys", "/proc/sys"}, []string{"--ro-bind", "/proc", "/proc"}, "", "effect unclear"},
+	} {
+		o := &Rule{Args: tc.old, For: tc.forWord}
+		n := &Rule{Args: tc.new, For: tc.forWord}
+		if got := argsReach(o, n).String(); got != tc.want {
+			t.Errorf("%q -> %q: %s, want %s", tc.old, tc.new, got, tc.want)
+		}
+	}
+}
+
+func flipWord(s string) string {
+	switch s {
+	case "widened":
+		return "narrowed"
+	case "narrowed":
+		return "widened"
+	}
+	return s
+}
