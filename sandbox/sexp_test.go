@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -388,6 +389,21 @@ func ruleByID(platform, id string) (Rule, bool) {
 	return Rule{}, false
 }
 
+// darwinTemplates caches each rule's Emits read as forms: the fuzz
+// targets check every input against them.
+var darwinTemplates sync.Map
+
+func darwinTemplate(r Rule) ([]sexp, error) {
+	if v, ok := darwinTemplates.Load(r.ID); ok {
+		return v.([]sexp), nil
+	}
+	forms, err := readSexps(r.Emits)
+	if err == nil {
+		darwinTemplates.Store(r.ID, forms)
+	}
+	return forms, err
+}
+
 // iterPaths are the paths a rule's `for` ranges over in p.
 func iterPaths(p *plan, forWord string) []string {
 	var facts []pathFact
@@ -428,7 +444,7 @@ func checkDarwinPlan(t testing.TB, name string, p *plan) {
 		if !ok {
 			t.Fatalf("%s: step of unknown rule %q", name, s.Rule)
 		}
-		tmpl, err := readSexps(rule.Emits)
+		tmpl, err := darwinTemplate(rule)
 		if err != nil {
 			t.Fatalf("%s: rule %s: Emits does not read: %v", name, s.Rule, err)
 		}
