@@ -1,0 +1,163 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sandtable/sandtable/sandbox"
+)
+
+// helpText is what a command prints for --help, around its flag list.
+type helpText struct {
+	synopsis    string // after "usage: sandtable "
+	description string
+	example     string
+}
+
+// newFlagSet returns a flag set that prints nothing by itself: on an error
+// parseFlags prints one line, and --help goes to stdout with exit 0.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseFlags parses args into fs. done reports that the command must stop
+// now with status code: after --help (0) or a bad flag (2).
+func parseFlags(fs *flag.FlagSet, h helpText, args []string) (code int, done bool) {
+	err := fs.Parse(args)
+	if err == nil {
+		return 0, false
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		printHelp(os.Stdout, fs, h)
+		return 0, true
+	}
+	return report(fs.Name(), usageError{err}), true
+}
+
+func printHelp(w io.Writer, fs *flag.FlagSet, h helpText) {
+	fmt.Fprintf(w, "usage: sandtable %s\n\n%s\n", h.synopsis, strings.TrimSpace(h.description))
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprint(w, "\nflags:\n")
+			first = false
+		}
+		value, text := flag.UnquoteUsage(f)
+		if value != "" {
+			value = " " + value
+		}
+		fmt.Fprintf(w, "  --%s%s\n        %s\n", f.Name, value, text)
+	})
+	fmt.Fprintf(w, "\nexample:\n%s\n", strings.TrimRight(h.example, "\n"))
+}
+
+// noArgs rejects positional arguments for commands that take none.
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	return nil
+}
+
+// pathList is a repeatable path flag.
+type pathList []string
+
+func (l *pathList) String() string     { return strings.Join(*l, ",") }
+func (l *pathList) Set(s string) error { *l = append(*l, s); return nil }
+
+// sandboxFlags are the flags run and explain share; config turns them into
+// a sandbox.Config.
+type sandboxFlags struct {
+	workspace                 string
+	hide, read, write, reveal pathList
+	noNetwork, interactive    bool
+	policy                    string
+}
+
+func (f *sandboxFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.workspace, "workspace", "", "the one writable `dir` (default: the current directory)")
+	fs.Var(&f.hide, "hide", "hide `path` as well as the default hidden set (repeatable)")
+	fs.Var(&f.read, "read", "mount the existing `path` read-only, e.g. inside a hidden one (repeatable)")
+	fs.Var(&f.write, "write", "make the existing `path` writable too (repeatable)")
+	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, e.g. ~/.npmrc (repeatable)")
+	fs.BoolVar(&f.noNetwork, "no-network", false, "cut the command off from the network, loopback included")
+	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (gives up the TIOCSTI protection: for a human at a terminal only)")
+	fs.StringVar(&f.policy, "policy", "", "`required` or off: what to do without a working sandbox\n        (default: $"+sandbox.PolicyVariable+", else required)")
+}
+
+// config resolves the flags' paths the way a shell user expects (relative to
+// the current directory, ~ and ~/x expanded) and leaves every other check to
+// the sandbox package, which rejects rather than repairs.
+func (f *sandboxFlags) config() (sandbox.Config, error) {
+	var cfg sandbox.Config
+	cwd, err := os.Getwd()
+	if err != nil {
+		return cfg, fmt.Errorf("current directory: %w", err)
+	}
+	cfg.Workspace = cwd
+	if f.workspace != "" {
+		if cfg.Workspace, err = absPath(cwd, "--workspace", f.workspace); err != nil {
+			return cfg, err
+		}
+	}
+	for _, l := range []struct {
+		flag string
+		in   pathList
+		out  *[]string
+	}{{"--hide", f.hide, &cfg.Hidden}, {"--read", f.read, &cfg.Read}, {"--write", f.write, &cfg.Write}, {"--reveal", f.reveal, &cfg.Reveal}} {
+		for _, p := range l.in {
+			abs, err := absPath(cwd, l.flag, p)
+			if err != nil {
+				return cfg, err
+			}
+			*l.out = append(*l.out, abs)
+		}
+	}
+	cfg.NoNetwork = f.noNetwork
+	cfg.Interactive = f.interactive
+	if f.policy != "" {
+		if cfg.Policy, err = sandbox.ParsePolicy(f.policy); err != nil {
+			return cfg, usageError{fmt.Errorf("--policy: %w", err)}
+		}
+	} else if cfg.Policy, err = sandbox.PolicyFromEnv(); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// absPath expands ~ and ~/x and makes p absolute against cwd. A relative
+// path is cleaned as it is joined, like cd does; an absolute one only loses
+// a trailing slash, so that "/a/../b" still reaches the sandbox package's
+// validator instead of silently naming another path.
+func absPath(cwd, flagName, p string) (string, error) {
+	if p == "" {
+		return "", fmt.Errorf("%s: empty path: %w", flagName, sandbox.ErrBadPath)
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("%s %s: %w", flagName, p, err)
+		}
+		p = home + p[1:]
+	} else if strings.HasPrefix(p, "~") {
+		return "", fmt.Errorf("%s %s: only ~ and ~/ are expanded: %w", flagName, p, sandbox.ErrBadPath)
+	}
+	if !filepath.IsAbs(p) {
+		return filepath.Join(cwd, p), nil
+	}
+	if len(p) > 1 {
+		p = strings.TrimRight(p, "/")
+		if p == "" {
+			p = "/"
+		}
+	}
+	return p, nil
+}
