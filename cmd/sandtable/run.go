@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/sandtable/sandtable/sandbox"
+)
+
+var runHelp = helpText{
+	synopsis: "run [flags] [--] CMD [ARGS...]",
+	description: `Run CMD in the sandbox, with stdin, stdout and stderr passed through, in
+the workspace directory. CMD can write only to the workspace (and a private
+/tmp) and cannot read the hidden paths.
+
+sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
+2 for a bad flag or path, 125 when the sandbox cannot be set up here (see
+'sandtable probe'), 126 when CMD cannot be executed, 127 when it is not found.
+SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to CMD. With --interactive,
+CMD shares the terminal's process group, so only SIGTERM is passed on: the
+terminal delivers the others itself.`,
+	example: `  sandtable run -- sh -c 'echo hi > out.txt'
+  sandtable run --workspace ~/src/app --no-network -- make test`,
+}
+
+func cmdRun(args []string) int {
+	fs := newFlagSet("run")
+	var sf sandboxFlags
+	sf.register(fs)
+	if code, done := parseFlags(fs, runHelp, args); done {
+		return code
+	}
+	if fs.NArg() == 0 {
+		return report("run", usageError{errors.New("missing command (sandtable run [flags] -- CMD [ARGS...])")})
+	}
+	cfg, err := sf.config()
+	if err != nil {
+		return report("run", err)
+	}
+	name := fs.Arg(0)
+	cmd, err := sandbox.Command(context.Background(), cfg, name, fs.Args()[1:]...)
+	if err != nil {
+		return report("run", err)
+	}
+	if err := checkRunnable(name, cmd.Dir, cmd.Env); err != nil {
+		return report("run", err)
+	}
+	return spawn(cmd, cfg.Policy != sandbox.Off)
+}
+
+// spawn runs cmd to completion, passing signals on, and returns its status.
+//
+// Without --interactive bwrap starts CMD in a new session, so CMD never sees
+// the terminal's signals; bwrap then gets a process group of its own too, so
+// that a ^C reaches sandtable alone, which passes it on to CMD exactly once.
+// Sending it to bwrap instead would kill bwrap, and with it, through
+// --die-with-parent, CMD, with SIGKILL and no chance to clean up.
+func spawn(cmd *exec.Cmd, wrapped bool) int {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	ownSession := wrapped && runtime.GOOS == "linux" && hasFlag(cmd.Args[1:], "--new-session")
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = ownSession
+	setParentDeathSignal(cmd.SysProcAttr)
+	// The parent-death signal fires when the thread that forked exits, so
+	// keep this goroutine on its thread until sandtable exits.
+	runtime.LockOSThread()
+
+	sigc := make(chan os.Signal, 4)
+	signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	if err := cmd.Start(); err != nil {
+		if wrapped {
+			return report("run", fmt.Errorf("start %s: %w", cmd.Path, err))
+		}
+		return report("run", startError(cmd.Args[0], err))
+	}
+	go func() {
+		for sig := range sigc {
+			if ownSession || sig == syscall.SIGTERM {
+				forward(cmd.Process.Pid, sig.(syscall.Signal))
+			}
+		}
+	}()
+	_ = cmd.Wait() // the status is all that matters, and ProcessState has it
+	signal.Stop(sigc)
+	return waitStatus(cmd.ProcessState)
+}
+
+// hasFlag reports whether a wrapper argv has flag before its "--".
+func hasFlag(args []string, flag string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case flag:
+			return true
+		}
+	}
+	return false
+}
+
+// forward sends sig to the sandboxed command's process group when it has
+// one of its own (as a terminal would), else to the command alone.
+func forward(pid int, sig syscall.Signal) {
+	target := sandboxedProcess(pid)
+	if pgid, err := syscall.Getpgid(target); err == nil && pgid != syscall.Getpgrp() {
+		if syscall.Kill(-pgid, sig) == nil {
+			return
+		}
+	}
+	_ = syscall.Kill(target, sig)
+}
+
+// xOK is access(2)'s X_OK, the same on Linux and macOS.
+const xOK = 1
+
+// checkRunnable finds name as execvp will inside the sandbox, which sees
+// this file system at the same paths, from dir (the workspace) and with
+// env's PATH. Deciding "not found" (127) and "cannot execute" (126) here,
+// before anything is spawned, is what makes them reliable: from outside,
+// bwrap's own exec failure is just exit status 1.
+func checkRunnable(name, dir string, env []string) error {
+	if strings.Contains(name, "/") {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if code, why := executable(p); code != 0 {
+			return exitError{code, fmt.Errorf("%s: %s", name, why)}
+		}
+		return nil
+	}
+	path := "/bin:/usr/bin" // execvp's default when PATH is unset
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	denied := false
+	for _, d := range filepath.SplitList(path) {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		switch code, _ := executable(filepath.Join(d, name)); code {
+		case 0:
+			return nil
+		case exitCannotRun:
+			denied = true
+		}
+	}
+	if denied {
+		return exitError{exitCannotRun, fmt.Errorf("%s: permission denied", name)}
+	}
+	return exitError{exitNotFound, fmt.Errorf("%s: command not found", name)}
+}
+
+// executable returns 0, or the exit status and reason why p cannot be run.
+func executable(p string) (code int, why string) {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return exitNotFound, "no such file or directory"
+	case err != nil:
+		return exitCannotRun, "permission denied"
+	case fi.IsDir():
+		return exitCannotRun, "is a directory"
+	case syscall.Access(p, xOK) != nil:
+		return exitCannotRun, "permission denied"
+	}
+	return 0, ""
+}
+
+// startError maps an unwrapped (policy off) exec failure like a shell does.
+func startError(name string, err error) error {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return exitError{exitNotFound, fmt.Errorf("%s: command not found", name)}
+	}
+	return exitError{exitCannotRun, fmt.Errorf("%s: %w", name, err)}
+}
