@@ -1,0 +1,212 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sandtable/sandtable/sandbox"
+)
+
+var explainHelp = helpText{
+	synopsis: "explain [flags] [--os linux|darwin] [--json] [--rules] [-- CMD [ARGS...]]",
+	description: `Print what 'sandtable run' would run, without running anything and without
+checking that the sandbox works here (that is 'sandtable probe').
+
+On Linux the output is the bwrap command line, one flag and its operands per
+line, shell-quoted, with \ continuations, so it can be pasted into a shell
+and run as it is. The descriptors bwrap reads (3</dev/null, when a hidden
+file is replaced by an empty one) are redirected on the line before "--".
+Without CMD the output ends with "--": append a command to it.
+
+--os darwin prints the Seatbelt (SBPL) profile instead, as sandbox-exec -p
+would get it; CMD then appears only in --json.
+
+--rules names the rule behind each line, in an aligned "# rule-id" column
+(Linux) or a "; rule-id" comment before each form (macOS, which stays a
+valid profile). The Linux output is then for reading, not for pasting.
+
+--json prints {"program", "args", "profile", "files"} (and "steps" with
+--rules), where args is the whole argv after program, CMD included.
+
+Path facts (what exists, what is a file) come from this machine, whatever
+--os says.`,
+	example: `  sandtable explain -- make test
+  sandtable explain --rules --hide ~/secrets
+  sandtable explain --os darwin --no-network`,
+}
+
+func cmdExplain(args []string) int {
+	fs := newFlagSet("explain")
+	var sf sandboxFlags
+	sf.register(fs)
+	goos := fs.String("os", runtime.GOOS, "render for `linux` or darwin")
+	asJSON := fs.Bool("json", false, "print JSON: program, args, profile, files")
+	withRules := fs.Bool("rules", false, "name the rule behind each line (Linux output is then not pasteable)")
+	if code, done := parseFlags(fs, explainHelp, args); done {
+		return code
+	}
+	if *goos != "linux" && *goos != "darwin" {
+		return report("explain", usageError{fmt.Errorf("--os %q: want linux or darwin", *goos)})
+	}
+	cfg, err := sf.config()
+	if err != nil {
+		return report("explain", err)
+	}
+	wrap, err := sandbox.PrefixFor(*goos, cfg)
+	if err != nil {
+		return report("explain", err)
+	}
+	var steps []sandbox.Step
+	if *withRules {
+		if steps, err = sandbox.Explain(*goos, cfg); err != nil {
+			return report("explain", err)
+		}
+	}
+	cmdArgs := fs.Args()
+	if wrap.Program == "" && !*asJSON {
+		fmt.Fprintf(os.Stderr, "sandtable explain: policy is off: the command runs without a sandbox\n")
+	}
+	switch {
+	case *asJSON:
+		err = writeJSON(os.Stdout, wrap, cmdArgs, steps, *withRules)
+	case wrap.Program == "":
+		if len(cmdArgs) > 0 {
+			_, err = fmt.Println(shellJoin(cmdArgs))
+		}
+	case *goos == "darwin" && *withRules:
+		err = writeProfileSteps(os.Stdout, steps)
+	case *goos == "darwin":
+		_, err = io.WriteString(os.Stdout, wrap.Profile)
+	case *withRules:
+		err = writeLinuxSteps(os.Stdout, wrap, steps, cmdArgs)
+	default:
+		err = writeLinux(os.Stdout, wrap, cmdArgs)
+	}
+	if err != nil {
+		return report("explain", fmt.Errorf("write: %w", err))
+	}
+	return 0
+}
+
+// writeLinux prints the pasteable command line.
+func writeLinux(w io.Writer, wrap sandbox.Wrap, cmdArgs []string) error {
+	lines := []string{shellQuote(wrap.Program)}
+	opts := wrap.Args
+	if n := len(opts); n > 0 && opts[n-1] == "--" {
+		opts = opts[:n-1]
+	}
+	for _, g := range flagGroups(opts) {
+		lines = append(lines, shellJoin(g))
+	}
+	lines = append(lines, redirections(wrap.Files)...)
+	lines = append(lines, "--")
+	if len(cmdArgs) > 0 {
+		lines = append(lines, shellJoin(cmdArgs))
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		b.WriteString(l)
+		if i < len(lines)-1 {
+			b.WriteString(" \\")
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeLinuxSteps prints the same lines as writeLinux, each with the rule
+// that emitted it in a column of its own.
+func writeLinuxSteps(w io.Writer, wrap sandbox.Wrap, steps []sandbox.Step, cmdArgs []string) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\t# program\n", shellQuote(wrap.Program))
+	for _, s := range steps {
+		if len(s.Args) == 1 && s.Args[0] == "--" {
+			for _, r := range redirections(wrap.Files) {
+				fmt.Fprintf(tw, "  %s\t# read by hide-file\n", r)
+			}
+		}
+		for _, g := range flagGroups(s.Args) {
+			fmt.Fprintf(tw, "  %s\t# %s\n", shellJoin(g), s.Rule)
+		}
+	}
+	if len(cmdArgs) > 0 {
+		fmt.Fprintf(tw, "  %s\t# command\n", shellJoin(cmdArgs))
+	}
+	return tw.Flush()
+}
+
+// writeProfileSteps prints the SBPL profile with a comment naming the rule
+// before each rule's forms.
+func writeProfileSteps(w io.Writer, steps []sandbox.Step) error {
+	var b strings.Builder
+	for _, s := range steps {
+		fmt.Fprintf(&b, "; %s\n", s.Rule)
+		for _, form := range s.Args {
+			b.WriteString(form)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeJSON(w io.Writer, wrap sandbox.Wrap, cmdArgs []string, steps []sandbox.Step, withRules bool) error {
+	type step struct {
+		Rule string   `json:"rule"`
+		Args []string `json:"args"`
+	}
+	out := struct {
+		Program string   `json:"program"`
+		Args    []string `json:"args"`
+		Profile string   `json:"profile"`
+		Files   []string `json:"files"`
+		Steps   []step   `json:"steps,omitempty"`
+	}{Program: wrap.Program, Profile: wrap.Profile, Files: []string{}}
+	out.Args = append(append([]string{}, wrap.Args...), cmdArgs...)
+	if wrap.Program == "" && len(cmdArgs) > 0 {
+		out.Program, out.Args = cmdArgs[0], cmdArgs[1:]
+	}
+	out.Files = append(out.Files, wrap.Files...)
+	if withRules {
+		out.Steps = []step{}
+		for _, s := range steps {
+			out.Steps = append(out.Steps, step{s.Rule, s.Args})
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// flagGroups splits a bwrap argv into one group per option: the flag and
+// the operands that follow it. Operands never start with "-": they are
+// absolute paths, descriptor numbers and capability names.
+func flagGroups(args []string) [][]string {
+	var groups [][]string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || len(groups) == 0 {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], a)
+	}
+	return groups
+}
+
+// redirections opens files as descriptors 3, 4, ... for the shell, as
+// exec.Cmd.ExtraFiles does for run.
+func redirections(files []string) []string {
+	r := make([]string, len(files))
+	for i, f := range files {
+		r[i] = fmt.Sprintf("%d<%s", 3+i, shellQuote(f))
+	}
+	return r
+}
