@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRunExitStatus(t *testing.T) {
+	requireBwrap(t)
+	e := newEnv(t)
+	e.write(t, filepath.Join(e.ws, "noexec"), "#!/bin/sh\n", 0o644)
+	if err := os.Mkdir(filepath.Join(e.ws, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	binDir := filepath.Join(e.home, "bin")
+	if err := os.Mkdir(binDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.write(t, filepath.Join(binDir, "sandtable-noexec-tool"), "#!/bin/sh\n", 0o644)
+	empty := t.TempDir()
+
+	for _, c := range []struct {
+		name   string
+		vars   []string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"success", nil, []string{"true"}, 0, ""},
+		{"status", nil, []string{"sh", "-c", "exit 3"}, 3, ""},
+		{"signal", nil, []string{"sh", "-c", "kill -TERM $$"}, 128 + int(syscall.SIGTERM), ""},
+		{"not found on PATH", nil, []string{"sandtable-no-such-command"}, exitNotFound, "sandtable: sandtable-no-such-command: command not found\n"},
+		{"not found by path", nil, []string{"./missing"}, exitNotFound, "sandtable: ./missing: no such file or directory\n"},
+		{"not executable", nil, []string{"./noexec"}, exitCannotRun, "sandtable: ./noexec: permission denied\n"},
+		{"directory", nil, []string{"./adir"}, exitCannotRun, "sandtable: ./adir: is a directory\n"},
+		{"not executable on PATH", []string{"PATH=" + binDir + ":" + os.Getenv("PATH")}, []string{"sandtable-noexec-tool"}, exitCannotRun, "sandtable: sandtable-noexec-tool: permission denied\n"},
+		{"no bwrap", []string{"PATH=" + empty}, []string{"/bin/true"}, exitSetup, "sandtable: sandbox: unavailable: bwrap not found on PATH"},
+		{"no bwrap, policy from env", []string{"PATH=" + empty, "ASTRID_SANDBOX_POLICY=required"}, []string{"/bin/true"}, exitSetup, "sandtable: sandbox: unavailable: "},
+		{"bad policy in env", []string{"ASTRID_SANDBOX_POLICY=sometimes"}, []string{"true"}, exitSetup, `sandtable: sandbox: ASTRID_SANDBOX_POLICY="sometimes": bad policy`},
+		{"policy off without bwrap", []string{"PATH=" + empty, "ASTRID_SANDBOX_POLICY=off"}, []string{"/bin/sh", "-c", "exit 5"}, 5, ""},
+		{"policy off, not found", []string{"PATH=" + empty}, []string{"--policy", "off", "--", "sandtable-no-such-command"}, exitNotFound, "sandtable: sandtable-no-such-command: command not found\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.vars = c.vars
+			args := append([]string{"run"}, c.args...)
+			if c.args[0] != "--policy" {
+				args = append([]string{"run", "--"}, c.args...)
+			}
+			r := e.run(t, "", args...)
+			if r.code != c.code || !strings.HasPrefix(r.stderr, c.stderr) || (c.stderr == "" && r.stderr != "") {
+				t.Errorf("sandtable %q: exit %d, stderr %q; want %d, stderr starting %q", args, r.code, r.stderr, c.code, c.stderr)
+			}
+			if c.code == exitSetup && !strings.Contains(r.stderr, "ASTRID_SANDBOX_POLICY") {
+				t.Errorf("stderr %q has no hint", r.stderr)
+			}
+		})
+	}
+}
+
+// TestRunSandbox checks what the flags mean inside the sandbox: the
+// workspace is the writable working directory, HOME is read-only, stdin
+// and stdout pass through, and --hide, --reveal, --write and --workspace
+// resolve ~ and relative paths as a shell user expects.
+func TestRunSandbox(t *testing.T) {
+	requireBwrap(t)
+	e := newEnv(t)
+	e.write(t, filepath.Join(e.home, ".netrc"), "machine example.com password hunter2\n", 0o600)
+	e.write(t, filepath.Join(e.ws, "secret.txt"), "workspace secret\n", 0o600)
+	for _, d := range []string{filepath.Join(e.home, "proj"), filepath.Join(e.ws, "sub"), filepath.Join(e.home, "cache")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name, stdin string
+		args        []string
+		code        int
+		stdout      string
+	}{
+		{"write in workspace", "", []string{"--", "sh", "-c", "echo hi > out.txt && cat out.txt && pwd"}, 0, "hi\n" + e.ws + "\n"},
+		{"write in home fails", "", []string{"--", "sh", "-c", `{ echo x > "$HOME/x"; } 2>/dev/null || echo refused`}, 0, "refused\n"},
+		{"stdin passes through", "hello\n", []string{"--", "cat"}, 0, "hello\n"},
+		{"default hidden file reads empty", "", []string{"--", "sh", "-c", `cat "$HOME/.netrc"; echo end`}, 0, "end\n"},
+		{"--reveal ~/x", "", []string{"--reveal", "~/.netrc", "--", "sh", "-c", `cat "$HOME/.netrc"`}, 0, "machine example.com password hunter2\n"},
+		{"--hide relative", "", []string{"--hide", "secret.txt", "--", "sh", "-c", "cat secret.txt; echo end"}, 0, "end\n"},
+		{"--write ~/x", "", []string{"--write", "~/cache", "--", "sh", "-c", `echo c > "$HOME/cache/c" && cat "$HOME/cache/c"`}, 0, "c\n"},
+		{"--workspace relative", "", []string{"--workspace", "sub", "--", "sh", "-c", "pwd; touch ../nope 2>/dev/null || echo refused"}, 0, filepath.Join(e.ws, "sub") + "\nrefused\n"},
+		{"--workspace ~/x", "", []string{"--workspace", "~/proj", "--", "pwd"}, 0, filepath.Join(e.home, "proj") + "\n"},
+		{"--no-network", "", []string{"--no-network", "--", "sh", "-c", "cat /proc/net/dev | grep -c :"}, 0, "1\n"},
+		{"--interactive", "", []string{"--interactive", "--", "true"}, 0, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"run"}, c.args...)
+			r := e.run(t, c.stdin, args...)
+			if r.code != c.code || r.stdout != c.stdout {
+				t.Errorf("sandtable %q: exit %d, stdout %q, stderr %q; want %d, %q", args, r.code, r.stdout, r.stderr, c.code, c.stdout)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(e.home, "x")); err == nil {
+		t.Error("the sandboxed command wrote to $HOME")
+	}
+}
+
+// TestRunSignals sends a signal to sandtable while the sandboxed command
+// runs, and checks the exit status and that no process is left: every
+// process of the sandbox carries a marker in its argv.
+func TestRunSignals(t *testing.T) {
+	requireBwrap(t)
+	for _, c := range []struct {
+		name   string
+		flags  []string
+		script string
+		sig    syscall.Signal
+		code   int // -1: killed by sig itself
+	}{
+		{"TERM reaches a trap", nil, `trap "exit 42" TERM; echo ready; while :; do sleep 0.1; done`, syscall.SIGTERM, 42},
+		{"INT ends the command", nil, `echo ready; while :; do sleep 0.1; done`, syscall.SIGINT, 128 + int(syscall.SIGINT)},
+		{"INT reaches a trap", nil, `trap "exit 7" INT; echo ready; while :; do sleep 0.1; done`, syscall.SIGINT, 7},
+		{"TERM reaches a trap, interactive", []string{"--interactive"}, `trap "exit 43" TERM; echo ready; while :; do sleep 0.1; done`, syscall.SIGTERM, 43},
+		{"KILL leaves nothing", nil, `echo ready; sleep 60`, syscall.SIGKILL, -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			marker := "sandtable-test-marker-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+			args := append(append([]string{"run"}, c.flags...), "--", "sh", "-c", c.script, marker)
+			cmd := e.command(args...)
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			ready := make(chan string, 1)
+			go func() {
+				line, _ := bufio.NewReader(stdout).ReadString('\n')
+				ready <- line
+			}()
+			select {
+			case line := <-ready:
+				if line != "ready\n" {
+					t.Fatalf("first line %q, want ready; stderr %q", line, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("the sandboxed command did not start in 10s")
+			}
+			if err := cmd.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("sandtable did not exit within 10s of %v", c.sig)
+			}
+			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			switch {
+			case c.code < 0 && !(ws.Signaled() && ws.Signal() == c.sig):
+				t.Errorf("sandtable ended with %v, want killed by %v", cmd.ProcessState, c.sig)
+			case c.code >= 0 && cmd.ProcessState.ExitCode() != c.code:
+				t.Errorf("sandtable exit %d, want %d; stderr %q", cmd.ProcessState.ExitCode(), c.code, stderr.String())
+			}
+			if left := waitGone(marker, 5*time.Second); len(left) > 0 {
+				t.Errorf("processes left running after %v: %v", c.sig, left)
+			}
+		})
+	}
+}
+
+// waitGone polls /proc until no process has marker in its argv, and
+// returns the command lines of those still there at the deadline.
+func waitGone(marker string, timeout time.Duration) []string {
+	deadline := time.Now().Add(timeout)
+	for {
+		left := withMarker(marker)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func withMarker(marker string) []string {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var found []string
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err == nil && bytes.Contains(b, []byte(marker)) {
+			found = append(found, filepath.Base(d)+": "+strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return found
+}
