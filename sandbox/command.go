@@ -42,8 +42,11 @@ func PrefixFor(goos string, cfg Config) (Wrap, error) {
 	return w, err
 }
 
+// prefix builds the wrapper from one resolver, so that validation, the path
+// facts and the program lookup together lstat each path at most once.
 func prefix(goos string, cfg Config, check bool) (Wrap, *plan, error) {
-	p, err := newPlan(goos, cfg)
+	var r resolver
+	p, err := newPlanWith(&r, goos, cfg)
 	if err != nil {
 		return Wrap{}, nil, err
 	}
@@ -53,7 +56,7 @@ func prefix(goos string, cfg Config, check bool) (Wrap, *plan, error) {
 	if goos != "linux" && goos != "darwin" {
 		return Wrap{}, nil, &unavailableError{reason: "no sandbox for GOOS " + goos, hint: optOut()}
 	}
-	prog, err := hostProgram(goos, p, check)
+	prog, err := hostProgramWith(goos, p, &r, check)
 	if err != nil {
 		return Wrap{}, nil, err
 	}
@@ -74,13 +77,14 @@ func prefix(goos string, cfg Config, check bool) (Wrap, *plan, error) {
 // Explain returns what each rule contributes for goos and cfg, from the same
 // facts Prefix would use. The policy does not matter here.
 func Explain(goos string, cfg Config) ([]Step, error) {
-	p, err := newPlan(goos, cfg)
+	var r resolver
+	p, err := newPlanWith(&r, goos, cfg)
 	if err != nil {
 		return nil, err
 	}
 	switch goos {
 	case "linux":
-		if _, err := hostProgram(goos, p, false); err != nil {
+		if _, err := hostProgramWith(goos, p, &r, false); err != nil {
 			return nil, err
 		}
 		return linuxSteps(p), nil

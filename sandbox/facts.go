@@ -16,11 +16,18 @@ import (
 // need. It is the only place that touches the file system on the way to a
 // profile; everything after it is pure.
 func newPlan(goos string, cfg Config) (*plan, error) {
+	var r resolver
+	return newPlanWith(&r, goos, cfg)
+}
+
+// newPlanWith is newPlan with the spawn's resolver, which the program lookup
+// shares afterwards, so a component both need (a PATH entry under the
+// workspace's parent, say) is looked at once per spawn.
+func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}
-	var r resolver
-	ws, err := resolveWorkspace(&r, cfg.Workspace)
+	ws, err := resolveWorkspace(r, cfg.Workspace)
 	if err != nil {
 		return nil, err
 	}
@@ -31,13 +38,13 @@ func newPlan(goos string, cfg Config) (*plan, error) {
 		callerRoot:  os.Geteuid() == 0,
 		nullFD:      nullFD,
 	}
-	if p.read, err = grantFacts(&r, "read path", cfg.Read, ws); err != nil {
+	if p.read, err = grantFacts(r, "read path", cfg.Read, ws); err != nil {
 		return nil, err
 	}
-	if p.write, err = grantFacts(&r, "write path", cfg.Write, ws); err != nil {
+	if p.write, err = grantFacts(r, "write path", cfg.Write, ws); err != nil {
 		return nil, err
 	}
-	if p.hidden, err = hiddenFacts(&r, cfg, ws); err != nil {
+	if p.hidden, err = hiddenFacts(r, cfg, ws); err != nil {
 		return nil, err
 	}
 	if goos == "linux" {

@@ -16,6 +16,12 @@ import (
 // the check changes nothing.
 func findProgram(name string, writable []string) (string, bool) {
 	var r resolver
+	return findProgramWith(&r, name, writable)
+}
+
+// findProgramWith is findProgram with the spawn's resolver, so the lookup
+// reuses what the path facts already learnt about shared components.
+func findProgramWith(r *resolver, name string, writable []string) (string, bool) {
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
 		if !strings.HasPrefix(dir, "/") {
 			continue

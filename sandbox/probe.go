@@ -15,14 +15,9 @@ import (
 const probeTimeout = 10 * time.Second
 
 // probePlan is the smallest real plan: the same argv shape as a spawn, with
-// the temporary directory as its workspace because it exists everywhere and
-// binding it writable costs nothing.
-func probePlan() *plan {
-	var r resolver
-	ws, fi, err := r.resolve(os.TempDir())
-	if err != nil || !fi.IsDir() || checkPath("workspace", ws) != nil || ws == "/" {
-		ws = "/tmp"
-	}
+// the spawn's own resolved workspace, which is known to exist and to pass the
+// validator, so the probe costs no lstat of its own.
+func probePlan(ws string) *plan {
 	return &plan{workspace: ws, network: true, callerRoot: os.Geteuid() == 0, nullFD: nullFD}
 }
 

@@ -7,12 +7,18 @@ import "sync"
 // deprecated or not, the question is whether it enforces, not which macOS
 // version this is.
 func hostProgram(goos string, p *plan, check bool) (string, error) {
+	return hostProgramWith(goos, p, nil, check)
+}
+
+// hostProgramWith is hostProgram; it takes the spawn's resolver only to
+// match the Linux signature, which uses it for the PATH lookup.
+func hostProgramWith(goos string, p *plan, _ *resolver, check bool) (string, error) {
 	if goos == "linux" {
 		p.disableUserns = true // rendered here, never run here
 		return linuxProgram, nil
 	}
 	if check {
-		if err := seatbeltWorks(); err != nil {
+		if err := seatbeltWorks(p.workspace); err != nil {
 			return "", err
 		}
 	}
@@ -24,13 +30,13 @@ var seatbelt struct {
 	err  error
 }
 
-func seatbeltWorks() error {
+func seatbeltWorks(ws string) error {
 	seatbelt.once.Do(func() {
 		if _, err := lstat(darwinProgram); err != nil {
 			seatbelt.err = &unavailableError{reason: darwinProgram + " not found", hint: optOut()}
 			return
 		}
-		if failure, ok := runProbe(darwinProgram, "-p", darwinProfile(probePlan()), "/usr/bin/true"); !ok {
+		if failure, ok := runProbe(darwinProgram, "-p", darwinProfile(probePlan(ws)), "/usr/bin/true"); !ok {
 			seatbelt.err = &unavailableError{reason: "sandbox-exec cannot apply a profile", hint: failure + "; " + optOut()}
 		}
 	})

@@ -6,14 +6,21 @@ import (
 	"sync"
 )
 
-// hostProgram finds the wrapper for goos on this machine and records what
+// hostProgram is hostProgramWith on a fresh resolver, for callers outside a
+// spawn (tests, tools).
+func hostProgram(goos string, p *plan, check bool) (string, error) {
+	var r resolver
+	return hostProgramWith(goos, p, &r, check)
+}
+
+// hostProgramWith finds the wrapper for goos on this machine and records what
 // the plan needs to know about it. With check set it also proves, once per
 // process and bwrap binary, that the wrapper can build a sandbox here.
-func hostProgram(goos string, p *plan, check bool) (string, error) {
+func hostProgramWith(goos string, p *plan, r *resolver, check bool) (string, error) {
 	if goos == "darwin" {
 		return darwinProgram, nil // rendered here, never run here
 	}
-	prog, ok := findProgram(linuxProgram, writableRoots(p))
+	prog, ok := findProgramWith(r, linuxProgram, writableRoots(p))
 	if !ok {
 		if check {
 			return "", &unavailableError{
@@ -27,7 +34,7 @@ func hostProgram(goos string, p *plan, check bool) (string, error) {
 	h := bwrapHostFor(prog)
 	p.disableUserns = h.knowsDisableUserns()
 	if check {
-		if err := h.works(); err != nil {
+		if err := h.works(p.workspace); err != nil {
 			return "", err
 		}
 	}
@@ -66,9 +73,9 @@ func (h *bwrapHost) knowsDisableUserns() bool {
 // works runs `true` under the real argv shape, so a kernel that refuses
 // unprivileged user namespaces, or a bwrap that rejects a flag, is caught
 // with bwrap's own explanation before any real command is started.
-func (h *bwrapHost) works() error {
+func (h *bwrapHost) works(ws string) error {
 	h.probeOnce.Do(func() {
-		p := probePlan()
+		p := probePlan(ws)
 		p.disableUserns = h.knowsDisableUserns()
 		p.mounts = sortMounts(linuxMounts(p, nil))
 		args := append(linuxArgs(p), "true")

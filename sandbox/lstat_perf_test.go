@@ -1,0 +1,152 @@
+package sandbox
+
+import (
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// countLstat routes the package's lstat through a counter for the rest of
+// the test and returns how often each path was asked for.
+func countLstat(t *testing.T) map[string]int {
+	t.Helper()
+	calls := map[string]int{}
+	orig := lstat
+	lstat = func(name string) (fs.FileInfo, error) {
+		calls[name]++
+		return orig(name)
+	}
+	t.Cleanup(func() { lstat = orig })
+	return calls
+}
+
+// prefixesOf adds every ancestor of the clean absolute path p, and p, to set.
+func prefixesOf(set map[string]bool, p string) {
+	for i := 1; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			set[p[:i]] = true
+		}
+	}
+}
+
+// TestPrefixLstatsEachPathOnce pins the file system cost of a whole Prefix
+// call, validation, path facts, program lookup and probe included: exactly
+// one lstat per distinct path component the answer depends on, and nothing
+// else. The config is one whose every visited path the test controls: a
+// temporary $HOME with three defaults present, a fake bwrap on a PATH under
+// the same temporary directory, and the table's absolute defaults revealed
+// so the host's /run does not enter the count.
+func TestPrefixLstatsEachPathOnce(t *testing.T) {
+	dir := realTempDir(t)
+	home := mkdir(t, dir, "home")
+	t.Setenv("HOME", home)
+	ws := mkdir(t, dir, "ws")
+	created := map[string]bool{
+		mkdir(t, home, ".ssh"):                                true,
+		writeFile(t, home, ".npmrc", "token"):                 true,
+		mkdir(t, home, ".config", "gh"):                       true,
+		filepath.Join(home, ".config"):                        true,
+		writeFile(t, dir, "bin/bwrap", "#!/bin/sh\nexit 0\n"): true,
+	}
+	if err := os.Chmod(filepath.Join(dir, "bin", "bwrap"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", filepath.Join(dir, "bin"))
+	var reveal []string
+	for _, d := range defaultHidden {
+		if !d.underHome {
+			reveal = append(reveal, d.path)
+		}
+	}
+	cfg := Config{Workspace: ws, Reveal: reveal}
+
+	// The paths a one-lstat-per-component resolver must visit: every
+	// component of the workspace, the home and the bwrap candidate, and
+	// each default under the home up to its first missing component.
+	want := map[string]bool{}
+	for _, p := range []string{ws, home, filepath.Join(dir, "bin", "bwrap")} {
+		prefixesOf(want, p)
+	}
+	for _, d := range defaultHidden {
+		if !d.underHome {
+			continue
+		}
+		p := home
+		for _, c := range strings.Split(d.path, "/") {
+			p = path.Join(p, c)
+			want[p] = true
+			if !created[p] {
+				break
+			}
+		}
+	}
+
+	calls := countLstat(t)
+	w, err := Prefix(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Program != filepath.Join(dir, "bin", "bwrap") {
+		t.Fatalf("Program = %q", w.Program)
+	}
+	total := 0
+	for p, n := range calls {
+		total += n
+		if n > 1 {
+			t.Errorf("%s: %d lstats, want 1", p, n)
+		}
+		if !want[p] {
+			t.Errorf("%s: lstat of a path the answer does not depend on", p)
+		}
+	}
+	for p := range want {
+		if calls[p] == 0 {
+			t.Errorf("%s: never looked at", p)
+		}
+	}
+	// The same number spelled out, so a change in the cost shows up in
+	// review: the components of the temporary directory, then ws, home,
+	// bin and bin/bwrap, then 19 for the home defaults (18 entries, of
+	// which three share .config; .cargo, .local and .terraform.d stop at
+	// their missing first component).
+	if exact := strings.Count(dir, "/") + 4 + 19; total != exact || len(want) != exact {
+		t.Errorf("%d lstats (%d expected paths), want exactly %d", total, len(want), exact)
+	}
+	t.Logf("%d lstats for %d distinct paths", total, len(calls))
+}
+
+// TestPrefixSharesLookups checks the same property on the host as it is,
+// real /run and PATH included, with grants and a PATH entry that overlap the
+// hidden set and each other: no path is lstat'd twice within one call.
+func TestPrefixSharesLookups(t *testing.T) {
+	dir := realTempDir(t)
+	home := mkdir(t, dir, "home")
+	t.Setenv("HOME", home)
+	mkdir(t, home, ".ssh")
+	ws := mkdir(t, dir, "ws")
+	bin := mkdir(t, dir, "tools", "bin")
+	t.Setenv("PATH", strings.Join([]string{bin, os.Getenv("PATH")}, string(os.PathListSeparator)))
+	cfg := Config{
+		Workspace: ws,
+		Read:      []string{bin, "/usr/bin"},
+		Write:     []string{mkdir(t, dir, "tools", "cache")},
+		Hidden:    []string{filepath.Join(home, ".ssh"), filepath.Join(dir, "tools")},
+	}
+	for _, goos := range []string{"linux", "darwin"} {
+		calls := countLstat(t)
+		if _, err := PrefixFor(goos, cfg); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range slices.Sorted(maps.Keys(calls)) {
+			if calls[p] > 1 {
+				t.Errorf("%s: %s: %d lstats, want 1", goos, p, calls[p])
+			}
+		}
+		t.Logf("%s: %d distinct paths", goos, len(calls))
+	}
+}
