@@ -1,0 +1,199 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/sandtable/sandtable/sandbox"
+)
+
+// secretEnv gives e a hidden file (so bwrap needs descriptor 3) and a hidden
+// directory under its HOME.
+func secretEnv(t *testing.T) *env {
+	e := newEnv(t)
+	e.write(t, filepath.Join(e.home, ".netrc"), "password hunter2\n", 0o600)
+	if err := os.Mkdir(filepath.Join(e.home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	e.write(t, filepath.Join(e.home, ".ssh", "id_ed25519"), "key\n", 0o600)
+	return e
+}
+
+// TestExplainPasteable runs explain's output through sh, as a user pasting
+// it would, from the workspace (whose name has a space and must be quoted).
+func TestExplainPasteable(t *testing.T) {
+	requireBwrap(t)
+	e := secretEnv(t)
+	script := `echo ok; cat "$HOME/.netrc"; ls "$HOME/.ssh"; echo x > "it's here"`
+	r := e.run(t, "", "explain", "--", "/bin/sh", "-c", script)
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("explain: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, want := range []string{" \\\n  --ro-bind / / \\\n", "\n  --bind '" + e.ws + "' '" + e.ws + "' \\\n",
+		"\n  --ro-bind-data 3 " + e.home + "/.netrc \\\n", "\n  3</dev/null \\\n  -- \\\n  /bin/sh -c '"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("explain output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	out := e.shell(t, r.stdout)
+	if out != "ok\n" {
+		t.Errorf("pasted into sh: output %q, want %q (hidden files empty, hidden dirs empty)", out, "ok\n")
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "it's here")); err != nil {
+		t.Errorf("the pasted command did not write in the workspace: %v", err)
+	}
+
+	r = e.run(t, "", "explain")
+	if r.code != 0 || !strings.HasSuffix(r.stdout, " \\\n  3</dev/null \\\n  --\n") {
+		t.Fatalf("explain without CMD: exit %d, output ends %q, want it to end with the redirection and --", r.code, r.stdout[max(0, len(r.stdout)-40):])
+	}
+	if out := e.shell(t, strings.TrimSuffix(r.stdout, "\n")+" /bin/echo appended"); out != "appended\n" {
+		t.Errorf("explain without CMD, with a command appended: output %q, want %q", out, "appended\n")
+	}
+}
+
+// shell runs script with sh in the workspace and returns its stdout.
+func (e *env) shell(t *testing.T, script string) string {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir, cmd.Env = e.ws, e.environ()
+	out, err := cmd.Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("sh -c %q: %v; stderr %q", script, err, stderr)
+	}
+	return string(out)
+}
+
+type explained struct {
+	Program string
+	Args    []string
+	Profile string
+	Files   []string
+	Steps   []struct {
+		Rule string
+		Args []string
+	}
+}
+
+func (e *env) explainJSON(t *testing.T, args ...string) explained {
+	t.Helper()
+	r := e.run(t, "", append([]string{"explain", "--json"}, args...)...)
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("explain --json %q: exit %d, stderr %q", args, r.code, r.stderr)
+	}
+	var x explained
+	if err := json.Unmarshal([]byte(r.stdout), &x); err != nil {
+		t.Fatalf("explain --json %q: %v in %s", args, err, r.stdout)
+	}
+	return x
+}
+
+// TestExplainJSON needs no bwrap: explain renders without checking that the
+// sandbox works.
+func TestExplainJSON(t *testing.T) {
+	e := secretEnv(t)
+	x := e.explainJSON(t, "--rules", "--", "echo", "hi")
+	if filepath.Base(x.Program) != "bwrap" || x.Profile != "" || !slices.Equal(x.Files, []string{os.DevNull}) {
+		t.Errorf("linux: program %q, profile %q, files %q; want bwrap, none, [/dev/null]", x.Program, x.Profile, x.Files)
+	}
+	if n := len(x.Args); n < 3 || !slices.Equal(x.Args[n-3:], []string{"--", "echo", "hi"}) {
+		t.Errorf("linux args end %q, want -- echo hi", x.Args)
+	}
+	// The steps explain exactly the argv, in order.
+	var fromSteps []string
+	for _, s := range x.Steps {
+		fromSteps = append(fromSteps, s.Args...)
+	}
+	if !slices.Equal(fromSteps, x.Args[:len(x.Args)-2]) {
+		t.Errorf("steps give\n%q\nargs are\n%q", fromSteps, x.Args)
+	}
+	if len(x.Steps) == 0 || x.Steps[0].Rule != "root-read-only" || x.Steps[len(x.Steps)-1].Rule != "end-of-options" {
+		t.Errorf("steps %v, want root-read-only first and end-of-options last", x.Steps)
+	}
+
+	x = e.explainJSON(t, "--os", "darwin", "--", "echo", "hi")
+	if x.Program != "/usr/bin/sandbox-exec" || !strings.HasPrefix(x.Profile, "(version 1)\n(deny default)\n") ||
+		!slices.Equal(x.Args, []string{"-p", x.Profile, "echo", "hi"}) || len(x.Files) != 0 || x.Steps != nil {
+		t.Errorf("darwin: %+v", x)
+	}
+
+	x = e.explainJSON(t, "--policy", "off", "--", "echo", "hi")
+	if x.Program != "echo" || !slices.Equal(x.Args, []string{"hi"}) {
+		t.Errorf("policy off: program %q, args %q; want the command unwrapped", x.Program, x.Args)
+	}
+	r := e.run(t, "", "explain", "--policy", "off", "--", "echo", "hi there")
+	if r.code != 0 || r.stdout != "echo 'hi there'\n" || !strings.Contains(r.stderr, "policy is off") {
+		t.Errorf("explain --policy off: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestExplainRules checks that every line of explain --rules names the
+// rule table entry it comes from.
+func TestExplainRules(t *testing.T) {
+	e := secretEnv(t)
+	ids := map[string]bool{"program": true, "command": true, "read by hide-file": true}
+	for _, r := range sandbox.Rules() {
+		ids[r.ID] = true
+	}
+	r := e.run(t, "", "explain", "--rules", "--", "echo", "hi")
+	if r.code != 0 {
+		t.Fatalf("explain --rules: exit %d, stderr %q", r.code, r.stderr)
+	}
+	line := regexp.MustCompile(`^\S.*\S  +# (.+)$|^  \S.*\S  +# (.+)$`)
+	for _, l := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+		m := line.FindStringSubmatch(l)
+		if m == nil || !ids[m[1]+m[2]] {
+			t.Errorf("line %q does not end with a known rule id", l)
+		}
+	}
+	for _, want := range []string{"--tmpfs " + e.home + "/.ssh", "--ro-bind-data 3 " + e.home + "/.netrc", "  echo hi "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("explain --rules lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestGoldenExplainDarwin renders the macOS profile for a fixed set of
+// flags. The machine-specific parts are replaced: the workspace and HOME
+// by placeholders, and the default hidden paths outside HOME (whose kind,
+// file or directory, varies between machines) are revealed.
+func TestGoldenExplainDarwin(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, filepath.Join(e.ws, "secret.env"), "TOKEN=x\n", 0o600)
+	for _, d := range []string{"vendor", "cache"} {
+		if err := os.Mkdir(filepath.Join(e.ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"explain", "--os", "darwin", "--no-network", "--hide", "secret.env", "--hide", "~/.config/tool",
+		"--read", "/usr", "--write", "cache", "--hide", "vendor"}
+	for _, r := range sandbox.Rules() {
+		if p, ok := strings.CutPrefix(r.Emits, "hide /"); ok && r.Platform == "any" {
+			args = append(args, "--reveal", "/"+p)
+		}
+	}
+	g := goldie.New(t, goldie.WithFixtureDir("testdata"), goldie.WithTestNameForDir(true), goldie.WithNameSuffix(".golden"))
+	for _, c := range []struct {
+		name  string
+		extra []string
+	}{{"profile", nil}, {"rules", []string{"--rules"}}} {
+		r := e.run(t, "", append(args, c.extra...)...)
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+		out := strings.ReplaceAll(strings.ReplaceAll(r.stdout, e.ws, "$WORKSPACE"), e.home, "$HOME")
+		g.Assert(t, c.name, []byte(out))
+	}
+}
