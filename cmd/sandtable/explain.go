@@ -21,7 +21,8 @@ On Linux the output is the bwrap command line, one flag and its operands per
 line, shell-quoted, with \ continuations, so it can be pasted into a shell
 and run as it is. The descriptors bwrap reads (3</dev/null, when a hidden
 file is replaced by an empty one) are redirected on the line before "--".
-Without CMD the output ends with "--": append a command to it.
+Without CMD the output ends with "--": append a command to it. Paste it in
+the workspace: run starts CMD there, the pasted line where you are.
 
 --os darwin prints the Seatbelt (SBPL) profile instead, as sandbox-exec -p
 would get it; CMD then appears only in --json.
