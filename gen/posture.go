@@ -114,7 +114,7 @@ func derivePosture(t *Table) (linux, darwin posture) {
 		names = append(names, code(e.Value))
 	}
 	if len(names) > 0 {
-		text := "inherited, except " + strings.Join(names, ", ") + ", which are unset"
+		text := "inherited, with " + strings.Join(names, ", ") + " unset"
 		for _, p := range []posture{linux, darwin} {
 			p.add("Environment", "strip-env", text, "")
 		}
