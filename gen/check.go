@@ -296,8 +296,14 @@ func checkArgs(c *errs, r *Rule) {
 			c.at(r.ArgsPos, r.ID, "args: %s takes %d operand(s) (got %d)", flag, spec.operands, len(r.Args)-i-1)
 			return
 		}
-		for _, op := range r.Args[i+1 : i+1+spec.operands] {
+		for k, op := range r.Args[i+1 : i+1+spec.operands] {
 			checkOperand(c, r, op, linuxVars)
+			// bwrap takes "/../x" as a destination and hides nothing there.
+			if spec.dest && k == spec.operands-1 && !strings.Contains(op, "$") {
+				if msg := badPath(op); msg != "" {
+					c.at(r.ArgsPos, r.ID, "args: %s destination %q: %s", flag, op, msg)
+				}
+			}
 		}
 		i += 1 + spec.operands
 	}
@@ -387,6 +393,9 @@ func checkReviewed(c *errs, platform string, r *Rule) {
 			i += spec.operands
 		}
 	} else if r.Action == "allow" && writes(r.Ops) {
+		if len(r.Filters) == 0 {
+			outside = append(outside, "every path: no filters")
+		}
 		for _, f := range r.Filters {
 			if f.Value != varWorkspace && !tempDirs[f.Value] {
 				outside = append(outside, f.Value)
@@ -447,6 +456,22 @@ func checkLinuxOrder(c *errs, p *Platform) {
 			c.at(r.Pos, r.ID, "group %s: its rules must be contiguous (the group starts at %s)", r.Group, rs[groupStart].Pos)
 		}
 		groupEnd = i
+	}
+	if groupStart < 0 {
+		return
+	}
+	for _, r := range rs[groupEnd+1:] {
+		for i := 0; i < len(r.Args); {
+			spec, ok := bwrapFlags[r.Args[i]]
+			if !ok {
+				break
+			}
+			if spec.dest && r.Args[i] != "--remount-ro" {
+				c.at(r.ArgsPos, r.ID, "args: %s after the %s group would cover the hidden paths under its destination (want it before %s)",
+					r.Args[i], rs[groupStart].Group, rs[groupStart].Pos)
+			}
+			i += 1 + spec.operands
+		}
 	}
 }
 

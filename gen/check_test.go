@@ -38,6 +38,18 @@ func TestLints(t *testing.T) {
 		{name: "bind-try of a caller path unreviewed", linux: "  - id: d\n    for: write\n    args: [--bind-try, $path, $path]\n    why: d.\n",
 			want: `rule "d": write grant outside the workspace and temp dirs ($path) needs reviewed`},
 		{name: "dev-bind reviewed", linux: "  - id: d\n    args: [--dev-bind, /dev/kvm, /dev/kvm]\n    reviewed: KVM for emulators.\n    why: d.\n"},
+		{name: "unfiltered write allow unreviewed", darwin: "  - id: w\n    allow: [file-write*]\n    why: w.\n",
+			want: `rule "w": write grant outside the workspace and temp dirs (every path: no filters) needs reviewed`},
+		{name: "bind-fd unreviewed", linux: "  - id: d\n    args: [--bind-fd, \"5\", /srv]\n    why: d.\n",
+			want: `rule "d": write grant outside the workspace and temp dirs (5) needs reviewed`},
+		{name: "unclean destination", linux: "  - id: d\n    args: [--tmpfs, /../x]\n    why: d.\n",
+			want: `rule "d": args: --tmpfs destination "/../x": not clean (want "/x")`},
+		{name: "mount after the mounts group", linux: "  - id: ws\n    group: mounts\n    args: [--bind, $workspace, $workspace]\n    why: w.\n" +
+			"  - id: hide-dir\n    for: hidden\n    when: is-dir\n    group: mounts\n    args: [--tmpfs, $path]\n    why: h.\n" +
+			"  - id: home\n    args: [--ro-bind, /home, /home]\n    why: h.\n",
+			want: `rule "home": args: --ro-bind after the mounts group would cover the hidden paths under its destination`},
+		{name: "host tmp bind unreviewed", linux: "  - id: d\n    args: [--bind, /tmp, /tmp]\n    why: d.\n",
+			want: `rule "d": write grant outside the workspace and temp dirs (/tmp) needs reviewed`},
 		{name: "workspace bind", linux: "  - id: d\n    args: [--bind, $workspace, $workspace]\n    why: d.\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

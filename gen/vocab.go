@@ -83,7 +83,7 @@ var bwrapFlags = map[string]bwrapFlag{
 	"--dev-bind-try": {operands: 2, dest: true, hostWrite: true},
 	"--ro-bind":      {operands: 2, dest: true},
 	"--ro-bind-try":  {operands: 2, dest: true},
-	"--bind-fd":      {operands: 2, dest: true},
+	"--bind-fd":      {operands: 2, dest: true, hostWrite: true},
 	"--ro-bind-fd":   {operands: 2, dest: true},
 	"--remount-ro":   {operands: 1, dest: true},
 	"--exec-label":   {operands: 1}, "--file-label": {operands: 1},
@@ -117,6 +117,8 @@ var sbplOps = map[string]bool{
 
 var sbplFilters = []string{"subpath", "literal"}
 
-// tempDirs are the paths a write grant may name without `reviewed`: the
-// per-sandbox /tmp on Linux, and macOS's temporary directories.
-var tempDirs = map[string]bool{"/tmp": true, "/private/tmp": true, "/var/folders": true}
+// tempDirs are the paths an SBPL write grant may name without `reviewed`:
+// macOS's temporary directories, which the spec makes writable. Linux has
+// none: its private /tmp is a --tmpfs, and a bind of the host's /tmp is a
+// host write like any other.
+var tempDirs = map[string]bool{"/private/tmp": true, "/var/folders": true}
