@@ -30,7 +30,7 @@ type Wrap struct {
 // process, that it works here. Under Off it validates cfg and returns an
 // empty Wrap.
 func Prefix(cfg Config) (Wrap, error) {
-	w, _, err := prefix(runtime.GOOS, cfg, true)
+	w, _, err := prefix(runtime.GOOS, cfg, checkWorks)
 	return w, err
 }
 
@@ -38,13 +38,13 @@ func Prefix(cfg Config) (Wrap, error) {
 // checking that it can run here, so Linux CI can render the macOS profile.
 // Path facts still come from this machine's file system.
 func PrefixFor(goos string, cfg Config) (Wrap, error) {
-	w, _, err := prefix(goos, cfg, false)
+	w, _, err := prefix(goos, cfg, checkNone)
 	return w, err
 }
 
 // prefix builds the wrapper from one resolver, so that validation, the path
 // facts and the program lookup together lstat each path at most once.
-func prefix(goos string, cfg Config, check bool) (Wrap, *plan, error) {
+func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
 	var r resolver
 	p, err := newPlanWith(&r, goos, cfg)
 	if err != nil {
@@ -84,7 +84,7 @@ func Explain(goos string, cfg Config) ([]Step, error) {
 	}
 	switch goos {
 	case "linux":
-		if _, err := hostProgramWith(goos, p, &r, false); err != nil {
+		if _, err := hostProgramWith(goos, p, &r, checkNone); err != nil {
 			return nil, err
 		}
 		return linuxSteps(p), nil
@@ -110,10 +110,23 @@ func Rules() []Rule {
 // append to it rather than replacing it. The /dev/null among them is one
 // handle shared by every Command for the life of the process, so nothing
 // needs closing after Start.
+//
+// What it costs: an exec.Cmd has no hook after Wait, so the sandbox must be
+// proved before it is returned. The first Command in a process for a given
+// bwrap runs a probe (bwrap with the same argv shape, running true) before
+// the command's own execution; later ones reuse the verdict, and so does a
+// Command after a NewCmd spawn that succeeded. NewCmd spawns with no probe
+// at all, and is what to use when the first spawn's latency matters.
 func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {
-	w, p, err := prefix(runtime.GOOS, cfg, true)
+	cmd, _, err := command(ctx, cfg, checkWorks, name, args...)
+	return cmd, err
+}
+
+// command builds the exec.Cmd that Command returns and NewCmd embeds.
+func command(ctx context.Context, cfg Config, check hostCheck, name string, args ...string) (*exec.Cmd, *plan, error) {
+	w, p, err := prefix(runtime.GOOS, cfg, check)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var cmd *exec.Cmd
 	if w.Program == "" {
@@ -128,11 +141,14 @@ func Command(ctx context.Context, cfg Config, name string, args ...string) (*exe
 	for _, f := range w.Files {
 		fd, err := openShared(f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		cmd.ExtraFiles = append(cmd.ExtraFiles, fd)
 	}
-	return cmd, nil
+	if w.Program == "" {
+		p = nil // nothing wraps the command
+	}
+	return cmd, p, nil
 }
 
 // devNull is opened once and never closed: every spawn passes a duplicate of

@@ -5,9 +5,17 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
+)
+
+// hostCheck is how much hostProgramWith must prove about the wrapper.
+type hostCheck uint8
+
+const (
+	checkNone  hostCheck = iota // render only: PrefixFor, Explain
+	checkFound                  // the program must exist: NewCmd, whose spawn is the check
+	checkWorks                  // and must have run a command here: Prefix, Command
 )
 
 // probeTimeout bounds the one-off availability check; a sandbox that takes
@@ -42,25 +50,4 @@ func runProbe(prog string, args ...string) (failure string, ok bool) {
 		msg = err.Error()
 	}
 	return msg, false
-}
-
-// versionAtLeast reads `bwrap --version` output ("bubblewrap 0.8.0") and
-// reports whether it is at least major.minor. Anything unparsable is false,
-// which only drops --disable-userns; the probe still decides whether bwrap
-// works at all.
-func versionAtLeast(out string, major, minor int) bool {
-	f := strings.Fields(out)
-	if len(f) < 2 {
-		return false
-	}
-	parts := strings.SplitN(f[1], ".", 3)
-	if len(parts) < 2 {
-		return false
-	}
-	maj, err1 := strconv.Atoi(parts[0])
-	mnr, err2 := strconv.Atoi(parts[1])
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	return maj > major || maj == major && mnr >= minor
 }

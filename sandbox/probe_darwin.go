@@ -7,17 +7,21 @@ import "sync"
 // deprecated or not, the question is whether it enforces, not which macOS
 // version this is.
 func hostProgram(goos string, p *plan, check bool) (string, error) {
-	return hostProgramWith(goos, p, nil, check)
+	c := checkNone
+	if check {
+		c = checkWorks
+	}
+	return hostProgramWith(goos, p, nil, c)
 }
 
 // hostProgramWith is hostProgram; it takes the spawn's resolver only to
 // match the Linux signature, which uses it for the PATH lookup.
-func hostProgramWith(goos string, p *plan, _ *resolver, check bool) (string, error) {
+func hostProgramWith(goos string, p *plan, _ *resolver, check hostCheck) (string, error) {
 	if goos == "linux" {
 		p.disableUserns = true // rendered here, never run here
 		return linuxProgram, nil
 	}
-	if check {
+	if check != checkNone {
 		if err := seatbeltWorks(p.workspace); err != nil {
 			return "", err
 		}

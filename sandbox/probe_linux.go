@@ -2,27 +2,33 @@ package sandbox
 
 import (
 	"os"
-	"os/exec"
+	"strings"
 	"sync"
 )
 
 // hostProgram is hostProgramWith on a fresh resolver, for callers outside a
-// spawn (tests, tools).
+// spawn (tests, tools): check false renders, true also probes.
 func hostProgram(goos string, p *plan, check bool) (string, error) {
 	var r resolver
-	return hostProgramWith(goos, p, &r, check)
+	c := checkNone
+	if check {
+		c = checkWorks
+	}
+	return hostProgramWith(goos, p, &r, c)
 }
 
 // hostProgramWith finds the wrapper for goos on this machine and records what
-// the plan needs to know about it. With check set it also proves, once per
-// process and bwrap binary, that the wrapper can build a sandbox here.
-func hostProgramWith(goos string, p *plan, r *resolver, check bool) (string, error) {
+// the plan needs to know about it. Under checkFound bwrap must exist; under
+// checkWorks it must also have proved, once per process and bwrap binary,
+// that it can build a sandbox here (by a probe, or by a NewCmd spawn that
+// succeeded).
+func hostProgramWith(goos string, p *plan, r *resolver, check hostCheck) (string, error) {
 	if goos == "darwin" {
 		return darwinProgram, nil // rendered here, never run here
 	}
 	prog, ok := findProgramWith(r, linuxProgram, writableRoots(p))
 	if !ok {
-		if check {
+		if check != checkNone {
 			return "", &unavailableError{
 				reason: "bwrap not found on PATH (outside the workspace)",
 				hint:   installHint(os.DirFS("/")),
@@ -32,25 +38,39 @@ func hostProgramWith(goos string, p *plan, r *resolver, check bool) (string, err
 		return linuxProgram, nil
 	}
 	h := bwrapHostFor(prog)
-	p.disableUserns = h.knowsDisableUserns()
-	if check {
+	if check == checkWorks {
 		if err := h.works(p.workspace); err != nil {
 			return "", err
 		}
 	}
+	// After the probe, which may have learnt that this bwrap is too old.
+	p.disableUserns = h.knowsDisableUserns()
 	return prog, nil
 }
 
-// bwrapHost is what one bwrap binary can do on this machine. Each question
-// costs an exec, so each is asked at most once per process.
+// support is what this process knows about one bwrap option.
+type support uint8
+
+const (
+	supportUnknown support = iota // assumed present until bwrap says otherwise
+	supportYes
+	supportNo
+)
+
+// bwrapHost is what one bwrap binary can do on this machine. Nothing is
+// asked up front: an option is assumed until bwrap rejects it (it does so
+// before creating anything, so a retry without it is safe), and the sandbox
+// is assumed to work until a spawn or a probe shows it does not.
 type bwrapHost struct {
 	prog string
 
-	versionOnce   sync.Once
-	disableUserns bool
+	mu            sync.Mutex
+	disableUserns support // --disable-userns (0.8.0+)
+	statusFD      support // --json-status-fd (0.3.2+)
+	proven        bool    // a probe or a folded spawn ran a command in a sandbox
+	probeErr      error   // the probe's verdict, kept for the life of the process
 
-	probeOnce sync.Once
-	probeErr  error
+	probing sync.Mutex // one probe at a time
 }
 
 var bwrapHosts sync.Map // resolved program path -> *bwrapHost
@@ -60,31 +80,101 @@ func bwrapHostFor(prog string) *bwrapHost {
 	return h.(*bwrapHost)
 }
 
-// knowsDisableUserns reports whether this bwrap has --disable-userns
-// (0.8.0+); an older one would reject the whole argv.
+// knowsDisableUserns reports whether to pass --disable-userns: yes unless
+// this bwrap has rejected it. Learning it costs no exec on the common path;
+// an old bwrap costs one rejected exec, once per process.
 func (h *bwrapHost) knowsDisableUserns() bool {
-	h.versionOnce.Do(func() {
-		out, err := exec.Command(h.prog, "--version").Output()
-		h.disableUserns = err == nil && versionAtLeast(string(out), 0, 8)
-	})
-	return h.disableUserns
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.disableUserns != supportNo
+}
+
+func (h *bwrapHost) support() (disableUserns, statusFD support) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.disableUserns, h.statusFD
+}
+
+// learn records what bwrap's stderr says about the options it was given:
+// rejecting one with "Unknown option" is the only failure that needs a
+// retry. It reports whether it learnt something that makes a retry worth it.
+func (h *bwrapHost) learn(stderr string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case strings.Contains(stderr, "bwrap: Unknown option --json-status-fd"):
+		// 0.3.2 added it, long before 0.8.0 added --disable-userns.
+		h.statusFD, h.disableUserns = supportNo, supportNo
+		return true
+	case strings.Contains(stderr, "bwrap: Unknown option --disable-userns") && h.disableUserns != supportNo:
+		h.disableUserns = supportNo
+		return true
+	}
+	return false
+}
+
+// accepted records that bwrap parsed an argv with these options and went on
+// to create the sandbox.
+func (h *bwrapHost) accepted(disableUserns, statusFD bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if disableUserns {
+		h.disableUserns = supportYes
+	}
+	if statusFD {
+		h.statusFD = supportYes
+	}
+}
+
+// markWorking records that a command ran inside a sandbox this bwrap built,
+// so a later Prefix or Command skips the probe.
+func (h *bwrapHost) markWorking() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.proven, h.probeErr = true, nil
+}
+
+// verdict is the probe's cached answer: whether one was reached, and what.
+func (h *bwrapHost) verdict() (known bool, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.proven || h.probeErr != nil, h.probeErr
 }
 
 // works runs `true` under the real argv shape, so a kernel that refuses
 // unprivileged user namespaces, or a bwrap that rejects a flag, is caught
-// with bwrap's own explanation before any real command is started.
+// with bwrap's own explanation before any real command is started. It is
+// the cost Command and Prefix pay once per process; a NewCmd spawn that
+// succeeded answers it for free.
 func (h *bwrapHost) works(ws string) error {
-	h.probeOnce.Do(func() {
+	if known, err := h.verdict(); known {
+		return err
+	}
+	h.probing.Lock()
+	defer h.probing.Unlock()
+	if known, err := h.verdict(); known {
+		return err
+	}
+	for {
 		p := probePlan(ws)
 		p.disableUserns = h.knowsDisableUserns()
 		p.mounts = sortMounts(linuxMounts(p, nil))
-		args := append(linuxArgs(p), "true")
-		if failure, ok := runProbe(h.prog, args...); !ok {
-			h.probeErr = &unavailableError{
-				reason: h.prog + " cannot create a sandbox",
-				hint:   probeHint(os.DirFS("/"), failure),
-			}
+		failure, ok := runProbe(h.prog, append(linuxArgs(p), "true")...)
+		if ok {
+			h.accepted(p.disableUserns, false)
+			h.markWorking()
+			return nil
 		}
-	})
-	return h.probeErr
+		if p.disableUserns && h.learn(failure) {
+			continue // an old bwrap: once more without --disable-userns
+		}
+		err := &unavailableError{
+			reason: h.prog + " cannot create a sandbox",
+			hint:   probeHint(os.DirFS("/"), failure),
+		}
+		h.mu.Lock()
+		h.probeErr = err
+		h.mu.Unlock()
+		return err
+	}
 }

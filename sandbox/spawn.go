@@ -1,0 +1,334 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Cmd is a sandboxed command whose own spawn is the availability check: on
+// Linux, bwrap reports on a status descriptor (--json-status-fd) whether it
+// built the sandbox and ran the command, so the first spawn in a process
+// costs one bwrap execution instead of a probe and then the command.
+//
+// Use it like an exec.Cmd, through its own methods: Start, Wait, Run,
+// Output, CombinedOutput and the three pipe methods are overridden, and the
+// embedded exec.Cmd's must not be called directly (they would skip the
+// check). Wait tells three failures apart from the command's own status:
+//
+//   - bwrap could not build the sandbox: an error wrapping ErrUnavailable,
+//     with bwrap's message and the same hint as Command's probe;
+//   - the command does not exist in the sandbox: wraps exec.ErrNotFound;
+//   - it exists but cannot be executed: wraps fs.ErrPermission.
+//
+// Anything else is exactly what exec.Cmd.Wait would return for the command
+// itself (bwrap exits with the command's status, or 128+N for signal N).
+// When bwrap fails before it creates the sandbox (a rejected option, no user
+// namespaces), Start returns the error and nothing of the command ran.
+//
+// On Linux, Start adds "--json-status-fd N" to Args and a pipe to
+// ExtraFiles for the duration of the call. When Stderr is not an *os.File
+// (nil included), the copy exec.Cmd makes of it anyway also keeps the last
+// few KB, to read bwrap's message from; an *os.File is passed through
+// untouched, so a terminal stays a terminal, and a failure is explained by
+// re-running the sandbox with true (one more execution, on failure only).
+// Under Off, and on macOS (sandbox-exec has no status channel), Cmd is a
+// plain exec.Cmd built like Command's, probe included.
+type Cmd struct {
+	*exec.Cmd
+
+	ctx  context.Context
+	name string
+	// fold is the Linux spawn that doubles as the check; nil when the
+	// embedded exec.Cmd runs as it is.
+	fold *fold
+	// pipes is set once a pipe method ran: exec.Cmd closes the child's ends
+	// after Start, so a second Start (the retry without an option an old
+	// bwrap rejects) could not reuse them.
+	pipes bool
+}
+
+// NewCmd is Command with the availability check folded into the spawn. It
+// validates cfg and gathers the path facts now, like Command; it executes
+// nothing until Start.
+//
+// What it costs: one bwrap execution per spawn, the first one included, and
+// a pipe. Only on a bwrap older than 0.8.0 does the first spawn in the
+// process cost a second execution (bwrap rejects --disable-userns before it
+// creates anything, and the spawn is retried without it), and, when Stdin
+// is not an *os.File or a pipe method was used, that one is a
+// `bwrap --version` run before the spawn rather than a retry after it.
+func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd, error) {
+	check := checkWorks
+	if runtime.GOOS == "linux" {
+		check = checkFound
+	}
+	cmd, p, err := command(ctx, cfg, check, name, args...)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cmd{Cmd: cmd, ctx: ctx, name: name}
+	if p != nil && check == checkFound {
+		if c.fold, err = newFold(c, p); err != nil {
+			return nil, err
+		}
+	}
+	if c.fold != nil && ctx != nil {
+		// A retry replaces the embedded exec.Cmd; exec.CommandContext's
+		// default would kill the first attempt's process, not the current.
+		cmd.Cancel = func() error { return c.Process.Kill() }
+	}
+	return c, nil
+}
+
+// Start starts the command; on Linux it returns once bwrap has created the
+// sandbox's namespaces, or with the reason it could not.
+func (c *Cmd) Start() error {
+	if c.fold == nil {
+		return c.Cmd.Start()
+	}
+	return c.fold.start(c)
+}
+
+// Wait waits for the command and tells a sandbox that failed apart from the
+// command's own status; see Cmd.
+func (c *Cmd) Wait() error {
+	if c.fold == nil {
+		return c.Cmd.Wait()
+	}
+	return c.fold.wait(c)
+}
+
+// Run starts the command and waits for it.
+func (c *Cmd) Run() error {
+	if err := c.Start(); err != nil {
+		return err
+	}
+	return c.Wait()
+}
+
+// Output runs the command and returns its standard output. As with
+// exec.Cmd, an *exec.ExitError carries the end of stderr when Stderr was nil.
+func (c *Cmd) Output() ([]byte, error) {
+	if c.fold == nil {
+		return c.Cmd.Output()
+	}
+	if c.Stdout != nil {
+		return nil, errors.New("exec: Stdout already set")
+	}
+	var stdout bytes.Buffer
+	c.Stdout = &stdout
+	err := c.Run()
+	var ee *exec.ExitError
+	if c.Stderr == nil && errors.As(err, &ee) && c.fold.tail != nil {
+		ee.Stderr = c.fold.tail.bytes()
+	}
+	return stdout.Bytes(), err
+}
+
+// CombinedOutput runs the command and returns its standard output and
+// standard error, interleaved as one pipe delivers them.
+func (c *Cmd) CombinedOutput() ([]byte, error) {
+	if c.fold == nil {
+		return c.Cmd.CombinedOutput()
+	}
+	if c.Stdout != nil {
+		return nil, errors.New("exec: Stdout already set")
+	}
+	if c.Stderr != nil {
+		return nil, errors.New("exec: Stderr already set")
+	}
+	var b bytes.Buffer
+	c.Stdout, c.Stderr = &b, &b
+	err := c.Run()
+	return b.Bytes(), err
+}
+
+// StdinPipe is exec.Cmd.StdinPipe.
+func (c *Cmd) StdinPipe() (io.WriteCloser, error) {
+	c.pipes = true
+	return c.Cmd.StdinPipe()
+}
+
+// StdoutPipe is exec.Cmd.StdoutPipe.
+func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
+	c.pipes = true
+	return c.Cmd.StdoutPipe()
+}
+
+// StderrPipe is exec.Cmd.StderrPipe. The pipe is an *os.File, so bwrap's
+// own message on a failure reaches the reader, and the error comes from a
+// re-run (see Cmd).
+func (c *Cmd) StderrPipe() (io.ReadCloser, error) {
+	c.pipes = true
+	return c.Cmd.StderrPipe()
+}
+
+// replayable reports whether a failed first attempt leaves the command's
+// I/O as it found it, so the spawn can be retried: a reader that exec.Cmd
+// copies from would have lost what the first attempt's copy consumed.
+func (c *Cmd) replayable() bool {
+	if c.pipes {
+		return false
+	}
+	switch c.Stdin.(type) {
+	case nil, *os.File:
+		return true
+	}
+	return false
+}
+
+// status is what bwrap wrote on --json-status-fd: one JSON object per line,
+// {"child-pid": N, ...} once the namespaces exist, then {"exit-code": N}
+// only if setup finished and the command was executed. The lines are tiny
+// and fixed in shape, so they are read by hand.
+type status struct {
+	buf []byte
+}
+
+// childPID reports whether the child-pid line has arrived.
+func (s *status) childPID() bool {
+	return bytes.Contains(s.buf, []byte(`"child-pid"`))
+}
+
+// exitCode returns the command's exit code from the exit-code line.
+func (s *status) exitCode() (int, bool) {
+	_, rest, ok := bytes.Cut(s.buf, []byte(`"exit-code"`))
+	if !ok {
+		return 0, false
+	}
+	rest = bytes.TrimLeft(rest, " \t:")
+	end := 0
+	for end < len(rest) && (rest[end] == '-' || rest[end] >= '0' && rest[end] <= '9') {
+		end++
+	}
+	n, err := strconv.Atoi(string(rest[:end]))
+	return n, err == nil
+}
+
+// readLine reads from f until a full line is buffered or f ends. It reports
+// false at the end of f.
+func (s *status) readLine(f *os.File) bool {
+	for bytes.IndexByte(s.buf, '\n') < 0 {
+		if !s.read(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// readAll reads f to its end.
+func (s *status) readAll(f *os.File) {
+	for s.read(f) {
+	}
+}
+
+func (s *status) read(f *os.File) bool {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = append(s.buf, make([]byte, 256)...)[:len(s.buf)]
+	}
+	n, err := f.Read(s.buf[len(s.buf):cap(s.buf)])
+	s.buf = s.buf[:len(s.buf)+n]
+	return err == nil || n > 0
+}
+
+// tailMax is how much of stderr a tail keeps: bwrap's message is one line,
+// and an ExitError from Output carries as much as exec.Cmd's would.
+const tailMax = 32 << 10
+
+// tail stands in for the command's Stderr when that is not an *os.File:
+// exec.Cmd copies through a pipe for such a writer anyway, and this copy
+// also keeps the last tailMax bytes. Until release it holds what it is
+// given instead of passing it on, so a first attempt that bwrap rejected
+// before doing anything leaves no trace in the caller's output.
+type tail struct {
+	mu   sync.Mutex
+	w    io.Writer // the caller's Stderr, or nil
+	hold bool
+	held []byte
+	buf  []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*tailMax {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
+	}
+	switch {
+	case t.w == nil:
+		return len(p), nil
+	case t.hold:
+		t.held = append(t.held, p...)
+		return len(p), nil
+	}
+	return t.w.Write(p)
+}
+
+// release passes on what was held and everything after it.
+func (t *tail) release() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.hold = false
+	if len(t.held) > 0 && t.w != nil {
+		_, _ = t.w.Write(t.held) // an error shows again on the next write
+	}
+	t.held = nil
+}
+
+func (t *tail) bytes() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf
+	if len(b) > tailMax {
+		b = b[len(b)-tailMax:]
+	}
+	return bytes.Clone(b)
+}
+
+func (t *tail) String() string { return string(t.bytes()) }
+
+// sameWriter is exec.Cmd's test for Stdout == Stderr, which makes it share
+// one pipe between them; comparing interfaces can panic on an uncomparable
+// dynamic type, and then they are not the same.
+func sameWriter(a, b io.Writer) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a != nil && a == b
+}
+
+// execFailure is bwrap's "execvp NAME: REASON" line, if stderr has one: the
+// sandbox was built, and only the command could not be executed.
+func execFailure(stderr string) (line string, ok bool) {
+	for l := range strings.Lines(stderr) {
+		if strings.HasPrefix(l, "bwrap: execvp ") {
+			return strings.TrimSpace(strings.TrimPrefix(l, "bwrap: ")), true
+		}
+	}
+	return "", false
+}
+
+// commandError is a command the sandbox could not execute. It unwraps to
+// exec.ErrNotFound or fs.ErrPermission, as a shell would tell 127 from 126.
+type commandError struct {
+	name   string
+	reason string
+	err    error
+}
+
+func (e *commandError) Error() string {
+	return "sandbox: run " + strconv.Quote(e.name) + ": " + e.reason
+}
+
+func (e *commandError) Unwrap() error { return e.err }

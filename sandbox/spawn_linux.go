@@ -1,0 +1,306 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// fold is one Linux spawn that doubles as the availability check.
+type fold struct {
+	host *bwrapHost
+	plan *plan
+
+	started bool
+	plain   bool     // this bwrap predates --json-status-fd: probed, then run as is
+	st      status   // what bwrap wrote on the status descriptor
+	pr      *os.File // its read end, from Start to Wait
+	tail    *tail    // the copy of Stderr; nil when Stderr is an *os.File
+}
+
+// newFold prepares the folded spawn. A probe that already failed in this
+// process is final (Command and Prefix cache it too), so there is no point
+// executing again to hear the same refusal.
+func newFold(c *Cmd, p *plan) (*fold, error) {
+	h := bwrapHostFor(c.Path)
+	if known, err := h.verdict(); known && err != nil {
+		return nil, err
+	}
+	return &fold{host: h, plan: p}, nil
+}
+
+// maxAttempts bounds the retries: one without --disable-userns, one more
+// falling back to the probe for a bwrap without --json-status-fd.
+const maxAttempts = 3
+
+func (f *fold) start(c *Cmd) error {
+	if f.started {
+		return errors.New("exec: already started")
+	}
+	f.started = true
+	userns, statusFD := f.host.support()
+	if (userns == supportUnknown && f.plan.disableUserns || statusFD == supportUnknown) && !c.replayable() {
+		// A rejected first attempt could not be retried with this I/O:
+		// ask bwrap about its options first, once per process.
+		f.precheck()
+	}
+	for attempt := range maxAttempts {
+		if attempt > 0 {
+			c.renew(f.args(c))
+		} else if f.plan.disableUserns != f.host.knowsDisableUserns() {
+			c.Args = f.args(c)
+		}
+		if _, statusFD := f.host.support(); statusFD == supportNo {
+			return f.startPlain(c)
+		}
+		retry, err := f.attempt(c)
+		if !retry {
+			return err
+		}
+	}
+	return &unavailableError{reason: f.host.prog + " rejected its options " + strconv.Itoa(maxAttempts) + " times"}
+}
+
+// attempt starts bwrap with a status pipe and waits for the child-pid line,
+// which bwrap writes once it has parsed its options and cloned the sandbox's
+// first process. Without it, bwrap has already exited and nothing ran;
+// retry reports that it rejected an option it will not be given again.
+func (f *fold) attempt(c *Cmd) (retry bool, err error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return false, fmt.Errorf("sandbox: start %s: status pipe: %w", c.Path, err)
+	}
+	run := c.Cmd
+	args, extra, stdout, stderr := run.Args, run.ExtraFiles, run.Stdout, run.Stderr
+	run.Args = slices.Concat(args[:1], []string{"--json-status-fd", strconv.Itoa(3 + len(extra))}, args[1:])
+	run.ExtraFiles = append(slices.Clip(extra), pw)
+	f.tail = nil
+	if _, isFile := stderr.(*os.File); !isFile {
+		f.tail = &tail{w: stderr, hold: true}
+		run.Stderr = f.tail
+		if sameWriter(stdout, stderr) {
+			run.Stdout = f.tail // exec.Cmd shares one pipe, as for CombinedOutput
+		}
+	}
+	err = run.Start()
+	pw.Close()
+	run.Args, run.ExtraFiles, run.Stdout, run.Stderr = args, extra, stdout, stderr
+	if err != nil {
+		pr.Close()
+		return false, err
+	}
+	f.st = status{}
+	if f.st.readLine(pr) && f.st.childPID() {
+		f.pr = pr
+		f.host.accepted(f.plan.disableUserns, true)
+		if f.tail != nil {
+			f.tail.release()
+		}
+		return false, nil
+	}
+
+	// bwrap exited before it created anything.
+	waitErr := run.Wait()
+	pr.Close()
+	if st := run.ProcessState; st == nil || st.ExitCode() != 1 {
+		if c.ctx != nil && c.ctx.Err() != nil {
+			waitErr = c.ctx.Err()
+		}
+		return false, fmt.Errorf("sandbox: %s ended before creating the sandbox: %w", c.Path, waitErr)
+	}
+	var msg string
+	if f.tail != nil {
+		msg = f.tail.String()
+	} else {
+		msg, _ = f.diagnose(c)
+	}
+	if f.host.learn(msg) {
+		return true, nil
+	}
+	return false, f.unavailable(msg)
+}
+
+// startPlain is the fallback for a bwrap without --json-status-fd (older
+// than 0.3.2): Command's probe, then the command as is.
+func (f *fold) startPlain(c *Cmd) error {
+	if err := f.host.works(f.plan.workspace); err != nil {
+		return err
+	}
+	if f.plan.disableUserns != f.host.knowsDisableUserns() {
+		c.Args = f.args(c)
+	}
+	f.plain = true
+	return c.Cmd.Start()
+}
+
+func (f *fold) wait(c *Cmd) error {
+	if f.plain || f.pr == nil {
+		return c.Cmd.Wait() // exec.Cmd's own answer, or its "not started"
+	}
+	err := c.Cmd.Wait()
+	f.st.readAll(f.pr)
+	f.pr.Close()
+	f.pr = nil
+	if _, ok := f.st.exitCode(); ok {
+		// The command ran: err is its own status.
+		f.host.markWorking()
+		return err
+	}
+	if st := c.ProcessState; st == nil || st.ExitCode() != 1 {
+		return err // bwrap was killed (a context, a signal): not a verdict on the sandbox
+	}
+	// bwrap exited 1 between creating the namespaces and executing the
+	// command: its setup failed, or execvp did.
+	if f.tail != nil {
+		msg := f.tail.String()
+		if line, ok := execFailure(msg); ok {
+			return execError(c.name, line)
+		}
+		return f.unavailable(msg)
+	}
+	msg, setupOK := f.diagnose(c)
+	if setupOK {
+		return lookupError(c.name, c.Dir, c.Env)
+	}
+	return f.unavailable(msg)
+}
+
+// args rebuilds the argv from the plan with what is now known about this
+// bwrap, keeping the command and its arguments after the wrapper's "--".
+func (f *fold) args(c *Cmd) []string {
+	end := slices.Index(c.Args[1:], "--") + 1
+	if end == 0 {
+		return c.Args
+	}
+	f.plan.disableUserns = f.host.knowsDisableUserns()
+	return slices.Concat(c.Args[:1], linuxArgs(f.plan), c.Args[end+1:])
+}
+
+// renew replaces the embedded exec.Cmd, which cannot be started twice, by
+// an unstarted copy with args.
+func (c *Cmd) renew(args []string) {
+	old := c.Cmd
+	var n *exec.Cmd
+	if c.ctx != nil {
+		n = exec.CommandContext(c.ctx, old.Path)
+	} else {
+		n = exec.Command(old.Path)
+	}
+	n.Args, n.Env, n.Dir = args, old.Env, old.Dir
+	n.Stdin, n.Stdout, n.Stderr = old.Stdin, old.Stdout, old.Stderr
+	n.ExtraFiles, n.SysProcAttr = old.ExtraFiles, old.SysProcAttr
+	n.Cancel, n.WaitDelay = old.Cancel, old.WaitDelay
+	c.Cmd = n
+}
+
+// precheck asks bwrap whether it parses the options a spawn would give it,
+// without building anything: `--version` exits as soon as it is parsed.
+func (f *fold) precheck() {
+	args := []string{"--json-status-fd", "1"}
+	if f.plan.disableUserns {
+		args = append(args, "--disable-userns")
+	}
+	failure, ok := runProbe(f.host.prog, append(args, "--version")...)
+	if ok {
+		f.host.accepted(f.plan.disableUserns, true)
+		return
+	}
+	f.host.learn(failure)
+}
+
+// diagnose explains a failure whose message went to the caller's own
+// Stderr file: it runs the same sandbox with true instead of the command,
+// keeping bwrap's stderr this time. setupOK reports that the sandbox was
+// built and an exec was attempted, so the failure was the command's own.
+func (f *fold) diagnose(c *Cmd) (stderr string, setupOK bool) {
+	end := slices.Index(c.Args, "--")
+	if end < 0 {
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return err.Error(), false
+	}
+	defer pr.Close()
+	statusFlag := []string{"--json-status-fd", strconv.Itoa(3 + len(c.ExtraFiles))}
+	d := exec.CommandContext(ctx, c.Path, slices.Concat(statusFlag, c.Args[1:end+1], []string{"true"})...)
+	d.Env, d.Dir = c.Env, c.Dir
+	d.ExtraFiles = append(slices.Clip(c.ExtraFiles), pw)
+	if c.SysProcAttr != nil && c.SysProcAttr.Credential != nil {
+		d.SysProcAttr = &syscall.SysProcAttr{Credential: c.SysProcAttr.Credential}
+	}
+	var buf bytes.Buffer
+	d.Stderr = &buf
+	err = d.Start()
+	pw.Close()
+	if err != nil {
+		return err.Error(), false
+	}
+	_ = d.Wait()
+	var st status
+	st.readAll(pr)
+	_, ran := st.exitCode()
+	_, execd := execFailure(buf.String())
+	return buf.String(), ran || execd
+}
+
+func (f *fold) unavailable(msg string) error {
+	if len(msg) > 2048 {
+		msg = "..." + msg[len(msg)-2048:]
+	}
+	return &unavailableError{
+		reason: f.host.prog + " cannot create a sandbox",
+		hint:   probeHint(os.DirFS("/"), msg),
+	}
+}
+
+// execError maps bwrap's "execvp NAME: REASON" as a shell maps execve's
+// errno: a missing file (or directory on the way) is "not found", anything
+// else found but not runnable.
+func execError(name, line string) error {
+	err := fs.ErrPermission
+	if strings.HasSuffix(line, ": No such file or directory") || strings.HasSuffix(line, ": Not a directory") {
+		err = exec.ErrNotFound
+	}
+	return &commandError{name: name, reason: line, err: err}
+}
+
+// lookupError classifies an exec failure whose message only the caller's
+// Stderr saw, by looking name up as execvp does in the sandbox, which sees
+// this file system at the same paths: from dir, on env's PATH.
+func lookupError(name, dir string, env []string) error {
+	const seen = " (bwrap's message is on stderr)"
+	cands := []string{name}
+	if !strings.Contains(name, "/") {
+		path := "/bin:/usr/bin" // execvp's default when PATH is unset
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+				path = v
+			}
+		}
+		cands = cands[:0]
+		for _, d := range filepath.SplitList(path) {
+			cands = append(cands, filepath.Join(d, name))
+		}
+	}
+	for _, p := range cands {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if _, err := os.Stat(p); err == nil {
+			return &commandError{name: name, reason: "cannot be executed" + seen, err: fs.ErrPermission}
+		}
+	}
+	return &commandError{name: name, reason: "not found" + seen, err: exec.ErrNotFound}
+}

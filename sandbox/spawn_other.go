@@ -1,0 +1,15 @@
+//go:build !linux
+
+package sandbox
+
+// fold exists only on Linux, where bwrap reports on a status descriptor;
+// elsewhere NewCmd probes like Command and Cmd runs its exec.Cmd as is.
+type fold struct {
+	tail *tail
+}
+
+func newFold(*Cmd, *plan) (*fold, error) { return nil, nil }
+
+func (f *fold) start(c *Cmd) error { return c.Cmd.Start() }
+
+func (f *fold) wait(c *Cmd) error { return c.Cmd.Wait() }
