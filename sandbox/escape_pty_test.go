@@ -1,0 +1,236 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// tiocstiPy pushes $INJECT and a newline into its stdin's terminal, one
+// character at a time, as CVE-2017-5226 does.
+const tiocstiPy = `
+import fcntl, os, termios
+for c in os.environ["INJECT"].encode() + b"\n":
+    fcntl.ioctl(0, termios.TIOCSTI, bytes([c]))
+print("injected")
+`
+
+func setupTIOCSTI(e *escEnv) {
+	e.secret = escToken("injected")
+	e.vars["INJECT"] = e.secret
+	e.vars["TIOCSTI_PY"] = tiocstiPy
+}
+
+// openPty opens a pseudo-terminal pair with the syscall package alone:
+// posix_openpt is open("/dev/ptmx"), then unlock and ask for the number.
+func openPty(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	rc, err := m.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n uint32
+	var ioErr error
+	rc.Control(func(fd uintptr) {
+		var unlock int32
+		if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+			ioErr = e
+			return
+		}
+		if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+			ioErr = e
+		}
+	})
+	if ioErr != nil {
+		m.Close()
+		t.Fatalf("ptmx: %v", ioErr)
+	}
+	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Fatal(err)
+	}
+	return m, s
+}
+
+// ptyReader collects everything the master side receives.
+type ptyReader struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	done chan struct{}
+}
+
+func readPty(master *os.File) *ptyReader {
+	r := &ptyReader{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		b := make([]byte, 4096)
+		for {
+			n, err := master.Read(b)
+			r.mu.Lock()
+			r.buf.Write(b[:n])
+			r.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return r
+}
+
+func (r *ptyReader) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.buf.String()
+}
+
+// expect waits for s to appear in the output after offset from, and
+// returns the offset just past it.
+func (r *ptyReader) expect(t *testing.T, from int, s string, d time.Duration) int {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		out := r.String()
+		if i := strings.Index(out[min(from, len(out)):], s); i >= 0 {
+			return from + i + len(s)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the terminal after %v:\n%s", s, d, out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// pendingInput returns what sits in the terminal's input queue: what the
+// caller's shell would read, and run, next.
+func pendingInput(slave *os.File) string {
+	fd := int(slave.Fd())
+	syscall.SetNonblock(fd, true)
+	var out []byte
+	b := make([]byte, 4096)
+	for {
+		n, err := syscall.Read(fd, b)
+		if n <= 0 || err != nil {
+			return string(out)
+		}
+		out = append(out, b[:n]...)
+	}
+}
+
+// ptyCommand makes the pty's slave the command's stdio and controlling
+// terminal: bwrap starts as the leader of a session whose terminal is the
+// caller's, as under a login shell.
+func ptyCommand(cmd *exec.Cmd, slave *os.File) {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setsid = true
+	cmd.SysProcAttr.Setctty = true
+	cmd.SysProcAttr.Ctty = 0
+}
+
+// runPty runs the command on a fresh terminal and reports what reached its
+// master side (echoed input included) and what was left in its input queue.
+func runPty(e *escEnv, cmd *exec.Cmd) *escResult {
+	master, slave := openPty(e.t)
+	defer master.Close()
+	if e.u.cred != nil {
+		os.Chown(slave.Name(), e.u.uid, e.u.gid)
+	}
+	ptyCommand(cmd, slave)
+	out := readPty(master)
+	err := cmd.Run()
+	time.Sleep(20 * time.Millisecond)
+	pending := pendingInput(slave)
+	slave.Close()
+	select {
+	case <-out.done:
+	case <-time.After(2 * time.Second):
+	}
+	s := out.String()
+	return &escResult{out: s + "\n[input queue] " + pending, err: err, ran: strings.Contains(s, escRan)}
+}
+
+// TestEscapeInteractiveJobControl: with Interactive the child keeps the
+// caller's session, so an interactive shell on a terminal gets job control
+// (background jobs, fg, ^Z). That is what Interactive buys; the price is
+// the TIOCSTI protection (attempt tiocsti-interactive). By default the
+// shell has no job control.
+func TestEscapeInteractiveJobControl(t *testing.T) {
+	requireBwrap(t)
+	base := hostDir(t)
+	newHome(t, base)
+	ws := mkdir(t, base, "ws")
+	run := func(t *testing.T, interactive bool, script func(t *testing.T, r *ptyReader, send func(string))) {
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		cmd, err := Command(ctx, Config{Workspace: ws, Interactive: interactive}, "bash", "--norc", "--noprofile", "-i")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Env = append(cmd.Env, "PS1=sbx$ ", "TERM=dumb")
+		master, slave := openPty(t)
+		defer master.Close()
+		ptyCommand(cmd, slave)
+		r := readPty(master)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		slave.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		send := func(s string) {
+			if _, err := master.Write([]byte(s)); err != nil {
+				t.Fatalf("write to the terminal: %v", err)
+			}
+		}
+		script(t, r, send)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("the shell did not exit:\n%s", r.String())
+		}
+	}
+
+	t.Run("interactive", func(t *testing.T) {
+		run(t, true, func(t *testing.T, r *ptyReader, send func(string)) {
+			at := r.expect(t, 0, "sbx$ ", 10*time.Second)
+			send("sleep 30 &\n")
+			at = r.expect(t, at, "[1] ", 5*time.Second)
+			send("jobs\n")
+			at = r.expect(t, at, "Running", 5*time.Second)
+			send("fg\n")
+			at = r.expect(t, at, "sleep 30", 5*time.Second)
+			time.Sleep(300 * time.Millisecond)
+			send("\x1a") // ^Z: SIGTSTP to the foreground process group
+			at = r.expect(t, at, "Stopped", 5*time.Second)
+			send("kill -9 %1; sleep 0.3; jobs; exit\n")
+			r.expect(t, at, "Killed", 5*time.Second)
+			if strings.Contains(r.String(), "no job control") {
+				t.Errorf("interactive shell without job control:\n%s", r.String())
+			}
+		})
+	})
+	t.Run("default", func(t *testing.T) {
+		run(t, false, func(t *testing.T, r *ptyReader, send func(string)) {
+			r.expect(t, 0, "no job control", 10*time.Second)
+			send("exit\n")
+		})
+	})
+}
