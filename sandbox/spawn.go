@@ -273,6 +273,29 @@ func (t *tail) Write(p []byte) (int, error) {
 	return t.w.Write(p)
 }
 
+// ReadFrom is what exec.Cmd's copy from the stderr pipe ends up calling
+// (io.Copy prefers it), so the copy uses this smaller buffer rather than
+// allocating io.Copy's 32 KB for every spawn.
+func (t *tail) ReadFrom(r io.Reader) (int64, error) {
+	buf := make([]byte, 8<<10)
+	var n int64
+	for {
+		m, err := r.Read(buf)
+		if m > 0 {
+			if _, werr := t.Write(buf[:m]); werr != nil {
+				return n, werr
+			}
+			n += int64(m)
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
 // release passes on what was held and everything after it.
 func (t *tail) release() {
 	t.mu.Lock()

@@ -69,7 +69,9 @@ func TestTailHoldsUntilRelease(t *testing.T) {
 		t.Fatalf("passed on while holding: %q", out.String())
 	}
 	tl.release()
-	tl.Write([]byte("after\n"))
+	if n, err := tl.ReadFrom(strings.NewReader("after\n")); n != 6 || err != nil {
+		t.Errorf("ReadFrom: %d, %v", n, err)
+	}
 	if out.String() != "bwrap: after\n" || tl.String() != "bwrap: after\n" {
 		t.Errorf("out %q, tail %q", out.String(), tl.String())
 	}

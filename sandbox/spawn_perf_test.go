@@ -1,0 +1,121 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// spawnBenchConfig is a workspace and an empty home, so the argv has no
+// hidden file (and no descriptor) that the raw bwrap run would lack.
+func spawnBenchConfig(b *testing.B) Config {
+	b.Helper()
+	base, err := os.MkdirTemp("/var/tmp", "sandtable-bench-")
+	if err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(base) })
+	home, ws := base+"/home", base+"/ws"
+	for _, d := range []string{home, ws} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Setenv("HOME", home)
+	return Config{Workspace: ws}
+}
+
+// BenchmarkSpawn times one sandboxed /bin/true, side by side in one
+// process: bwrap run directly with the argv Prefix builds (the floor),
+// NewCmd (the check folded into the spawn), Command with the process's
+// verdict already known, and Command as the first spawn of a process (the
+// probe, then the command), which is what NewCmd replaces.
+func BenchmarkSpawn(b *testing.B) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		b.Skip("bwrap not on PATH")
+	}
+	cfg := spawnBenchConfig(b)
+	w, err := Prefix(cfg)
+	if err != nil {
+		b.Skipf("no working sandbox here: %v", err)
+	}
+	if len(w.Files) > 0 {
+		b.Fatalf("the benchmark config hides a file: %q", w.Args)
+	}
+	ctx := context.Background()
+	run := func(b *testing.B, start func() error) {
+		for b.Loop() {
+			if err := start(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("raw-bwrap", func(b *testing.B) {
+		run(b, func() error {
+			cmd := exec.Command(w.Program, append(w.Args, "/bin/true")...)
+			cmd.Dir = cfg.Workspace
+			return cmd.Run()
+		})
+	})
+	b.Run("NewCmd", func(b *testing.B) {
+		run(b, func() error {
+			c, err := NewCmd(ctx, cfg, "/bin/true")
+			if err != nil {
+				return err
+			}
+			return c.Run()
+		})
+	})
+	b.Run("Command-warm", func(b *testing.B) {
+		run(b, func() error {
+			c, err := Command(ctx, cfg, "/bin/true")
+			if err != nil {
+				return err
+			}
+			return c.Run()
+		})
+	})
+	b.Run("Command-first", func(b *testing.B) {
+		run(b, func() error {
+			bwrapHosts.Delete(w.Program) // as in a new process: probe first
+			c, err := Command(ctx, cfg, "/bin/true")
+			if err != nil {
+				return err
+			}
+			return c.Run()
+		})
+	})
+}
+
+// TestSpawnHelper is a helper process, not a test: scripts/bench-spawn.sh
+// runs the test binary with SANDTABLE_SPAWN_HELPER set to newcmd or command
+// to time the first spawn of a process both ways, from one binary.
+func TestSpawnHelper(t *testing.T) {
+	mode := os.Getenv("SANDTABLE_SPAWN_HELPER")
+	if mode == "" {
+		t.Skip("a helper process for scripts/bench-spawn.sh")
+	}
+	cfg := Config{Workspace: os.Getenv("SANDTABLE_SPAWN_WORKSPACE")}
+	var err error
+	switch mode {
+	case "newcmd":
+		var c *Cmd
+		if c, err = NewCmd(context.Background(), cfg, "/bin/true"); err == nil {
+			err = c.Run()
+		}
+	case "command":
+		var c *exec.Cmd
+		if c, err = Command(context.Background(), cfg, "/bin/true"); err == nil {
+			err = c.Run()
+		}
+	default:
+		err = fmt.Errorf("unknown SANDTABLE_SPAWN_HELPER %q", mode)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}

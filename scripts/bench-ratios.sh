@@ -1,0 +1,80 @@
+#!/bin/sh
+# Reads `go test -bench ./sandbox` output (a file, or stdin) and prints the
+# median of each benchmark over its -count runs, then the ratios issue 7
+# sets targets for, each from medians of the same run:
+#   - 1 allocation per build for the argv and for the profile;
+#   - 1024 hidden paths at most 150x the 8-path time (linear cost);
+#   - the text/template reference at least 10x slower than the generated
+#     profile builder, at every size.
+# Exits 1 when a target is missed.
+#
+#   go test -run '^$' -bench . -benchmem -count=6 ./sandbox | tee bench.txt
+#   scripts/bench-ratios.sh bench.txt
+set -eu
+
+in=${1:--}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+
+# name ns/op allocs/op, one line per run, the -GOMAXPROCS suffix dropped.
+awk '/^Benchmark/ {
+	name = $1; sub(/-[0-9]+$/, "", name)
+	ns = ""; allocs = ""
+	for (i = 2; i < NF; i++) {
+		if ($(i+1) == "ns/op") ns = $i
+		if ($(i+1) == "allocs/op") allocs = $i
+	}
+	if (ns != "") print name, ns, (allocs == "" ? "-" : allocs)
+}' "$in" | sort -k1,1V -k2,2g >"$tmp"
+
+if [ ! -s "$tmp" ]; then
+	echo "bench-ratios: no benchmark lines in ${1:-stdin}" >&2
+	exit 2
+fi
+
+awk '
+function flush() {
+	if (n == 0) return
+	med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	median[cur] = med; allocs[cur] = a; runs[cur] = n
+	order[++names] = cur
+	n = 0
+}
+$1 != cur { flush(); cur = $1 }
+{ v[++n] = $2; a = $3 }
+END {
+	flush()
+	printf "%-46s %5s %14s %10s\n", "benchmark", "runs", "median ns/op", "allocs/op"
+	for (i = 1; i <= names; i++)
+		printf "%-46s %5d %14.1f %10s\n", order[i], runs[order[i]], median[order[i]], allocs[order[i]]
+
+	printf "\n%-58s %10s %8s  %s\n", "target", "measured", "limit", "ok"
+	fail = 0
+	split("LinuxArgs DarwinProfile", b, " ")
+	for (j = 1; j <= 2; j++) {
+		for (i = 1; i <= names; i++) {
+			nm = order[i]
+			if (index(nm, "Benchmark" b[j] "/") == 1 && allocs[nm] != "-") {
+				check(nm " allocs/op", allocs[nm], 1, "<=")
+			}
+		}
+		lo = "Benchmark" b[j] "/hidden=8"; hi = "Benchmark" b[j] "/hidden=1024"
+		if ((lo in median) && (hi in median) && median[lo] > 0)
+			check(b[j] " 1024 paths / 8 paths (time)", median[hi] / median[lo], 150, "<=")
+	}
+	for (i = 1; i <= names; i++) {
+		nm = order[i]
+		if (index(nm, "BenchmarkDarwinProfileTemplate/") != 1) continue
+		size = substr(nm, length("BenchmarkDarwinProfileTemplate/") + 1)
+		gen = "BenchmarkDarwinProfile/" size
+		if ((gen in median) && median[gen] > 0)
+			check("text/template / generated profile, " size, median[nm] / median[gen], 10, ">=")
+	}
+	exit fail
+}
+function check(what, got, limit, op,   ok) {
+	ok = (op == "<=") ? (got + 0 <= limit) : (got + 0 >= limit)
+	if (!ok) fail = 1
+	printf "%-58s %10.1f %5s %-2s  %s\n", what, got, op, limit, ok ? "yes" : "NO"
+}
+' "$tmp"
