@@ -47,7 +47,9 @@ func cmdRun(args []string) int {
 		return report("run", err)
 	}
 	name := fs.Arg(0)
-	cmd, err := sandbox.Command(context.Background(), cfg, name, fs.Args()[1:]...)
+	// NewCmd, not Command: its spawn is the availability check, so a run
+	// costs one bwrap execution instead of a probe and then the command.
+	cmd, err := sandbox.NewCmd(context.Background(), cfg, name, fs.Args()[1:]...)
 	if err != nil {
 		return report("run", err)
 	}
@@ -64,7 +66,7 @@ func cmdRun(args []string) int {
 // that a ^C reaches sandtable alone, which passes it on to CMD exactly once.
 // Sending it to bwrap instead would kill bwrap, and with it, through
 // --die-with-parent, CMD, with SIGKILL and no chance to clean up.
-func spawn(cmd *exec.Cmd, wrapped bool) int {
+func spawn(cmd *sandbox.Cmd, wrapped bool) int {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	ownSession := wrapped && runtime.GOOS == "linux" && hasFlag(cmd.Args[1:], "--new-session")
 	if cmd.SysProcAttr == nil {
@@ -80,6 +82,9 @@ func spawn(cmd *exec.Cmd, wrapped bool) int {
 	signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	if err := cmd.Start(); err != nil {
 		if wrapped {
+			if errors.Is(err, sandbox.ErrUnavailable) {
+				return report("run", err) // bwrap's own reason and the hint
+			}
 			return report("run", fmt.Errorf("start %s: %w", cmd.Path, err))
 		}
 		return report("run", startError(cmd.Args[0], err))
@@ -91,8 +96,19 @@ func spawn(cmd *exec.Cmd, wrapped bool) int {
 			}
 		}
 	}()
-	_ = cmd.Wait() // the status is all that matters, and ProcessState has it
+	err := cmd.Wait()
 	signal.Stop(sigc)
+	// NewCmd tells bwrap's own failures apart from CMD's status. CMD that
+	// cannot be executed was mostly caught by checkRunnable already.
+	switch {
+	case !wrapped || err == nil:
+	case errors.Is(err, sandbox.ErrUnavailable):
+		return report("run", err)
+	case errors.Is(err, exec.ErrNotFound):
+		return report("run", exitError{exitNotFound, err})
+	case errors.Is(err, fs.ErrPermission):
+		return report("run", exitError{exitCannotRun, err})
+	}
 	return waitStatus(cmd.ProcessState)
 }
 
