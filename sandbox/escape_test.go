@@ -220,7 +220,7 @@ type escEnv struct {
 	vars   map[string]string // exported to the snippet, in every mode
 	secret string            // the default check: this appears in the output
 	stdin  *os.File
-	wrap   func(cmd *exec.Cmd) // wraps the command (e.g. a keyring-holding launcher)
+	wrap   func(cmd *exec.Cmd, m escMode) // adjusts the command (e.g. a keyring-holding launcher)
 	victim *escVictim
 }
 
@@ -404,7 +404,7 @@ func (e *escEnv) command(ctx context.Context, m escMode) *exec.Cmd {
 	}
 	cmd.WaitDelay = time.Second
 	if e.wrap != nil {
-		e.wrap(cmd)
+		e.wrap(cmd, m)
 	}
 	return cmd
 }
@@ -582,6 +582,10 @@ type attempt struct {
 	// hole names the rule whose absence leaves this attack open; while
 	// rules/ has no rule of that id the attempt is reported, not failed.
 	hole string
+	// runtimeHole describes the runtime change that would close this
+	// attack; until it lands the attempt is reported, not failed. Remove
+	// it with the fix, and the attempt is enforced like the others.
+	runtimeHole string
 	// documented: the attack works by design; the test asserts it still
 	// does, so the documentation stays true.
 	documented string
@@ -606,6 +610,14 @@ func (e *escEnv) verdict() string {
 		} else {
 			t.Logf("works by design: %s", e.a.documented)
 			cell = "LEAKS (documented)"
+		}
+	case e.a.runtimeHole != "":
+		if !esc {
+			t.Errorf("known hole did not reproduce; if the runtime fixed it (%s), delete runtimeHole:\n%s", e.a.runtimeHole, r.out)
+			cell = "blocked (hole not reproduced?)"
+		} else {
+			t.Logf("KNOWN HOLE, open until the runtime %s: %s", e.a.runtimeHole, e.a.what)
+			cell = "HOLE (runtime)"
 		}
 	case e.a.hole != "" && !ruleExists(e.a.hole):
 		if !esc {
