@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/user"
 	"slices"
 	"strconv"
 	"strings"
@@ -268,11 +267,9 @@ func defaultPath(d defaultHiddenPath, home string) string {
 func homeDir() (string, error) {
 	home := os.Getenv("HOME")
 	if home == "" {
-		u, err := user.Current()
-		if err != nil || u.HomeDir == "" {
+		if home = passwdHome(os.Getuid()); home == "" {
 			return "", nil // no home to hide anything under
 		}
-		home = u.HomeDir
 	}
 	if home != "/" {
 		home = strings.TrimRight(home, "/")
