@@ -1,7 +1,10 @@
+//go:build linux
+
 package sandbox
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -90,14 +93,17 @@ func BenchmarkSpawn(b *testing.B) {
 }
 
 // TestSpawnHelper is a helper process, not a test: scripts/bench-spawn.sh
-// runs the test binary with SANDTABLE_SPAWN_HELPER set to newcmd or command
+// runs the test binary as
+//
+//	sandbox.test -test.run '^TestSpawnHelper$' spawn-helper newcmd|command WORKSPACE
+//
 // to time the first spawn of a process both ways, from one binary.
 func TestSpawnHelper(t *testing.T) {
-	mode := os.Getenv("SANDTABLE_SPAWN_HELPER")
-	if mode == "" {
+	args := flag.Args()
+	if len(args) != 3 || args[0] != "spawn-helper" {
 		t.Skip("a helper process for scripts/bench-spawn.sh")
 	}
-	cfg := Config{Workspace: os.Getenv("SANDTABLE_SPAWN_WORKSPACE")}
+	mode, cfg := args[1], Config{Workspace: args[2]}
 	var err error
 	switch mode {
 	case "newcmd":
@@ -111,7 +117,7 @@ func TestSpawnHelper(t *testing.T) {
 			err = c.Run()
 		}
 	default:
-		err = fmt.Errorf("unknown SANDTABLE_SPAWN_HELPER %q", mode)
+		err = fmt.Errorf("spawn-helper: unknown mode %q", mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

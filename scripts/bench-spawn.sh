@@ -1,0 +1,84 @@
+#!/bin/sh
+# Times one sandboxed /bin/true per process, side by side with hyperfine:
+#   raw bwrap            bwrap run directly with the argv `sandtable explain --json` prints
+#   sandtable run        the CLI, whose spawn is the availability check (sandbox.NewCmd)
+#   NewCmd (helper)      the sandbox package's test binary doing NewCmd + Run
+#   Command (helper)     the same binary doing Command + Run: probe, then spawn
+# and prints the medians and the ratios issue 7 sets targets for:
+# sandtable run at most 1.2x raw bwrap, and what the folded check saves
+# against probe-then-spawn. Exits 1 when the 1.2x target is missed.
+#
+# Needs bwrap, hyperfine and jq. RUNS (default 300) and WARMUP (default 30)
+# tune hyperfine. Run it on an otherwise idle machine.
+set -eu
+
+RUNS=${RUNS:-300}
+WARMUP=${WARMUP:-30}
+for tool in bwrap hyperfine jq go; do
+	command -v "$tool" >/dev/null || { echo "bench-spawn: $tool not found on PATH" >&2; exit 2; }
+done
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+# Outside /tmp, which is a private tmpfs inside the sandbox.
+base=$(mktemp -d /var/tmp/sandtable-bench-spawn.XXXXXX)
+trap 'rm -rf "$tmp" "$base"' EXIT
+
+(cd "$root" && go build -o "$tmp/sandtable" ./cmd/sandtable && go test -c -o "$tmp/sandbox.test" ./sandbox)
+
+# An empty home, so the defaults under it hide nothing; hidden files
+# elsewhere (a socket under /run) are revealed, since the raw bwrap run
+# below cannot be handed the /dev/null descriptor they need.
+mkdir "$base/home" "$base/ws"
+export HOME="$base/home"
+ws="$base/ws"
+cd "$ws"
+reveal=""
+json=$("$tmp/sandtable" explain --json -- /bin/true)
+for p in $(printf '%s' "$json" | jq -r '.args as $a | range(0; $a | length) | select($a[.] == "--ro-bind-data") | $a[. + 2]'); do
+	reveal="$reveal --reveal $p"
+done
+if [ -n "$reveal" ]; then
+	# shellcheck disable=SC2086 # word splitting intended: one flag per path
+	json=$("$tmp/sandtable" explain --json $reveal -- /bin/true)
+fi
+if [ "$(printf '%s' "$json" | jq '.files | length')" != 0 ]; then
+	echo "bench-spawn: the argv still needs descriptors: $(printf '%s' "$json" | jq -c .files)" >&2
+	exit 2
+fi
+raw=$(printf '%s' "$json" | jq -r '[.program] + .args | map(@sh) | join(" ")')
+
+hyperfine -N --warmup "$WARMUP" --runs "$RUNS" --export-json "$tmp/spawn.json" \
+	-n "raw bwrap" "$raw" \
+	-n "sandtable run" "$tmp/sandtable run$reveal -- /bin/true" \
+	-n "NewCmd (helper)" "$tmp/sandbox.test -test.run ^TestSpawnHelper\$ spawn-helper newcmd $ws" \
+	-n "Command (helper)" "$tmp/sandbox.test -test.run ^TestSpawnHelper\$ spawn-helper command $ws" \
+	>"$tmp/hyperfine.out" 2>&1 || { cat "$tmp/hyperfine.out" >&2; exit 2; }
+
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), kernel $(uname -r)"
+echo "versions: $(bwrap --version), $(go version | cut -d' ' -f3), $(hyperfine --version); $(date -u +%F)"
+echo "hyperfine -N --warmup $WARMUP --runs $RUNS, in $ws, HOME=$HOME"
+echo
+jq -r --argjson runs "$RUNS" '
+	def ms: . * 1000 * 100 | round / 100;
+	def med(n): .results[] | select(.command == n) | .median;
+	(med("raw bwrap")) as $raw |
+	(med("sandtable run")) as $run |
+	(med("NewCmd (helper)")) as $new |
+	(med("Command (helper)")) as $cmd |
+	"| spawn of /bin/true | median ms | mean ms | stddev ms |",
+	"|---|---:|---:|---:|",
+	(.results[] | "| \(.command) | \(.median | ms) | \(.mean | ms) | \(.stddev | ms) |"),
+	"",
+	"| ratio of medians | measured | target |",
+	"|---|---:|---|",
+	"| sandtable run / raw bwrap | \($run / $raw * 100 | round / 100) | <= 1.2 |",
+	"| Command (probe, then spawn) / NewCmd, same binary | \($cmd / $new * 100 | round / 100) | (what the folded check saves) |",
+	"| sandtable run / Command (probe, then spawn) | \($run / $cmd * 100 | round / 100) | |",
+	"| NewCmd (helper) / raw bwrap | \($new / $raw * 100 | round / 100) | |"
+' "$tmp/spawn.json"
+
+jq -e '
+	(.results[] | select(.command == "sandtable run") | .median) <=
+	1.2 * (.results[] | select(.command == "raw bwrap") | .median)
+' "$tmp/spawn.json" >/dev/null || { echo "bench-spawn: sandtable run is more than 1.2x raw bwrap" >&2; exit 1; }
