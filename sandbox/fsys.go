@@ -44,7 +44,10 @@ func (r *resolver) lstat(p string) (fs.FileInfo, error) {
 	}
 	fi, err := lstat(p)
 	if r.seen == nil {
-		r.seen = make(map[string]lstatResult)
+		// Sized for a typical spawn (the workspace, the home, the
+		// default hidden set, the PATH walk), so the map does not grow
+		// through three copies on the way there.
+		r.seen = make(map[string]lstatResult, 64)
 	}
 	r.seen[p] = lstatResult{fi, err}
 	return fi, err
@@ -75,7 +78,12 @@ func (r *resolver) resolveUnder(dir, rest string) (string, fs.FileInfo, error) {
 			dir, fi = path.Dir(dir), nil
 			continue
 		}
-		next := path.Join(dir, comp)
+		// dir is clean and comp has no slash: a concatenation is the
+		// clean join, without path.Join's second pass.
+		next := dir + "/" + comp
+		if dir == "/" {
+			next = "/" + comp
+		}
 		info, err := r.lstat(next)
 		if err != nil {
 			return path.Join(next, rest), nil, err

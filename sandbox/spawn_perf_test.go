@@ -30,6 +30,18 @@ func spawnBenchConfig(b *testing.B) Config {
 	return Config{Workspace: ws}
 }
 
+// BenchmarkPrefixFor is everything a spawn does before it executes: path
+// facts for the default hidden set, the PATH lookup of bwrap, the argv.
+func BenchmarkPrefixFor(b *testing.B) {
+	cfg := spawnBenchConfig(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := PrefixFor("linux", cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkSpawn times one sandboxed /bin/true, side by side in one
 // process: bwrap run directly with the argv Prefix builds (the floor),
 // NewCmd (the check folded into the spawn), Command with the process's

@@ -5,7 +5,10 @@
 #   - 1 allocation per build for the argv and for the profile;
 #   - 1024 hidden paths at most 150x the 8-path time (linear cost);
 #   - the text/template reference at least 10x slower than the generated
-#     profile builder, at every size.
+#     profile builder, at every size;
+#   - with BenchmarkSpawn (needs bwrap): a NewCmd spawn at most 1.2x bwrap
+#     run directly, in the same process; and, for information, what the
+#     probe costs a process's first Command.
 # Exits 1 when a target is missed.
 #
 #   go test -run '^$' -bench . -benchmem -count=6 ./sandbox | tee bench.txt
@@ -70,11 +73,16 @@ END {
 		if ((gen in median) && median[gen] > 0)
 			check("text/template / generated profile, " size, median[nm] / median[gen], 10, ">=")
 	}
+	raw = "BenchmarkSpawn/raw-bwrap"; nc = "BenchmarkSpawn/NewCmd"; cf = "BenchmarkSpawn/Command-first"
+	if ((raw in median) && (nc in median) && median[raw] > 0)
+		check("NewCmd spawn / raw bwrap (in process)", median[nc] / median[raw], 1.2, "<=")
+	if ((cf in median) && (nc in median) && median[nc] > 0)
+		printf "%-58s %10.2f %8s  %s\n", "first Command (probe, then spawn) / NewCmd", median[cf] / median[nc], "", "(info)"
 	exit fail
 }
 function check(what, got, limit, op,   ok) {
 	ok = (op == "<=") ? (got + 0 <= limit) : (got + 0 >= limit)
 	if (!ok) fail = 1
-	printf "%-58s %10.1f %5s %-2s  %s\n", what, got, op, limit, ok ? "yes" : "NO"
+	printf "%-58s %10.2f %5s %-2s  %s\n", what, got, op, limit, ok ? "yes" : "NO"
 }
 ' "$tmp"
