@@ -9,7 +9,7 @@
 #   - with BenchmarkSpawn (needs bwrap): a NewCmd spawn at most 1.2x bwrap
 #     run directly, in the same process; and, for information, what the
 #     probe costs a process's first Command.
-# Exits 1 when a target is missed.
+# With STRICT=1 it exits 1 when a target is missed.
 #
 #   go test -run '^$' -bench . -benchmem -count=6 ./sandbox | tee bench.txt
 #   scripts/bench-ratios.sh bench.txt
@@ -78,7 +78,7 @@ END {
 		check("NewCmd spawn / raw bwrap (in process)", median[nc] / median[raw], 1.2, "<=")
 	if ((cf in median) && (nc in median) && median[nc] > 0)
 		printf "%-58s %10.2f %8s  %s\n", "first Command (probe, then spawn) / NewCmd", median[cf] / median[nc], "", "(info)"
-	exit fail
+	exit (ENVIRON["STRICT"] == "1") ? fail : 0
 }
 function check(what, got, limit, op,   ok) {
 	ok = (op == "<=") ? (got + 0 <= limit) : (got + 0 >= limit)
