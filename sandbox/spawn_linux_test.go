@@ -328,3 +328,19 @@ func TestNewCmdContext(t *testing.T) {
 		t.Errorf("cancelled: %v after %v", err, time.Since(start))
 	}
 }
+
+// TestNewCmdWithoutBwrap keeps Command's contract: Required refuses with the
+// install hint before anything runs; Off needs no bwrap.
+func TestNewCmdWithoutBwrap(t *testing.T) {
+	dir := realTempDir(t)
+	t.Setenv("HOME", mkdir(t, dir, "home"))
+	ws := mkdir(t, dir, "ws")
+	t.Setenv("PATH", mkdir(t, dir, "emptybin"))
+	c, err := NewCmd(t.Context(), Config{Workspace: ws}, "true")
+	if c != nil || !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "bwrap not found") {
+		t.Errorf("Required without bwrap: %v, %v", c, err)
+	}
+	if c, err := NewCmd(t.Context(), Config{Workspace: ws, Policy: Off}, "/bin/sh", "-c", "exit 0"); err != nil || c.Run() != nil {
+		t.Errorf("Off without bwrap: %v", err)
+	}
+}
