@@ -1,0 +1,146 @@
+package sandbox
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// The seccomp filter bwrap loads with --seccomp. It closes two holes that
+// namespaces leave open:
+//
+//   - keys are not namespaced: the child inherits the caller's session
+//     keyring and possesses every key in it (Kerberos tickets, ecryptfs and
+//     AFS tokens), so add_key, request_key and keyctl fail with EPERM;
+//   - TIOCSTI and TIOCLINUX push input into a terminal, so they fail with
+//     EPERM even under Config.Interactive, where --new-session is traded
+//     away for job control.
+//
+// It is classic BPF over struct seccomp_data, assembled here rather than
+// shipped as bytes so a reviewer can read what it does. The constants are
+// spelled out because this file builds on every OS (explain renders the
+// Linux argv anywhere); seccomp_linux_test.go checks them against x/sys.
+
+const (
+	bpfLdWAbs  = 0x20 // BPF_LD | BPF_W | BPF_ABS
+	bpfJeqK    = 0x15 // BPF_JMP | BPF_JEQ | BPF_K
+	bpfJgeK    = 0x35 // BPF_JMP | BPF_JGE | BPF_K
+	bpfRetK    = 0x06 // BPF_RET | BPF_K
+	retAllow   = 0x7fff0000
+	retEPERM   = 0x00050000 | 1 // SECCOMP_RET_ERRNO | EPERM
+	offNr      = 0              // seccomp_data.nr
+	offArch    = 4              // seccomp_data.arch
+	offArg1Low = 24             // low word of seccomp_data.args[1], little-endian
+	x32Bit     = 0x40000000     // __X32_SYSCALL_BIT
+	tiocsti    = 0x5412
+	tioclinux  = 0x541c
+)
+
+// seccompArch is one system call ABI a process of this GOARCH can enter the
+// kernel through: the native one and its 32-bit compat ABI, which has other
+// numbers for the same calls and must not be a way around the filter.
+type seccompArch struct {
+	audit   uint32 // AUDIT_ARCH_*
+	x32     bool   // x86-64 also accepts x32 numbers; refuse them all
+	ioctl   uint32
+	keyring [3]uint32 // add_key, request_key, keyctl
+}
+
+var seccompArches = map[string][]seccompArch{
+	"amd64": {
+		{audit: 0xc000003e, x32: true, ioctl: 16, keyring: [3]uint32{248, 249, 250}},
+		{audit: 0x40000003, ioctl: 54, keyring: [3]uint32{286, 287, 288}}, // i386
+	},
+	"arm64": {
+		{audit: 0xc00000b7, ioctl: 29, keyring: [3]uint32{217, 218, 219}},
+		{audit: 0x40000028, ioctl: 54, keyring: [3]uint32{309, 310, 311}}, // arm
+	},
+}
+
+// seccompFilter returns the filter for goarch as bwrap reads it (an array
+// of struct sock_filter in the machine's byte order, little-endian on
+// every arch above), or nil when there is none for goarch.
+func seccompFilter(goarch string) []byte {
+	arches, ok := seccompArches[goarch]
+	if !ok {
+		return nil
+	}
+	var a bpfAsm
+	a.stmt(bpfLdWAbs, offArch)
+	for i, arch := range arches {
+		next := fmt.Sprintf("arch%d", i+1)
+		ioctl := fmt.Sprintf("ioctl%d", i)
+		a.jump(bpfJeqK, arch.audit, "", next)
+		a.stmt(bpfLdWAbs, offNr)
+		if arch.x32 {
+			a.jump(bpfJgeK, x32Bit, "deny", "")
+		}
+		for _, nr := range arch.keyring {
+			a.jump(bpfJeqK, nr, "deny", "")
+		}
+		a.jump(bpfJeqK, arch.ioctl, ioctl, "allow")
+		a.label(ioctl)
+		// The kernel reads the request as an unsigned int, so only the
+		// low word counts: comparing all 64 bits would let 1<<32|TIOCSTI
+		// through (CVE-2019-10063).
+		a.stmt(bpfLdWAbs, offArg1Low)
+		a.jump(bpfJeqK, tiocsti, "deny", "")
+		a.jump(bpfJeqK, tioclinux, "deny", "allow")
+		a.label(next)
+	}
+	// An ABI this filter does not know: nothing it asks for is allowed.
+	a.stmt(bpfRetK, retEPERM)
+	a.label("deny")
+	a.stmt(bpfRetK, retEPERM)
+	a.label("allow")
+	a.stmt(bpfRetK, retAllow)
+	return a.assemble()
+}
+
+// bpfAsm assembles classic BPF with forward jumps to named labels; "" is
+// the next instruction.
+type bpfAsm struct {
+	insns  []bpfInsn
+	labels map[string]int
+}
+
+type bpfInsn struct {
+	code   uint16
+	k      uint32
+	jt, jf string
+}
+
+func (a *bpfAsm) stmt(code uint16, k uint32) { a.insns = append(a.insns, bpfInsn{code: code, k: k}) }
+
+func (a *bpfAsm) jump(code uint16, k uint32, jt, jf string) {
+	a.insns = append(a.insns, bpfInsn{code: code, k: k, jt: jt, jf: jf})
+}
+
+func (a *bpfAsm) label(name string) {
+	if a.labels == nil {
+		a.labels = map[string]int{}
+	}
+	a.labels[name] = len(a.insns)
+}
+
+func (a *bpfAsm) assemble() []byte {
+	out := make([]byte, 0, 8*len(a.insns))
+	for i, in := range a.insns {
+		out = binary.LittleEndian.AppendUint16(out, in.code)
+		out = append(out, a.offset(i, in.jt), a.offset(i, in.jf))
+		out = binary.LittleEndian.AppendUint32(out, in.k)
+	}
+	return out
+}
+
+// offset is how far instruction i jumps to reach label; BPF only jumps
+// forward, at most 255 instructions, which a filter this size never nears.
+func (a *bpfAsm) offset(i int, label string) byte {
+	if label == "" {
+		return 0
+	}
+	to, ok := a.labels[label]
+	if d := to - i - 1; !ok || d < 0 || d > 255 {
+		panic(fmt.Sprintf("seccomp: bad jump from %d to %q", i, label))
+	}
+	return byte(a.labels[label] - i - 1)
+}

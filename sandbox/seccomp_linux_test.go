@@ -1,0 +1,136 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestSeccompConstants checks the spelled-out numbers of seccomp.go against
+// x/sys for the running arch.
+func TestSeccompConstants(t *testing.T) {
+	arches, ok := seccompArches[runtime.GOARCH]
+	if !ok {
+		t.Skipf("no seccomp filter for %s", runtime.GOARCH)
+	}
+	native := arches[0]
+	want := seccompArch{ioctl: unix.SYS_IOCTL, keyring: [3]uint32{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL}}
+	if native.ioctl != want.ioctl || native.keyring != want.keyring {
+		t.Errorf("%s numbers %+v, want %+v", runtime.GOARCH, native, want)
+	}
+	for name, pair := range map[string][2]uint32{
+		"TIOCSTI": {tiocsti, unix.TIOCSTI}, "TIOCLINUX": {tioclinux, unix.TIOCLINUX},
+		"SECCOMP_RET_ALLOW": {retAllow, unix.SECCOMP_RET_ALLOW}, "SECCOMP_RET_ERRNO|EPERM": {retEPERM, unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+		"BPF_LD|BPF_W|BPF_ABS": {bpfLdWAbs, unix.BPF_LD | unix.BPF_W | unix.BPF_ABS},
+		"BPF_JMP|BPF_JEQ|BPF_K": {bpfJeqK, unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K},
+		"BPF_JMP|BPF_JGE|BPF_K": {bpfJgeK, unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K},
+		"BPF_RET|BPF_K":         {bpfRetK, unix.BPF_RET | unix.BPF_K},
+	} {
+		if pair[0] != pair[1] {
+			t.Errorf("%s = %#x, want %#x", name, pair[0], pair[1])
+		}
+	}
+	if runtime.GOARCH == "amd64" && (native.audit != unix.AUDIT_ARCH_X86_64 || arches[1].audit != unix.AUDIT_ARCH_I386) {
+		t.Errorf("amd64 audit arches %#x %#x", native.audit, arches[1].audit)
+	}
+	if runtime.GOARCH == "arm64" && (native.audit != unix.AUDIT_ARCH_AARCH64 || arches[1].audit != unix.AUDIT_ARCH_ARM) {
+		t.Errorf("arm64 audit arches %#x %#x", native.audit, arches[1].audit)
+	}
+	if p := seccompFilter(runtime.GOARCH); len(p)%8 != 0 || binary.LittleEndian.Uint16(p[len(p)-8:]) != bpfRetK {
+		t.Errorf("filter of %d bytes does not end in a return", len(p))
+	}
+}
+
+// seccompProbe is run inside bwrap: it calls keyctl on a key the test put in
+// its session keyring, and ioctl with TIOCSTI (also with the high word set)
+// on /dev/null, and prints each errno. Without the filter keyctl reads the
+// key and TIOCSTI on a non-terminal says ENOTTY; with it all say EPERM.
+const seccompProbe = `
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+keyctl, ioctl, desc = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].encode()
+libc.syscall.restype = ctypes.c_long
+kid = libc.syscall(keyctl, ctypes.c_long(10), ctypes.c_long(-3), b"user", desc, ctypes.c_long(0))
+if kid < 0:
+    print("keyctl-errno", ctypes.get_errno())
+else:
+    buf = ctypes.create_string_buffer(256)
+    n = libc.syscall(keyctl, ctypes.c_long(11), ctypes.c_long(kid), buf, ctypes.c_long(256))
+    print("key", buf.raw[:n].decode())
+for req in (0x5412, (1 << 32) | 0x5412):
+    r = libc.syscall(ioctl, ctypes.c_long(0), ctypes.c_ulong(req), b"x")
+    print("tiocsti-errno", ctypes.get_errno() if r < 0 else 0)
+`
+
+func TestSeccompFilterUnderBwrap(t *testing.T) {
+	bwrap := realBwrap(t)
+	filter := seccompFilter(runtime.GOARCH)
+	if filter == nil {
+		t.Skipf("no seccomp filter for %s", runtime.GOARCH)
+	}
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is needed to make the raw system calls")
+	}
+	// Credentials, the session keyring among them, belong to a thread: the
+	// thread that adds the key must be the one that forks bwrap. The thread
+	// is dropped, not reused, when the test's goroutine ends locked.
+	runtime.LockOSThread()
+	desc := fmt.Sprintf("sandtable-test-%d", os.Getpid())
+	secret := "keyring-secret-" + desc
+	id, err := unix.AddKey("user", desc, []byte(secret), unix.KEY_SPEC_SESSION_KEYRING)
+	if err != nil {
+		t.Skipf("cannot add a key to the session keyring here: %v", err)
+	}
+	t.Cleanup(func() { _, _ = unix.KeyctlInt(unix.KEYCTL_UNLINK, id, unix.KEY_SPEC_SESSION_KEYRING, 0, 0) })
+
+	run := func(withFilter bool) string {
+		t.Helper()
+		args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--die-with-parent"}
+		cmd := exec.Command(bwrap)
+		if withFilter {
+			fd, err := unix.MemfdCreate("seccomp", unix.MFD_CLOEXEC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := os.NewFile(uintptr(fd), "seccomp")
+			defer f.Close()
+			if _, err := f.Write(filter); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.Seek(0, 0); err != nil {
+				t.Fatal(err)
+			}
+			cmd.ExtraFiles = []*os.File{f}
+			args = append(args, "--seccomp", "3")
+		}
+		args = append(args, "--", python, "-c", seccompProbe,
+			fmt.Sprint(unix.SYS_KEYCTL), fmt.Sprint(unix.SYS_IOCTL), desc)
+		cmd.Args = append([]string{bwrap}, args...)
+		cmd.Stdin = nil // /dev/null
+		var out, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("bwrap (filter %v): %v\n%s", withFilter, err, stderr.String())
+		}
+		return out.String()
+	}
+
+	eperm := fmt.Sprint(int(unix.EPERM))
+	got := run(true)
+	want := "keyctl-errno " + eperm + "\ntiocsti-errno " + eperm + "\ntiocsti-errno " + eperm + "\n"
+	if got != want {
+		t.Errorf("with the filter the child printed\n%swant\n%s", got, want)
+	}
+	control := run(false)
+	if !strings.Contains(control, "key "+secret) || !strings.Contains(control, "tiocsti-errno "+fmt.Sprint(int(unix.ENOTTY))) {
+		t.Errorf("control without the filter should read the key and get ENOTTY, printed\n%s", control)
+	}
+}
