@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -153,23 +154,9 @@ func checkRule(c *errs, platform string, r *Rule, local, global map[string]Pos) 
 	checkReviewed(c, platform, r)
 }
 
-func iterationNames() []string {
-	var out []string
-	for k := range iterations {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func iterationNames() []string { return slices.Sorted(maps.Keys(iterations)) }
 
-func condNames() []string {
-	var out []string
-	for k := range conditions {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func condNames() []string { return slices.Sorted(maps.Keys(conditions)) }
 
 func words(ws []string) string { return strings.Join(ws, ", ") }
 

@@ -14,20 +14,7 @@ func Diff(name string, old, new []byte) string {
 	}
 	a := strings.SplitAfter(string(old), "\n")
 	b := strings.SplitAfter(string(new), "\n")
-	// lcs[i][j] is the length of the longest common subsequence of a[i:], b[j:].
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
+	lcs := lcsTable(a, b)
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- %s (committed)\n+++ %s (generated)\n", name, name)
 	i, j := 0, 0
@@ -49,4 +36,24 @@ func Diff(name string, old, new []byte) string {
 		}
 	}
 	return out.String()
+}
+
+// lcsTable returns lcs[i][j], the length of the longest common subsequence
+// of a[i:] and b[j:]: the text diff walks it line by line, the semantic diff
+// rule id by rule id.
+func lcsTable(a, b []string) [][]int {
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	return lcs
 }

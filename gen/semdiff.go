@@ -344,19 +344,7 @@ func movedIDs(old, new []*Rule) map[string]bool {
 			b = append(b, r.ID)
 		}
 	}
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
+	lcs := lcsTable(a, b)
 	keep := map[string]bool{}
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
