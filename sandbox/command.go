@@ -106,6 +106,11 @@ func Rules() []Rule {
 // directory is the resolved workspace, which exists at the same path inside
 // the sandbox.
 //
+// Only cmd.ExtraFiles reach the sandbox: every other descriptor this
+// process holds from 3 up is marked close-on-exec first, for good (see
+// closeStrayFDs), because one inherited without the flag is a way around
+// the sandbox's mounts.
+//
 // cmd.ExtraFiles holds the descriptors the wrapper reads (see Wrap.Files);
 // append to it rather than replacing it. The /dev/null among them is one
 // handle shared by every Command for the life of the process, so nothing
@@ -132,6 +137,9 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 	if w.Program == "" {
 		cmd = exec.CommandContext(ctx, name, args...)
 	} else {
+		if err := closeStrayFDs(); err != nil {
+			return nil, nil, err
+		}
 		argv := make([]string, 0, len(w.Args)+1+len(args))
 		argv = append(append(append(argv, w.Args...), name), args...)
 		cmd = exec.CommandContext(ctx, w.Program, argv...)

@@ -594,9 +594,11 @@ unshare -Urm sh -c 'mknod "$WS/disk2" b "$DEV_MAJ" "$DEV_MIN" && head -c 512 "$W
 		escaped: func(e *escEnv, r *escResult) bool {
 			return strings.Contains(r.out, e.secret) || exists(filepath.Join(e.out, "pwned-via-fd"))
 		},
-		control: func(e *escEnv) escMode { return outsideCtl() },
-		runtimeHole: "marks every descriptor of the calling process close-on-exec (except ExtraFiles) before " +
-			"starting bwrap; bwrap passes whatever it inherits on to the child",
+		// The control runs the same argv with the directory passed on
+		// as the caller's process would without Command's fix; it does
+		// not clear the flag on $FD, which a parallel attempt's Command
+		// would set again before the control started.
+		control: func(e *escEnv) escMode { return realArgvCtl("the directory descriptor inherited") },
 	},
 	{
 		name: "fd-reopen",
@@ -892,8 +894,10 @@ func setupHandle(e *escEnv) {
 // setupInheritedFD opens the attempt's directory in the test process
 // without O_CLOEXEC, as a descriptor inherited from the caller's own parent
 // (a service manager, a shell, a CI runner) is, on a high number exec
-// leaves alone. Every child the process starts meanwhile inherits it; the
-// snippet uses only $FD.
+// leaves alone: Command must mark it close-on-exec before the spawn. The
+// snippet uses only $FD. The controls, which bypass Command, get the
+// directory as an extra file of the spawn instead, so the child holds it
+// whatever the flag on the high descriptor is by then.
 func setupInheritedFD(e *escEnv) {
 	hidden := e.mkdir(filepath.Join(e.dir, "hidden"))
 	e.secretFile(filepath.Join(hidden, "key"))
@@ -910,10 +914,20 @@ func setupInheritedFD(e *escEnv) {
 	e.t.Cleanup(func() { syscall.Close(int(fd)) })
 	e.vars["FD"] = strconv.Itoa(int(fd))
 	e.wrap = func(cmd *exec.Cmd, m escMode) {
-		if m.kind != modeSandbox {
-			// A runtime fix would mark it close-on-exec inside
-			// Command; the controls model the caller without one.
-			syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_SETFD, 0)
+		if m.kind == modeSandbox {
+			return
+		}
+		dir, err := os.Open(e.dir)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		e.t.Cleanup(func() { dir.Close() })
+		n := strconv.Itoa(3 + len(cmd.ExtraFiles))
+		cmd.ExtraFiles = append(cmd.ExtraFiles, dir)
+		for i, kv := range cmd.Env {
+			if strings.HasPrefix(kv, "FD=") {
+				cmd.Env[i] = "FD=" + n
+			}
 		}
 	}
 }

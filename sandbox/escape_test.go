@@ -304,6 +304,7 @@ type escMode struct {
 	drop []string            // rule ids, or "rule=path" for the step that names path
 	swap map[string][]string // rule id -> the args that replace its step
 	why  string              // modeNone: why no control can succeed
+	note string              // modeRules: what else the control changes
 }
 
 func dropRules(ids ...string) escMode { return escMode{kind: modeRules, drop: ids} }
@@ -313,6 +314,12 @@ func swapRule(id string, args ...string) escMode {
 func outsideCtl() escMode      { return escMode{kind: modeOutside} }
 func noCtl(why string) escMode { return escMode{kind: modeNone, why: why} }
 func unstrippedCtl() escMode   { return escMode{kind: modeUnstripped} }
+
+// realArgvCtl runs the real argv, every rule in, through exec.Cmd rather
+// than Command: for an attack that a runtime step of Command stops, and
+// that the control's setup (note) reopens.
+func realArgvCtl(note string) escMode { return escMode{kind: modeRules, note: note} }
+
 func rootOnly(e *escEnv, m escMode) escMode {
 	if e.u.isRoot() {
 		return m
@@ -339,6 +346,12 @@ func (m escMode) String() string {
 	}
 	for _, id := range slices.Sorted(mapKeys(m.swap)) {
 		parts = append(parts, id+"→"+strings.Join(m.swap[id], " "))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "the real argv")
+	}
+	if m.note != "" {
+		parts = append(parts, "+ "+m.note)
 	}
 	return strings.Join(parts, " ")
 }
