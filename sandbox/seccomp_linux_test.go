@@ -28,7 +28,7 @@ func TestSeccompConstants(t *testing.T) {
 	for name, pair := range map[string][2]uint32{
 		"TIOCSTI": {tiocsti, unix.TIOCSTI}, "TIOCLINUX": {tioclinux, unix.TIOCLINUX},
 		"SECCOMP_RET_ALLOW": {retAllow, unix.SECCOMP_RET_ALLOW}, "SECCOMP_RET_ERRNO|EPERM": {retEPERM, unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
-		"BPF_LD|BPF_W|BPF_ABS": {bpfLdWAbs, unix.BPF_LD | unix.BPF_W | unix.BPF_ABS},
+		"BPF_LD|BPF_W|BPF_ABS":  {bpfLdWAbs, unix.BPF_LD | unix.BPF_W | unix.BPF_ABS},
 		"BPF_JMP|BPF_JEQ|BPF_K": {bpfJeqK, unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K},
 		"BPF_JMP|BPF_JGE|BPF_K": {bpfJgeK, unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K},
 		"BPF_RET|BPF_K":         {bpfRetK, unix.BPF_RET | unix.BPF_K},
