@@ -318,6 +318,9 @@ func checkOperand(c *errs, r *Rule, op string, vars []string) {
 	if op == varPath && r.For == "" {
 		c.at(r.ArgsPos, r.ID, "%s needs for (want for: hidden, read or write)", varPath)
 	}
+	if want, ok := varCondition[op]; ok && !slices.Contains(r.When, Cond{Word: want}) {
+		c.at(r.ArgsPos, r.ID, "%s is empty unless %s holds (want when: %s)", op, want, want)
+	}
 }
 
 func checkSBPL(c *errs, r *Rule) {

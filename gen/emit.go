@@ -147,9 +147,12 @@ func condExpr(when []Cond, global bool) jen.Code {
 		}
 		e := c.expr
 		if w.Not {
-			if strings.Contains(e, " == ") {
+			switch {
+			case strings.Contains(e, " == "):
 				e = strings.Replace(e, " == ", " != ", 1)
-			} else {
+			case strings.Contains(e, " != "):
+				e = strings.Replace(e, " != ", " == ", 1)
+			default:
 				e = "!" + e
 			}
 		}

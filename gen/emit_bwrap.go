@@ -40,6 +40,8 @@ func linuxOperand(r *Rule, a string, inGroup bool) jen.Code {
 		return jen.Id("f").Dot("path")
 	case varNullFD:
 		return jen.Id("p").Dot("nullFD")
+	case varSeccompFD:
+		return jen.Id("p").Dot("seccompFD")
 	}
 	return jen.Lit(a)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/dave/jennifer/jen"
 	"github.com/sebdah/goldie/v2"
 )
 
@@ -131,6 +132,37 @@ func TestGenDeterministic(t *testing.T) {
 		}
 		if wd, _ := os.Getwd(); bytes.Contains(a[i].Data, []byte(filepath.Dir(wd))) {
 			t.Errorf("%s contains an absolute path of this machine", a[i].Path)
+		}
+	}
+}
+
+// TestCondExpr checks the Go test of each condition and of its negation,
+// whichever of a field, == or != its expression is.
+func TestCondExpr(t *testing.T) {
+	for _, tc := range []struct {
+		when []Cond
+		want string
+	}{
+		{[]Cond{{Word: "network"}}, "p.network"},
+		{[]Cond{{Not: true, Word: "network"}}, "!p.network"},
+		{[]Cond{{Not: true, Word: "seccomp"}}, `p.seccompFD == ""`},
+		{[]Cond{{Word: "seccomp"}, {Not: true, Word: "interactive"}}, `p.seccompFD != "" && !p.interactive`},
+	} {
+		var b strings.Builder
+		if err := jen.Id("_").Op("=").Add(condExpr(tc.when, true)).Render(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimPrefix(b.String(), "_ = "); got != tc.want {
+			t.Errorf("condExpr(%v) = %s, want %s", tc.when, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ word, want string }{{"is-dir", "f.kind != kindDir"}} {
+		var b strings.Builder
+		if err := jen.Id("_").Op("=").Add(condExpr([]Cond{{Not: true, Word: tc.word}}, false)).Render(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimPrefix(b.String(), "_ = "); got != tc.want {
+			t.Errorf("condExpr(not %s) = %s, want %s", tc.word, got, tc.want)
 		}
 	}
 }

@@ -39,6 +39,7 @@ var condPhrase = map[string][2]string{
 	"interactive":           {"only with `Config.Interactive`", "unless `Config.Interactive`"},
 	"caller-root":           {"only when the caller is root", "unless the caller is root"},
 	"disable-userns":        {"when bwrap has `--disable-userns` (0.8.0+)", "when bwrap lacks `--disable-userns`"},
+	"seccomp":               {"where `sandbox/seccomp.go` has a filter for the architecture", "where `sandbox/seccomp.go` has no filter for the architecture"},
 	"is-dir":                {"a directory", "not a directory"},
 	"is-file":               {"a file", "not a file"},
 	"is-missing":            {"missing", "not missing"},
@@ -220,6 +221,13 @@ func linuxFlag(p posture, r *Rule, flag string, ops []string, cond string) {
 	case "--cap-add":
 		p.add("Privileges", r.ID, "capabilities added: "+code(ops[0]), cond)
 	case "--seccomp", "--add-seccomp-fd":
+		if ops[0] == varSeccompFD {
+			// The variable is the filter sandbox/seccomp.go builds, so
+			// what it refuses is known here.
+			p.add("Privileges", r.ID, "`add_key`, `request_key` and `keyctl` fail with EPERM, so the caller's keyrings are out of reach", cond)
+			p.add("Terminal", r.ID, "`TIOCSTI` and `TIOCLINUX` fail with EPERM, with `Config.Interactive` too", cond)
+			return
+		}
 		p.add("Privileges", r.ID, "a seccomp filter from descriptor "+code(ops[0]), cond)
 	case "--new-session":
 		p.add("Terminal", r.ID, "no controlling terminal (a new session), so no TIOCSTI into the caller's", cond)

@@ -25,6 +25,7 @@ var conditions = map[string]condition{
 	"interactive":           {scope: scopeGlobal, expr: "p.interactive"},
 	"caller-root":           {scope: scopeGlobal, expr: "p.callerRoot"},
 	"disable-userns":        {scope: scopeGlobal, expr: "p.disableUserns"},
+	"seccomp":               {scope: scopeGlobal, expr: `p.seccompFD != ""`},
 	"is-dir":                {scope: scopeItem, expr: "f.kind == kindDir", kind: true},
 	"is-file":               {scope: scopeItem, expr: "f.kind == kindFile", kind: true},
 	"is-missing":            {scope: scopeItem, expr: "f.kind == kindMissing", kind: true},
@@ -43,15 +44,25 @@ var iterations = map[string]struct {
 	"write":  {field: "write"},
 }
 
-// Variables. $path is the iterated item and needs `for`.
+// Variables. $path is the iterated item and needs `for`. The descriptor
+// variables are numbers the plan hands out; $seccompfd is the filter of
+// sandbox/seccomp.go.
 const (
 	varWorkspace = "$workspace"
 	varPath      = "$path"
 	varNullFD    = "$nullfd"
+	varSeccompFD = "$seccompfd"
 	varHome      = "$home"
 )
 
-var linuxVars = []string{varWorkspace, varPath, varNullFD}
+var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD}
+
+// varCondition is the condition under which a variable has a value: a
+// descriptor the plan does not always hand out is "" otherwise, and bwrap
+// would read an empty operand as a descriptor number.
+var varCondition = map[string]string{
+	varSeccompFD: "seccomp",
+}
 var darwinVars = []string{varWorkspace, varPath}
 
 var groups = []string{"mounts"}
