@@ -20,10 +20,10 @@ type Wrap struct {
 	Args []string
 	// Profile is the SBPL profile on darwin, "" elsewhere.
 	Profile string
-	// Files must be opened read-only and passed to Program as descriptors
-	// 3, 4, ... in order (exec.Cmd.ExtraFiles). On Linux it is
-	// ["/dev/null"] when a hidden file is replaced by an empty one.
-	Files []string
+	// Files are passed to Program as descriptors 3, 4, ... in order
+	// (exec.Cmd.ExtraFiles): on Linux, /dev/null when a hidden file is
+	// replaced by an empty one, then the seccomp filter's bytes.
+	Files []WrapFile
 }
 
 // Prefix builds the wrapper for this machine's OS and proves, once per
@@ -64,14 +64,7 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
 		prof := darwinProfile(p)
 		return Wrap{Program: prog, Args: []string{"-p", prof}, Profile: prof}, p, nil
 	}
-	w := Wrap{Program: prog, Args: linuxArgs(p)}
-	for _, f := range p.hidden {
-		if f.kind == kindFile {
-			w.Files = []string{os.DevNull}
-			break
-		}
-	}
-	return w, p, nil
+	return Wrap{Program: prog, Args: linuxArgs(p), Files: wrapFiles(p)}, p, nil
 }
 
 // Explain returns what each rule contributes for goos and cfg, from the same
@@ -113,8 +106,12 @@ func Rules() []Rule {
 //
 // cmd.ExtraFiles holds the descriptors the wrapper reads (see Wrap.Files);
 // append to it rather than replacing it. The /dev/null among them is one
-// handle shared by every Command for the life of the process, so nothing
-// needs closing after Start.
+// handle shared by every Command for the life of the process: leave it
+// open. The seccomp filter, the last of them on amd64 and arm64, is a
+// sealed memfd of this Command's own, because bwrap reads it and every
+// duplicate of a descriptor shares one offset; it is the caller's to close
+// once Start has returned (the child has its copy by then), and the
+// os.File's finalizer closes it otherwise.
 //
 // What it costs: an exec.Cmd has no hook after Wait, so the sandbox must be
 // proved before it is returned. The first Command in a process for a given
@@ -123,22 +120,32 @@ func Rules() []Rule {
 // Command after a NewCmd spawn that succeeded. NewCmd spawns with no probe
 // at all, and is what to use when the first spawn's latency matters.
 func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {
-	cmd, _, err := command(ctx, cfg, checkWorks, name, args...)
-	return cmd, err
+	s, err := command(ctx, cfg, checkWorks, name, args...)
+	return s.cmd, err
+}
+
+// spawn is what command builds: the exec.Cmd, and for a sandboxed one the
+// plan and the wrapper's files, of which owned are the descriptors opened
+// for this spawn alone.
+type spawn struct {
+	cmd   *exec.Cmd
+	plan  *plan
+	files []WrapFile
+	owned []*os.File
 }
 
 // command builds the exec.Cmd that Command returns and NewCmd embeds.
-func command(ctx context.Context, cfg Config, check hostCheck, name string, args ...string) (*exec.Cmd, *plan, error) {
+func command(ctx context.Context, cfg Config, check hostCheck, name string, args ...string) (spawn, error) {
 	w, p, err := prefix(runtime.GOOS, cfg, check)
 	if err != nil {
-		return nil, nil, err
+		return spawn{}, err
 	}
 	var cmd *exec.Cmd
 	if w.Program == "" {
 		cmd = exec.CommandContext(ctx, name, args...)
 	} else {
 		if err := closeStrayFDs(); err != nil {
-			return nil, nil, err
+			return spawn{}, err
 		}
 		argv := make([]string, 0, len(w.Args)+1+len(args))
 		argv = append(append(append(argv, w.Args...), name), args...)
@@ -146,17 +153,48 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 	}
 	cmd.Env = stripEnv(os.Environ())
 	cmd.Dir = p.workspace
-	for _, f := range w.Files {
-		fd, err := openShared(f)
+	if w.Program == "" {
+		return spawn{cmd: cmd}, nil // nothing wraps the command
+	}
+	fds, owned, err := openFiles(w.Files)
+	if err != nil {
+		return spawn{}, err
+	}
+	cmd.ExtraFiles = fds
+	return spawn{cmd: cmd, plan: p, files: w.Files, owned: owned}, nil
+}
+
+// openFiles opens the descriptors for one spawn of a wrapper: the shared
+// /dev/null for a Path, a fresh sealed memfd for Data. owned are the
+// memfds, which the caller closes after the spawn has started.
+func openFiles(files []WrapFile) (fds, owned []*os.File, err error) {
+	if len(files) == 0 {
+		return nil, nil, nil
+	}
+	fds = make([]*os.File, 0, len(files))
+	for _, f := range files {
+		var fd *os.File
+		if f.Path != "" {
+			fd, err = openShared(f.Path)
+		} else {
+			fd, err = dataFile(f.Data)
+			if err == nil {
+				owned = append(owned, fd)
+			}
+		}
 		if err != nil {
+			closeAll(owned)
 			return nil, nil, err
 		}
-		cmd.ExtraFiles = append(cmd.ExtraFiles, fd)
+		fds = append(fds, fd)
 	}
-	if w.Program == "" {
-		p = nil // nothing wraps the command
+	return fds, owned, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		f.Close()
 	}
-	return cmd, p, nil
 }
 
 // devNull is opened once and never closed: every spawn passes a duplicate of

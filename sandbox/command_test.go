@@ -3,7 +3,9 @@ package sandbox
 import (
 	"errors"
 	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -14,22 +16,47 @@ func TestPrefixForFiles(t *testing.T) {
 	ws := mkdir(t, dir, "ws")
 	secret := writeFile(t, dir, "secret", "x")
 
-	w, err := PrefixFor("linux", Config{Workspace: ws, Hidden: []string{secret}})
-	if err != nil {
-		t.Fatal(err)
+	filter := nativeSeccomp()
+	for _, c := range []struct {
+		hidden []string
+		want   []WrapFile
+	}{
+		{[]string{secret}, []WrapFile{{Path: os.DevNull}, {Data: filter}}},
+		{nil, []WrapFile{{Data: filter}}},
+	} {
+		w, err := PrefixFor("linux", Config{Workspace: ws, Hidden: c.hidden})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filter == nil {
+			c.want = c.want[:len(c.want)-1]
+		}
+		if !slices.EqualFunc(w.Files, c.want, func(a, b WrapFile) bool { return a.Path == b.Path && string(a.Data) == string(b.Data) }) {
+			t.Errorf("hidden %q: Files = %+v, want %+v", c.hidden, w.Files, c.want)
+		}
+		if c.hidden != nil {
+			i := slices.Index(w.Args, secret)
+			if i < 2 || w.Args[i-2] != "--ro-bind-data" || w.Args[i-1] != "3" {
+				t.Errorf("hidden file not replaced from fd 3: %q", w.Args)
+			}
+		}
+		if i := slices.Index(w.Args, "--seccomp"); filter != nil && (i < 0 || w.Args[i+1] != strconv.Itoa(2+len(w.Files))) {
+			t.Errorf("hidden %q: the filter is not read from the last descriptor, %d: %q", c.hidden, 2+len(w.Files), w.Args)
+		}
+		if w.Args[len(w.Args)-1] != "--" || w.Profile != "" {
+			t.Errorf("linux wrap: %+v", w)
+		}
+		if filter != nil {
+			// The filter is the caller's copy: writing to it changes no
+			// later spawn's.
+			w.Files[len(w.Files)-1].Data[0] ^= 0xff
+		}
 	}
-	if !slices.Equal(w.Files, []string{os.DevNull}) {
-		t.Errorf("Files = %q, want [/dev/null] for a hidden file", w.Files)
-	}
-	i := slices.Index(w.Args, secret)
-	if i < 2 || w.Args[i-2] != "--ro-bind-data" || w.Args[i-1] != nullFD {
-		t.Errorf("hidden file not replaced from fd %s: %q", nullFD, w.Args)
-	}
-	if w.Args[len(w.Args)-1] != "--" || w.Profile != "" {
-		t.Errorf("linux wrap: %+v", w)
+	if w, err := PrefixFor("linux", Config{Workspace: ws}); err != nil || filter != nil && string(w.Files[0].Data) != string(seccompFilter(runtime.GOARCH)) {
+		t.Errorf("a caller's write to Wrap.Files reached the shared filter (%v)", err)
 	}
 
-	w, err = PrefixFor("darwin", Config{Workspace: ws, Hidden: []string{secret}})
+	w, err := PrefixFor("darwin", Config{Workspace: ws, Hidden: []string{secret}})
 	if err != nil {
 		t.Fatal(err)
 	}

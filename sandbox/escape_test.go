@@ -393,20 +393,14 @@ func (e *escEnv) command(ctx context.Context, m escMode) *exec.Cmd {
 		cmd.Env = stripEnv(os.Environ())
 		cmd.Dir = e.ws
 	default:
-		prog, argv := e.argv(m)
+		prog, argv, files := e.argv(m)
 		cmd = exec.CommandContext(ctx, prog, append(argv, "bash", "-c", script)...)
 		cmd.Env = stripEnv(os.Environ())
 		if m.kind == modeUnstripped {
 			cmd.Env = os.Environ()
 		}
 		cmd.Dir = e.ws
-		if slices.Contains(argv, "--ro-bind-data") {
-			f, err := sharedDevNull()
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			cmd.ExtraFiles = []*os.File{f}
-		}
+		cmd.ExtraFiles = openTestFiles(e.t, files)
 	}
 	cmd.Env = e.childEnv(cmd.Env)
 	if e.u.cred != nil {
@@ -440,10 +434,12 @@ func (e *escEnv) childEnv(env []string) []string {
 	return out
 }
 
-// argv is bwrap and its arguments for a control or the spec, built with
-// the public API from the same facts Command uses: Prefix for the program
-// and the real argv, Explain for each rule's share of it.
-func (e *escEnv) argv(m escMode) (string, []string) {
+// argv is bwrap, its arguments and the files behind their descriptors for
+// a control or the spec, built with the public API from the same facts
+// Command uses: Prefix for the program and the real argv, Explain for each
+// rule's share of it. A control that drops a rule still passes every file:
+// a descriptor nothing names is harmless.
+func (e *escEnv) argv(m escMode) (string, []string, []WrapFile) {
 	e.t.Helper()
 	w, err := Prefix(e.cfg)
 	if err != nil {
@@ -455,9 +451,9 @@ func (e *escEnv) argv(m escMode) (string, []string) {
 	}
 	switch m.kind {
 	case modeSpec:
-		return w.Program, e.specArgs(steps)
+		return w.Program, e.specArgs(steps), nil
 	case modeUnstripped:
-		return w.Program, w.Args
+		return w.Program, w.Args, w.Files
 	}
 	var all, a []string
 	used := map[string]bool{}
@@ -487,7 +483,19 @@ func (e *escEnv) argv(m escMode) (string, []string) {
 			e.t.Fatalf("control swaps %q, but no step matches it in %q", id, all)
 		}
 	}
-	return w.Program, a
+	return w.Program, a, w.Files
+}
+
+// openTestFiles opens a wrapper's descriptors for one spawn and closes the
+// ones opened for it alone when the test ends.
+func openTestFiles(t *testing.T, files []WrapFile) []*os.File {
+	t.Helper()
+	fds, owned, err := openFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeAll(owned) })
+	return fds
 }
 
 // dropping returns the drop entry that removes step s, or "".

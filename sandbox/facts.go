@@ -35,7 +35,6 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 		network:     !cfg.NoNetwork,
 		interactive: cfg.Interactive,
 		callerRoot:  os.Geteuid() == 0,
-		nullFD:      nullFD,
 	}
 	if p.read, err = grantFacts(r, "read path", cfg.Read, ws); err != nil {
 		return nil, err
@@ -49,12 +48,9 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if goos == "linux" {
 		p.mounts = sortMounts(linuxMounts(p, nil))
 	}
+	p.numberFiles(nativeSeccomp() != nil)
 	return p, nil
 }
-
-// nullFD is the child's descriptor of the /dev/null that replaces every
-// hidden file: exec.Cmd.ExtraFiles starts at 3.
-const nullFD = "3"
 
 // checkConfig rejects every malformed path before any of them is looked at,
 // so the first error a caller sees is about syntax, not the file system.

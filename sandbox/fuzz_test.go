@@ -81,8 +81,8 @@ func fuzzPlan(t *testing.T, ws, read, write, hidden string, kind, flags uint8) (
 		interactive:   flags&2 != 0,
 		disableUserns: flags&4 != 0,
 		callerRoot:    flags&8 != 0,
-		nullFD:        "3",
 	}
+	p.numberFiles(flags&16 != 0)
 	p.mounts = sortMounts(linuxMounts(p, nil))
 	return p, true
 }
@@ -166,8 +166,12 @@ func checkLinuxPlan(t testing.TB, name string, p *plan) {
 					t.Fatalf("%s: rule %s: %q where the workspace %q belongs", name, s.Rule, arg, p.workspace)
 				}
 			case "$nullfd":
-				if arg != p.nullFD {
+				if arg != p.nullFD || arg == "" {
 					t.Fatalf("%s: rule %s: %q where the null descriptor %q belongs", name, s.Rule, arg, p.nullFD)
+				}
+			case "$seccompfd":
+				if arg != p.seccompFD || arg == "" {
+					t.Fatalf("%s: rule %s: %q where the seccomp descriptor %q belongs", name, s.Rule, arg, p.seccompFD)
 				}
 			case "$path":
 				if !slices.Contains(iterPaths(p, rule.For), arg) {

@@ -40,9 +40,12 @@ type plan struct {
 	callerRoot    bool
 	disableUserns bool // the installed bwrap knows --disable-userns
 
-	// nullFD is the child's descriptor number of the /dev/null that every
-	// hidden regular file is replaced by (bwrap --ro-bind-data).
-	nullFD string
+	// The descriptor numbers bwrap reads, each "" when there is nothing to
+	// read: the /dev/null every hidden file is replaced by (bwrap
+	// --ro-bind-data), and the seccomp filter. numberFiles hands them out
+	// and wrapFiles lists what goes behind them, in the same order.
+	nullFD    string
+	seccompFD string
 
 	// mounts is the Linux mount group in depth order, parent before child
 	// and table order on ties; see sortMounts.

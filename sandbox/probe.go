@@ -26,16 +26,20 @@ const probeTimeout = 10 * time.Second
 // the spawn's own resolved workspace, which is known to exist and to pass the
 // validator, so the probe costs no lstat of its own.
 func probePlan(ws string) *plan {
-	return &plan{workspace: ws, network: true, callerRoot: os.Geteuid() == 0, nullFD: nullFD}
+	p := &plan{workspace: ws, network: true, callerRoot: os.Geteuid() == 0}
+	p.numberFiles(nativeSeccomp() != nil)
+	return p
 }
 
-// runProbe runs prog with args and returns bwrap's or sandbox-exec's own
-// account of a failure: its stderr, or the exec error when there is none.
-func runProbe(prog string, args ...string) (failure string, ok bool) {
+// runProbe runs prog with args, and extra as descriptors 3, 4, ..., and
+// returns bwrap's or sandbox-exec's own account of a failure: its stderr,
+// or the exec error when there is none.
+func runProbe(prog string, extra []*os.File, args ...string) (failure string, ok bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Dir = "/"
+	cmd.ExtraFiles = extra
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()

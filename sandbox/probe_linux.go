@@ -159,7 +159,12 @@ func (h *bwrapHost) works(ws string) error {
 		p := probePlan(ws)
 		p.disableUserns = h.knowsDisableUserns()
 		p.mounts = sortMounts(linuxMounts(p, nil))
-		failure, ok := runProbe(h.prog, append(linuxArgs(p), "true")...)
+		fds, owned, err := openFiles(wrapFiles(p))
+		if err != nil {
+			return err // this spawn's trouble, not a verdict on bwrap
+		}
+		failure, ok := runProbe(h.prog, fds, append(linuxArgs(p), "true")...)
+		closeAll(owned)
 		if ok {
 			h.accepted(p.disableUserns, false)
 			h.markWorking()
@@ -168,7 +173,7 @@ func (h *bwrapHost) works(ws string) error {
 		if p.disableUserns && h.learn(failure) {
 			continue // an old bwrap: once more without --disable-userns
 		}
-		err := &unavailableError{
+		err = &unavailableError{
 			reason: h.prog + " cannot create a sandbox",
 			hint:   probeHint(os.DirFS("/"), failure),
 		}

@@ -47,7 +47,9 @@ var profileCases = []profileCase{
 	{name: "workspace-in-tmp", workspace: "/tmp/ws", hidden: map[string]pathKind{"/tmp/ws/.env": kindFile}},
 }
 
-// newTestPlan builds the plan a validated config with these facts yields.
+// newTestPlan builds the plan a validated config with these facts yields,
+// on an architecture with a seccomp filter: /dev/null is descriptor 3 when
+// a hidden path is a file, and the filter the next one.
 func newTestPlan(c profileCase) *plan {
 	p := &plan{
 		workspace:     c.workspace,
@@ -55,10 +57,13 @@ func newTestPlan(c profileCase) *plan {
 		interactive:   c.interactive,
 		callerRoot:    !c.callerNotRoot,
 		disableUserns: !c.oldBwrap,
-		nullFD:        "3",
+		seccompFD:     "3",
 	}
 	for _, h := range sortedKeys(c.hidden) {
 		p.hidden = append(p.hidden, fact(h, c.hidden[h], c.workspace))
+		if c.hidden[h] == kindFile {
+			p.nullFD, p.seccompFD = "3", "4"
+		}
 	}
 	for _, r := range c.read {
 		p.read = append(p.read, fact(r, kindDir, c.workspace))

@@ -544,13 +544,7 @@ func TestSandboxDiesWithParent(t *testing.T) {
 	}
 	args := append([]string{"-c", `"$@" & echo $!; wait`, "bash", w.Program}, w.Args...)
 	outer := exec.Command("bash", append(args, "sleep", "300")...)
-	for range w.Files {
-		f, err := sharedDevNull()
-		if err != nil {
-			t.Fatal(err)
-		}
-		outer.ExtraFiles = append(outer.ExtraFiles, f)
-	}
+	outer.ExtraFiles = openTestFiles(t, w.Files)
 	stdout, err := outer.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
+	"sync"
 )
 
 // The seccomp filter bwrap loads with --seccomp. It closes two holes that
@@ -55,6 +57,11 @@ var seccompArches = map[string][]seccompArch{
 		{audit: 0x40000028, ioctl: 54, keyring: [3]uint32{309, 310, 311}}, // arm
 	},
 }
+
+// nativeSeccomp is the filter for this process's architecture, assembled
+// once: every plan asks whether there is one, and every Linux Prefix passes
+// it on. Nil when there is none.
+var nativeSeccomp = sync.OnceValue(func() []byte { return seccompFilter(runtime.GOARCH) })
 
 // seccompFilter returns the filter for goarch as bwrap reads it (an array
 // of struct sock_filter in the machine's byte order, little-endian on

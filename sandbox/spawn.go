@@ -53,6 +53,9 @@ type Cmd struct {
 	// after Start, so a second Start (the retry without an option an old
 	// bwrap rejects) could not reuse them.
 	pipes bool
+	// owned are the ExtraFiles opened for this spawn alone, closed by
+	// Start.
+	owned []*os.File
 }
 
 // NewCmd is Command with the availability check folded into the spawn. It
@@ -70,31 +73,40 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 	if runtime.GOOS == "linux" {
 		check = checkFound
 	}
-	cmd, p, err := command(ctx, cfg, check, name, args...)
+	s, err := command(ctx, cfg, check, name, args...)
 	if err != nil {
 		return nil, err
 	}
-	c := &Cmd{Cmd: cmd, ctx: ctx, name: name}
-	if p != nil && check == checkFound {
-		if c.fold, err = newFold(c, p); err != nil {
+	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned}
+	if s.plan != nil && check == checkFound {
+		if c.fold, err = newFold(c, s.plan, s.files); err != nil {
+			closeAll(s.owned)
 			return nil, err
 		}
 	}
 	if c.fold != nil && ctx != nil {
 		// A retry replaces the embedded exec.Cmd; exec.CommandContext's
 		// default would kill the first attempt's process, not the current.
-		cmd.Cancel = func() error { return c.Process.Kill() }
+		s.cmd.Cancel = func() error { return c.Process.Kill() }
 	}
 	return c, nil
 }
 
 // Start starts the command; on Linux it returns once bwrap has created the
-// sandbox's namespaces, or with the reason it could not.
+// sandbox's namespaces, or with the reason it could not. Either way it
+// closes this process's copy of the descriptors opened for this spawn
+// alone (the seccomp filter's memfd): the child has its own by then.
 func (c *Cmd) Start() error {
+	defer c.closeOwned()
 	if c.fold == nil {
 		return c.Cmd.Start()
 	}
 	return c.fold.start(c)
+}
+
+func (c *Cmd) closeOwned() {
+	closeAll(c.owned)
+	c.owned = nil
 }
 
 // Wait waits for the command and tells a sandbox that failed apart from the

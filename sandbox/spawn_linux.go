@@ -17,8 +17,9 @@ import (
 
 // fold is one Linux spawn that doubles as the availability check.
 type fold struct {
-	host *bwrapHost
-	plan *plan
+	host  *bwrapHost
+	plan  *plan
+	files []WrapFile // what the argv's descriptors are, for a re-run
 
 	started bool
 	plain   bool     // this bwrap predates --json-status-fd: probed, then run as is
@@ -30,12 +31,12 @@ type fold struct {
 // newFold prepares the folded spawn. A probe that already failed in this
 // process is final (Command and Prefix cache it too), so there is no point
 // executing again to hear the same refusal.
-func newFold(c *Cmd, p *plan) (*fold, error) {
+func newFold(c *Cmd, p *plan, files []WrapFile) (*fold, error) {
 	h := bwrapHostFor(c.Path)
 	if known, err := h.verdict(); known && err != nil {
 		return nil, err
 	}
-	return &fold{host: h, plan: p}, nil
+	return &fold{host: h, plan: p, files: files}, nil
 }
 
 // maxAttempts bounds the retries: one without --disable-userns, one more
@@ -56,6 +57,9 @@ func (f *fold) start(c *Cmd) error {
 	for attempt := range maxAttempts {
 		if attempt > 0 {
 			c.renew(f.args(c))
+			if err := c.rewind(); err != nil {
+				return err
+			}
 		} else if f.plan.disableUserns != f.host.knowsDisableUserns() {
 			c.Args = f.args(c)
 		}
@@ -202,6 +206,18 @@ func (c *Cmd) renew(args []string) {
 	c.Cmd = n
 }
 
+// rewind puts the offset of the memfds opened for this spawn back at their
+// start for a retry. bwrap rejects an option before it reads any of them,
+// so this is for certainty, not for a known case.
+func (c *Cmd) rewind() error {
+	for _, f := range c.owned {
+		if _, err := f.Seek(0, 0); err != nil {
+			return fmt.Errorf("sandbox: start %s: rewind %s: %w", c.Path, f.Name(), err)
+		}
+	}
+	return nil
+}
+
 // precheck asks bwrap whether it parses the options a spawn would give it,
 // without building anything: `--version` exits as soon as it is parsed.
 func (f *fold) precheck() {
@@ -209,7 +225,7 @@ func (f *fold) precheck() {
 	if f.plan.disableUserns {
 		args = append(args, "--disable-userns")
 	}
-	failure, ok := runProbe(f.host.prog, append(args, "--version")...)
+	failure, ok := runProbe(f.host.prog, nil, append(args, "--version")...)
 	if ok {
 		f.host.accepted(f.plan.disableUserns, true)
 		return
@@ -228,15 +244,21 @@ func (f *fold) diagnose(c *Cmd) (stderr string, setupOK bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
+	// Start closed the spawn's own memfds: the re-run gets fresh ones.
+	fds, owned, err := openFiles(f.files)
+	if err != nil {
+		return err.Error(), false
+	}
+	defer closeAll(owned)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return err.Error(), false
 	}
 	defer pr.Close()
-	statusFlag := []string{"--json-status-fd", strconv.Itoa(3 + len(c.ExtraFiles))}
+	statusFlag := []string{"--json-status-fd", strconv.Itoa(3 + len(fds))}
 	d := exec.CommandContext(ctx, c.Path, slices.Concat(statusFlag, c.Args[1:end+1], []string{"true"})...)
 	d.Env, d.Dir = c.Env, c.Dir
-	d.ExtraFiles = append(slices.Clip(c.ExtraFiles), pw)
+	d.ExtraFiles = append(fds, pw)
 	if c.SysProcAttr != nil && c.SysProcAttr.Credential != nil {
 		d.SysProcAttr = &syscall.SysProcAttr{Credential: c.SysProcAttr.Credential}
 	}

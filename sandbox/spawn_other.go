@@ -8,7 +8,7 @@ type fold struct {
 	tail *tail
 }
 
-func newFold(*Cmd, *plan) (*fold, error) { return nil, nil }
+func newFold(*Cmd, *plan, []WrapFile) (*fold, error) { return nil, nil }
 
 func (f *fold) start(c *Cmd) error { return c.Cmd.Start() }
 

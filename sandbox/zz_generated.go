@@ -194,6 +194,13 @@ var ruleTable = [...]Rule{
 		Why:      "A root caller's child otherwise keeps every capability, and can remount / read-write, unmount a hiding tmpfs, or write anywhere.",
 	},
 	{
+		ID:       "seccomp",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "--seccomp $seccompfd",
+		Why:      "Keys are not namespaced: the child inherits the caller's session keyring and possesses every key in it (Kerberos tickets, ecryptfs and AFS tokens), so add_key, request_key and keyctl fail with EPERM. So do TIOCSTI and TIOCLINUX, which push input into a terminal, even under Config.Interactive. Only on amd64 and arm64 (and their 32-bit ABIs), the architectures sandbox/seccomp.go has a filter for.",
+	},
+	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
@@ -543,6 +550,9 @@ func linuxArgs(p *plan) []string {
 	if !p.interactive {
 		n += 1 // new-session
 	}
+	if p.seccompFD != "" {
+		n += 2 // seccomp
+	}
 	a := make([]string, 0, n)
 	a = append(a, "--ro-bind", "/", "/")                 // root-read-only
 	a = append(a, "--dev", "/dev")                       // dev
@@ -578,7 +588,10 @@ func linuxArgs(p *plan) []string {
 		a = append(a, "--new-session") // new-session
 	}
 	a = append(a, "--cap-drop", "ALL") // cap-drop
-	a = append(a, "--")                // end-of-options
+	if p.seccompFD != "" {
+		a = append(a, "--seccomp", p.seccompFD) // seccomp
+	}
+	a = append(a, "--") // end-of-options
 	return a
 }
 
@@ -619,7 +632,10 @@ func linuxSteps(p *plan) []Step {
 		s = append(s, Step{Rule: "new-session", Args: []string{"--new-session"}}) // new-session
 	}
 	s = append(s, Step{Rule: "cap-drop", Args: []string{"--cap-drop", "ALL"}}) // cap-drop
-	s = append(s, Step{Rule: "end-of-options", Args: []string{"--"}})          // end-of-options
+	if p.seccompFD != "" {
+		s = append(s, Step{Rule: "seccomp", Args: []string{"--seccomp", p.seccompFD}}) // seccomp
+	}
+	s = append(s, Step{Rule: "end-of-options", Args: []string{"--"}}) // end-of-options
 	return s
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -19,10 +20,12 @@ checking that the sandbox works here (that is 'sandtable probe').
 
 On Linux the output is the bwrap command line, one flag and its operands per
 line, shell-quoted, with \ continuations, so it can be pasted into a shell
-and run as it is. The descriptors bwrap reads (3</dev/null, when a hidden
-file is replaced by an empty one) are redirected on the line before "--".
-Without CMD the output ends with "--": append a command to it. Paste it in
-the workspace: run starts CMD there, the pasted line where you are.
+and run as it is. The descriptors bwrap reads are redirected on the line
+before "--": 3</dev/null when a hidden file is replaced by an empty one, and
+the seccomp filter's bytes as a bash process substitution, N< <(printf ...),
+so output that has one needs bash (or zsh), not sh. Without CMD the output
+ends with "--": append a command to it. Paste it in the workspace: run
+starts CMD there, the pasted line where you are.
 
 --os darwin prints the Seatbelt (SBPL) profile instead, as sandbox-exec -p
 would get it; CMD then appears only in --json.
@@ -32,7 +35,8 @@ would get it; CMD then appears only in --json.
 valid profile). The Linux output is then for reading, not for pasting.
 
 --json prints {"program", "args", "profile", "files"} (and "steps" with
---rules), where args is the whole argv after program, CMD included.
+--rules), where args is the whole argv after program, CMD included, and
+files lists descriptors 3, 4, ... as {"path": FILE} or {"data_base64": BYTES}.
 
 Path facts (what exists, what is a file) come from this machine, whatever
 --os says.`,
@@ -104,7 +108,7 @@ func writeLinux(w io.Writer, wrap sandbox.Wrap, cmdArgs []string) error {
 	for _, g := range flagGroups(opts) {
 		lines = append(lines, shellJoin(g))
 	}
-	lines = append(lines, redirections(wrap.Files)...)
+	lines = append(lines, redirections(wrap.Files, false)...)
 	lines = append(lines, "--")
 	if len(cmdArgs) > 0 {
 		lines = append(lines, shellJoin(cmdArgs))
@@ -131,8 +135,12 @@ func writeLinuxSteps(w io.Writer, wrap sandbox.Wrap, steps []sandbox.Step, cmdAr
 	fmt.Fprintf(tw, "%s\t# program\n", shellQuote(wrap.Program))
 	for _, s := range steps {
 		if len(s.Args) == 1 && s.Args[0] == "--" {
-			for _, r := range redirections(wrap.Files) {
-				fmt.Fprintf(tw, "  %s\t# read by hide-file\n", r)
+			for i, r := range redirections(wrap.Files, true) {
+				what := ""
+				if f := wrap.Files[i]; f.Path == "" {
+					what = fmt.Sprintf(" (%d bytes; explain without --rules prints them all)", len(f.Data))
+				}
+				fmt.Fprintf(tw, "  %s\t# read by %s%s\n", r, reader(steps, 3+i), what)
 			}
 		}
 		for _, g := range flagGroups(s.Args) {
@@ -164,18 +172,24 @@ func writeJSON(w io.Writer, wrap sandbox.Wrap, cmdArgs []string, steps []sandbox
 		Rule string   `json:"rule"`
 		Args []string `json:"args"`
 	}
+	type file struct {
+		Path string `json:"path,omitempty"`
+		Data []byte `json:"data_base64,omitempty"`
+	}
 	out := struct {
 		Program string   `json:"program"`
 		Args    []string `json:"args"`
 		Profile string   `json:"profile"`
-		Files   []string `json:"files"`
+		Files   []file   `json:"files"`
 		Steps   []step   `json:"steps,omitempty"`
-	}{Program: wrap.Program, Profile: wrap.Profile, Files: []string{}}
+	}{Program: wrap.Program, Profile: wrap.Profile, Files: []file{}}
 	out.Args = append(append([]string{}, wrap.Args...), cmdArgs...)
 	if wrap.Program == "" && len(cmdArgs) > 0 {
 		out.Program, out.Args = cmdArgs[0], cmdArgs[1:]
 	}
-	out.Files = append(out.Files, wrap.Files...)
+	for _, f := range wrap.Files {
+		out.Files = append(out.Files, file{Path: f.Path, Data: f.Data})
+	}
 	if withRules {
 		out.Steps = []step{}
 		for _, s := range steps {
@@ -203,11 +217,40 @@ func flagGroups(args []string) [][]string {
 }
 
 // redirections opens files as descriptors 3, 4, ... for the shell, as
-// exec.Cmd.ExtraFiles does for run.
-func redirections(files []string) []string {
+// exec.Cmd.ExtraFiles does for run: a path as it is, bytes from a printf
+// in a process substitution (a pipe, which bwrap reads like run's memfd).
+// abbreviate keeps only the first bytes, for output that is read, not run.
+func redirections(files []sandbox.WrapFile, abbreviate bool) []string {
 	r := make([]string, len(files))
 	for i, f := range files {
-		r[i] = fmt.Sprintf("%d<%s", 3+i, shellQuote(f))
+		if f.Path != "" {
+			r[i] = fmt.Sprintf("%d<%s", 3+i, shellQuote(f.Path))
+			continue
+		}
+		data, more := f.Data, ""
+		if abbreviate && len(data) > 8 {
+			data, more = data[:8], "..."
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%d< <(printf '", 3+i)
+		for _, c := range data {
+			fmt.Fprintf(&b, "\\x%02x", c)
+		}
+		b.WriteString(more + "')")
+		r[i] = b.String()
 	}
 	return r
+}
+
+// reader names the rule whose operand is descriptor fd.
+func reader(steps []sandbox.Step, fd int) string {
+	n := strconv.Itoa(fd)
+	for _, s := range steps {
+		for _, a := range s.Args {
+			if a == n {
+				return s.Rule
+			}
+		}
+	}
+	return "bwrap"
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -27,43 +28,54 @@ func secretEnv(t *testing.T) *env {
 	return e
 }
 
-// TestExplainPasteable runs explain's output through sh, as a user pasting
-// it would, from the workspace (whose name has a space and must be quoted).
+// TestExplainPasteable runs explain's output through bash, as a user
+// pasting it would, from the workspace (whose name has a space and must be
+// quoted). The seccomp filter's bytes come from a process substitution, so
+// sh will not do.
 func TestExplainPasteable(t *testing.T) {
 	requireBwrap(t)
 	e := secretEnv(t)
-	script := `echo ok; cat "$HOME/.netrc"; ls "$HOME/.ssh"; echo x > "it's here"`
+	script := `echo ok; cat "$HOME/.netrc"; ls "$HOME/.ssh"; echo x > "it's here"; grep '^Seccomp:' /proc/self/status`
 	r := e.run(t, "", "explain", "--", "/bin/sh", "-c", script)
 	if r.code != 0 || r.stderr != "" {
 		t.Fatalf("explain: exit %d, stderr %q", r.code, r.stderr)
 	}
+	redirect := "\n  3</dev/null \\\n  -- \\\n"
+	seccomp := "Seccomp:\t0\n" // this test process is not filtered, nor a child without the rule
+	if strings.Contains(r.stdout, "\n  --seccomp 4 \\\n") {
+		redirect = "\n  3</dev/null \\\n  4< <(printf '\\x"
+		seccomp = "Seccomp:\t2\n" // filter mode: the pasted line loaded the filter
+	}
 	for _, want := range []string{" \\\n  --ro-bind / / \\\n", "\n  --bind '" + e.ws + "' '" + e.ws + "' \\\n",
-		"\n  --ro-bind-data 3 " + e.home + "/.netrc \\\n", "\n  3</dev/null \\\n  -- \\\n  /bin/sh -c '"} {
+		"\n  --ro-bind-data 3 " + e.home + "/.netrc \\\n", redirect, "\n  -- \\\n  /bin/sh -c '"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("explain output lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	if self, err := os.ReadFile("/proc/self/status"); err != nil || !strings.Contains(string(self), "\nSeccomp:\t0\n") {
+		t.Fatalf("this test needs an unfiltered process to tell a filtered child from: %v\n%s", err, self)
+	}
 	out := e.shell(t, r.stdout)
-	if out != "ok\n" {
-		t.Errorf("pasted into sh: output %q, want %q (hidden files empty, hidden dirs empty)", out, "ok\n")
+	if out != "ok\n"+seccomp {
+		t.Errorf("pasted into bash: output %q, want %q (hidden files empty, hidden dirs empty)", out, "ok\n"+seccomp)
 	}
 	if _, err := os.Stat(filepath.Join(e.ws, "it's here")); err != nil {
 		t.Errorf("the pasted command did not write in the workspace: %v", err)
 	}
 
 	r = e.run(t, "", "explain")
-	if r.code != 0 || !strings.HasSuffix(r.stdout, " \\\n  3</dev/null \\\n  --\n") {
-		t.Fatalf("explain without CMD: exit %d, output ends %q, want it to end with the redirection and --", r.code, r.stdout[max(0, len(r.stdout)-40):])
+	if r.code != 0 || !strings.HasSuffix(r.stdout, " \\\n  --\n") || !strings.Contains(r.stdout, "\n  3</dev/null \\\n") {
+		t.Fatalf("explain without CMD: exit %d, output ends %q, want it to end with the redirections and --", r.code, r.stdout[max(0, len(r.stdout)-40):])
 	}
 	if out := e.shell(t, strings.TrimSuffix(r.stdout, "\n")+" /bin/echo appended"); out != "appended\n" {
 		t.Errorf("explain without CMD, with a command appended: output %q, want %q", out, "appended\n")
 	}
 }
 
-// shell runs script with sh in the workspace and returns its stdout.
+// shell runs script with bash in the workspace and returns its stdout.
 func (e *env) shell(t *testing.T, script string) string {
 	t.Helper()
-	cmd := exec.Command("sh", "-c", script)
+	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir, cmd.Env = e.ws, e.environ()
 	out, err := cmd.Output()
 	if err != nil {
@@ -71,7 +83,7 @@ func (e *env) shell(t *testing.T, script string) string {
 		if ee, ok := err.(*exec.ExitError); ok {
 			stderr = string(ee.Stderr)
 		}
-		t.Fatalf("sh -c %q: %v; stderr %q", script, err, stderr)
+		t.Fatalf("bash -c %q: %v; stderr %q", script, err, stderr)
 	}
 	return string(out)
 }
@@ -80,7 +92,7 @@ type explained struct {
 	Program string
 	Args    []string
 	Profile string
-	Files   []string
+	Files   []map[string]string
 	Steps   []struct {
 		Rule string
 		Args []string
@@ -105,8 +117,19 @@ func (e *env) explainJSON(t *testing.T, args ...string) explained {
 func TestExplainJSON(t *testing.T) {
 	e := secretEnv(t)
 	x := e.explainJSON(t, "--rules", "--", "echo", "hi")
-	if filepath.Base(x.Program) != "bwrap" || x.Profile != "" || !slices.Equal(x.Files, []string{os.DevNull}) {
-		t.Errorf("linux: program %q, profile %q, files %q; want bwrap, none, [/dev/null]", x.Program, x.Profile, x.Files)
+	if filepath.Base(x.Program) != "bwrap" || x.Profile != "" || len(x.Files) == 0 || len(x.Files[0]) != 1 || x.Files[0]["path"] != os.DevNull {
+		t.Errorf("linux: program %q, profile %q, files %q; want bwrap, none, [{path: /dev/null} ...]", x.Program, x.Profile, x.Files)
+	}
+	// The filter, when there is one, is descriptor 4, and its bytes are
+	// the instructions of a classic BPF program.
+	if i := slices.Index(x.Args, "--seccomp"); i >= 0 {
+		if len(x.Files) != 2 || len(x.Files[1]) != 1 || x.Args[i+1] != "4" {
+			t.Errorf("--seccomp %s with files %q, want 4 and [/dev/null, the filter]", x.Args[i+1], x.Files)
+		} else if data, err := base64.StdEncoding.DecodeString(x.Files[1]["data_base64"]); err != nil || len(data) == 0 || len(data)%8 != 0 {
+			t.Errorf("filter data_base64 %q: %v, %d bytes, want a whole number of 8-byte instructions", x.Files[1]["data_base64"], err, len(data))
+		}
+	} else if len(x.Files) != 1 {
+		t.Errorf("no --seccomp, but files %q", x.Files)
 	}
 	if n := len(x.Args); n < 3 || !slices.Equal(x.Args[n-3:], []string{"--", "echo", "hi"}) {
 		t.Errorf("linux args end %q, want -- echo hi", x.Args)
@@ -143,18 +166,19 @@ func TestExplainJSON(t *testing.T) {
 // rule table entry it comes from.
 func TestExplainRules(t *testing.T) {
 	e := secretEnv(t)
-	ids := map[string]bool{"program": true, "command": true, "read by hide-file": true}
+	ids := map[string]bool{"program": true, "command": true}
 	for _, r := range sandbox.Rules() {
 		ids[r.ID] = true
+		ids["read by "+r.ID] = true
 	}
 	r := e.run(t, "", "explain", "--rules", "--", "echo", "hi")
 	if r.code != 0 {
 		t.Fatalf("explain --rules: exit %d, stderr %q", r.code, r.stderr)
 	}
-	line := regexp.MustCompile(`^\S.*\S  +# (.+)$|^  \S.*\S  +# (.+)$`)
+	line := regexp.MustCompile(`^\S.*\S  +# ([^ ]+|read by [^ ]+)( \(.*\))?$|^  \S.*\S  +# ([^ ]+|read by [^ ]+)( \(.*\))?$`)
 	for _, l := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
 		m := line.FindStringSubmatch(l)
-		if m == nil || !ids[m[1]+m[2]] {
+		if m == nil || !ids[m[1]+m[3]] {
 			t.Errorf("line %q does not end with a known rule id", l)
 		}
 	}
@@ -162,6 +186,9 @@ func TestExplainRules(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("explain --rules lacks %q:\n%s", want, r.stdout)
 		}
+	}
+	if !regexp.MustCompile(`\n  3</dev/null +# read by hide-file\n`).MatchString(r.stdout) {
+		t.Errorf("explain --rules does not say which rule reads descriptor 3:\n%s", r.stdout)
 	}
 }
 
