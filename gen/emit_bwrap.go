@@ -42,6 +42,8 @@ func linuxOperand(r *Rule, a string, inGroup bool) jen.Code {
 		return jen.Id("p").Dot("nullFD")
 	case varSeccompFD:
 		return jen.Id("p").Dot("seccompFD")
+	case varStatusFD:
+		return jen.Id("p").Dot("statusFD")
 	}
 	return jen.Lit(a)
 }

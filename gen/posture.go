@@ -40,6 +40,7 @@ var condPhrase = map[string][2]string{
 	"caller-root":           {"only when the caller is root", "unless the caller is root"},
 	"disable-userns":        {"when bwrap has `--disable-userns` (0.8.0+)", "when bwrap lacks `--disable-userns`"},
 	"seccomp":               {"where `sandbox/seccomp.go` has a filter for the architecture", "where `sandbox/seccomp.go` has no filter for the architecture"},
+	"status-fd":             {"only for `NewCmd`", "except for `NewCmd`"},
 	"is-dir":                {"a directory", "not a directory"},
 	"is-file":               {"a file", "not a file"},
 	"is-missing":            {"missing", "not missing"},
@@ -229,6 +230,12 @@ func linuxFlag(p posture, r *Rule, flag string, ops []string, cond string) {
 			return
 		}
 		p.add("Privileges", r.ID, "a seccomp filter from descriptor "+code(ops[0]), cond)
+	case "--json-status-fd":
+		to := "descriptor " + code(ops[0])
+		if ops[0] == varStatusFD {
+			to = "a pipe the caller reads"
+		}
+		p.add("Other", r.ID, "bwrap's progress (the sandbox built, the command's exit status) on "+to, cond)
 	case "--new-session":
 		p.add("Terminal", r.ID, "no controlling terminal (a new session), so no TIOCSTI into the caller's", cond)
 	case "--die-with-parent":

@@ -26,6 +26,7 @@ var conditions = map[string]condition{
 	"caller-root":           {scope: scopeGlobal, expr: "p.callerRoot"},
 	"disable-userns":        {scope: scopeGlobal, expr: "p.disableUserns"},
 	"seccomp":               {scope: scopeGlobal, expr: `p.seccompFD != ""`},
+	"status-fd":             {scope: scopeGlobal, expr: `p.statusFD != ""`},
 	"is-dir":                {scope: scopeItem, expr: "f.kind == kindDir", kind: true},
 	"is-file":               {scope: scopeItem, expr: "f.kind == kindFile", kind: true},
 	"is-missing":            {scope: scopeItem, expr: "f.kind == kindMissing", kind: true},
@@ -46,22 +47,24 @@ var iterations = map[string]struct {
 
 // Variables. $path is the iterated item and needs `for`. The descriptor
 // variables are numbers the plan hands out; $seccompfd is the filter of
-// sandbox/seccomp.go.
+// sandbox/seccomp.go, $statusfd the pipe NewCmd reads bwrap's status from.
 const (
 	varWorkspace = "$workspace"
 	varPath      = "$path"
 	varNullFD    = "$nullfd"
 	varSeccompFD = "$seccompfd"
+	varStatusFD  = "$statusfd"
 	varHome      = "$home"
 )
 
-var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD}
+var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD}
 
 // varCondition is the condition under which a variable has a value: a
 // descriptor the plan does not always hand out is "" otherwise, and bwrap
 // would read an empty operand as a descriptor number.
 var varCondition = map[string]string{
 	varSeccompFD: "seccomp",
+	varStatusFD:  "status-fd",
 }
 var darwinVars = []string{varWorkspace, varPath}
 
