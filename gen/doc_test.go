@@ -165,6 +165,7 @@ func TestPostureDerived(t *testing.T) {
 		{linux["Hidden paths"], "hide-dir", "each hidden path that is a directory: covered by an empty tmpfs"},
 		{linux["Home directory"], "root-read-only", "readable, not writable"},
 		{linux["Privileges"], "seccomp", "`keyctl` fail with EPERM"},
+		{linux["Other"], "status-fd", "on a pipe the caller reads, only for `NewCmd`"},
 		{linux["Terminal"], "seccomp", "`TIOCSTI` and `TIOCLINUX` fail with EPERM, with `Config.Interactive` too, where `sandbox/seccomp.go` has a filter"},
 		{darwin["Read"], "read-allowlist", "the workspace"},
 		{darwin["Network"], "network", "unless `Config.NoNetwork`"},

@@ -83,6 +83,9 @@ func fuzzPlan(t *testing.T, ws, read, write, hidden string, kind, flags uint8) (
 		callerRoot:    flags&8 != 0,
 	}
 	p.numberFiles(flags&16 != 0)
+	if flags&32 != 0 {
+		p.statusFD = "9" // NewCmd's, after the caller's ExtraFiles
+	}
 	p.mounts = sortMounts(linuxMounts(p, nil))
 	return p, true
 }
@@ -172,6 +175,10 @@ func checkLinuxPlan(t testing.TB, name string, p *plan) {
 			case "$seccompfd":
 				if arg != p.seccompFD || arg == "" {
 					t.Fatalf("%s: rule %s: %q where the seccomp descriptor %q belongs", name, s.Rule, arg, p.seccompFD)
+				}
+			case "$statusfd":
+				if arg != p.statusFD || arg == "" {
+					t.Fatalf("%s: rule %s: %q where the status descriptor %q belongs", name, s.Rule, arg, p.statusFD)
 				}
 			case "$path":
 				if !slices.Contains(iterPaths(p, rule.For), arg) {

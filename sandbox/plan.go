@@ -46,6 +46,10 @@ type plan struct {
 	// and wrapFiles lists what goes behind them, in the same order.
 	nullFD    string
 	seccompFD string
+	// statusFD is the pipe bwrap reports its progress on (bwrap
+	// --json-status-fd). Only NewCmd's Start sets it, for the argv it
+	// starts; every other argv has none.
+	statusFD string
 
 	// mounts is the Linux mount group in depth order, parent before child
 	// and table order on ties; see sortMounts.

@@ -19,6 +19,7 @@ type profileCase struct {
 	interactive   bool
 	oldBwrap      bool // a bwrap older than 0.8.0, without --disable-userns
 	callerNotRoot bool
+	statusFD      bool // NewCmd's spawn, whose status pipe follows the other descriptors
 }
 
 var profileCases = []profileCase{
@@ -45,6 +46,7 @@ var profileCases = []profileCase{
 		"/a": kindDir, "/a/b/ws/c/d": kindDir, "/a/b/ws/c/d/e.key": kindFile},
 		read: []string{"/a/b/ws/c/d/e"}, write: []string{"/a/x"}},
 	{name: "workspace-in-tmp", workspace: "/tmp/ws", hidden: map[string]pathKind{"/tmp/ws/.env": kindFile}},
+	{name: "newcmd-status", workspace: "/home/u/ws", hidden: map[string]pathKind{"/home/u/.netrc": kindFile}, statusFD: true},
 }
 
 // newTestPlan builds the plan a validated config with these facts yields,
@@ -64,6 +66,9 @@ func newTestPlan(c profileCase) *plan {
 		if c.hidden[h] == kindFile {
 			p.nullFD, p.seccompFD = "3", "4"
 		}
+	}
+	if c.statusFD {
+		p.statusFD = "5"
 	}
 	for _, r := range c.read {
 		p.read = append(p.read, fact(r, kindDir, c.workspace))

@@ -33,12 +33,13 @@ import (
 // When bwrap fails before it creates the sandbox (a rejected option, no user
 // namespaces), Start returns the error and nothing of the command ran.
 //
-// On Linux, Start adds "--json-status-fd N" to Args and a pipe to
-// ExtraFiles for the duration of the call. When Stderr is not an *os.File
-// (nil included), the copy exec.Cmd makes of it anyway also keeps the last
-// few KB, to read bwrap's message from; an *os.File is passed through
-// untouched, so a terminal stays a terminal, and a failure is explained by
-// re-running the sandbox with true (one more execution, on failure only).
+// On Linux, Start adds a pipe to ExtraFiles, and the table's status-fd rule
+// "--json-status-fd N" to Args, for the duration of the call. When Stderr
+// is not an *os.File (nil included), the copy exec.Cmd makes of it anyway
+// also keeps the last few KB, to read bwrap's message from; an *os.File is
+// passed through untouched, so a terminal stays a terminal, and a failure
+// is explained by re-running the sandbox with true (one more execution, on
+// failure only).
 // Under Off, and on macOS (sandbox-exec has no status channel), Cmd is a
 // plain exec.Cmd built like Command's, probe included.
 type Cmd struct {

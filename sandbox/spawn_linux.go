@@ -85,7 +85,14 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	}
 	run := c.Cmd
 	args, extra, stdout, stderr := run.Args, run.ExtraFiles, run.Stdout, run.Stderr
-	run.Args = slices.Concat(args[:1], []string{"--json-status-fd", strconv.Itoa(3 + len(extra))}, args[1:])
+	end := slices.Index(args[1:], "--") + 1
+	if end == 0 {
+		pr.Close()
+		pw.Close()
+		return false, fmt.Errorf("sandbox: start %s: no -- in %q", c.Path, args)
+	}
+	// The pipe goes after every ExtraFiles entry, the caller's included.
+	run.Args = slices.Concat(args[:1], f.statusArgs(3+len(extra)), args[end+1:])
 	run.ExtraFiles = append(slices.Clip(extra), pw)
 	f.tail = nil
 	if _, isFile := stderr.(*os.File); !isFile {
@@ -189,6 +196,16 @@ func (f *fold) args(c *Cmd) []string {
 	return slices.Concat(c.Args[:1], linuxArgs(f.plan), c.Args[end+1:])
 }
 
+// statusArgs is bwrap's options, "--" included, with bwrap's status on
+// descriptor fd. The table's status-fd rule emits --json-status-fd only
+// while the plan has a number for it, which is only while one spawn
+// starts, so Cmd.Args, Command's argv and explain's have none.
+func (f *fold) statusArgs(fd int) []string {
+	f.plan.statusFD = strconv.Itoa(fd)
+	defer func() { f.plan.statusFD = "" }()
+	return linuxArgs(f.plan)
+}
+
 // renew replaces the embedded exec.Cmd, which cannot be started twice, by
 // an unstarted copy with args.
 func (c *Cmd) renew(args []string) {
@@ -220,6 +237,10 @@ func (c *Cmd) rewind() error {
 
 // precheck asks bwrap whether it parses the options a spawn would give it,
 // without building anything: `--version` exits as soon as it is parsed.
+// It names the two options whose support is learnt here itself, rather
+// than taking them from the table: nothing it runs is a sandbox, and
+// --json-status-fd must come first, so that a bwrap that lacks both
+// (before 0.3.2) names the one that settles both.
 func (f *fold) precheck() {
 	args := []string{"--json-status-fd", "1"}
 	if f.plan.disableUserns {
@@ -238,10 +259,6 @@ func (f *fold) precheck() {
 // keeping bwrap's stderr this time. setupOK reports that the sandbox was
 // built and an exec was attempted, so the failure was the command's own.
 func (f *fold) diagnose(c *Cmd) (stderr string, setupOK bool) {
-	end := slices.Index(c.Args, "--")
-	if end < 0 {
-		return "", false
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	// Start closed the spawn's own memfds: the re-run gets fresh ones.
@@ -255,8 +272,7 @@ func (f *fold) diagnose(c *Cmd) (stderr string, setupOK bool) {
 		return err.Error(), false
 	}
 	defer pr.Close()
-	statusFlag := []string{"--json-status-fd", strconv.Itoa(3 + len(fds))}
-	d := exec.CommandContext(ctx, c.Path, slices.Concat(statusFlag, c.Args[1:end+1], []string{"true"})...)
+	d := exec.CommandContext(ctx, c.Path, append(f.statusArgs(3+len(fds)), "true")...)
 	d.Env, d.Dir = c.Env, c.Dir
 	d.ExtraFiles = append(fds, pw)
 	if c.SysProcAttr != nil && c.SysProcAttr.Credential != nil {

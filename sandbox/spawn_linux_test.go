@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -208,7 +210,7 @@ func TestNewCmdSetupFailsOnRealBwrap(t *testing.T) {
 func TestNewCmdSetupFails(t *testing.T) {
 	for _, tc := range []struct{ name, body string }{
 		{"before-clone", "echo 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"},
-		{"after-clone", `fd=$2; eval "echo '{ \"child-pid\": 1 }' >&$fd"` + "\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"},
+		{"after-clone", `while [ "$1" != --json-status-fd ]; do shift; done; fd=$2; eval "echo '{ \"child-pid\": 1 }' >&$fd"` + "\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := realTempDir(t)
@@ -342,5 +344,42 @@ func TestNewCmdWithoutBwrap(t *testing.T) {
 	}
 	if c, err := NewCmd(t.Context(), Config{Workspace: ws, Policy: Off}, "/bin/sh", "-c", "exit 0"); err != nil || c.Run() != nil {
 		t.Errorf("Off without bwrap: %v", err)
+	}
+}
+
+// TestNewCmdStatusFDRule records the argv NewCmd starts bwrap with: the
+// status-fd rule's --json-status-fd comes last before "--", numbered after
+// every ExtraFiles entry (the caller's too), and only for that spawn.
+func TestNewCmdStatusFDRule(t *testing.T) {
+	real := realBwrap(t)
+	base, ws := spawnEnv(t)
+	argv := filepath.Join(base, "argv")
+	fakeBwrap(t, base, `printf '%s\n' "$@" > '`+argv+`'`+"\nexec '"+real+"' \"$@\"\n")
+	c := newCmd(t, Config{Workspace: ws}, "true")
+	extra, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	c.ExtraFiles = append(c.ExtraFiles, extra)
+	want := strconv.Itoa(3 + len(c.ExtraFiles))
+	before := slices.Clone(c.Args)
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	end := slices.Index(got, "--")
+	if end < 2 || !slices.Equal(got[end-2:end], []string{"--json-status-fd", want}) || slices.Index(got, "--json-status-fd") != end-2 {
+		t.Errorf("bwrap ran with\n%q\nwant --json-status-fd %s once, right before --", got, want)
+	}
+	if !slices.Equal(c.Args, before) || slices.Contains(c.Args, "--json-status-fd") {
+		t.Errorf("Args after Start: %q, want them as NewCmd built them, %q", c.Args, before)
+	}
+	if !slices.Equal(slices.Concat(got[:end-2], got[end:]), before[1:]) {
+		t.Errorf("bwrap ran with\n%q\nwhich is not NewCmd's argv\n%q\nwith the status descriptor added", got, before[1:])
 	}
 }

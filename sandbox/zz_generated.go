@@ -201,6 +201,13 @@ var ruleTable = [...]Rule{
 		Why:      "Keys are not namespaced: the child inherits the caller's session keyring and possesses every key in it (Kerberos tickets, ecryptfs and AFS tokens), so add_key, request_key and keyctl fail with EPERM. So do TIOCSTI and TIOCLINUX, which push input into a terminal, even under Config.Interactive. Only on amd64 and arm64 (and their 32-bit ABIs), the architectures sandbox/seccomp.go has a filter for.",
 	},
 	{
+		ID:       "status-fd",
+		Platform: "linux",
+		When:     "status-fd",
+		Emits:    "--json-status-fd $statusfd",
+		Why:      "bwrap reports on this descriptor whether it built the sandbox and ran the command, so the first spawn is also the availability check (one bwrap execution instead of a probe and then the command). Only for NewCmd, which reads it; Command and explain leave it out.",
+	},
+	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
@@ -553,6 +560,9 @@ func linuxArgs(p *plan) []string {
 	if p.seccompFD != "" {
 		n += 2 // seccomp
 	}
+	if p.statusFD != "" {
+		n += 2 // status-fd
+	}
 	a := make([]string, 0, n)
 	a = append(a, "--ro-bind", "/", "/")                 // root-read-only
 	a = append(a, "--dev", "/dev")                       // dev
@@ -590,6 +600,9 @@ func linuxArgs(p *plan) []string {
 	a = append(a, "--cap-drop", "ALL") // cap-drop
 	if p.seccompFD != "" {
 		a = append(a, "--seccomp", p.seccompFD) // seccomp
+	}
+	if p.statusFD != "" {
+		a = append(a, "--json-status-fd", p.statusFD) // status-fd
 	}
 	a = append(a, "--") // end-of-options
 	return a
@@ -634,6 +647,9 @@ func linuxSteps(p *plan) []Step {
 	s = append(s, Step{Rule: "cap-drop", Args: []string{"--cap-drop", "ALL"}}) // cap-drop
 	if p.seccompFD != "" {
 		s = append(s, Step{Rule: "seccomp", Args: []string{"--seccomp", p.seccompFD}}) // seccomp
+	}
+	if p.statusFD != "" {
+		s = append(s, Step{Rule: "status-fd", Args: []string{"--json-status-fd", p.statusFD}}) // status-fd
 	}
 	s = append(s, Step{Rule: "end-of-options", Args: []string{"--"}}) // end-of-options
 	return s
