@@ -1,8 +1,6 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package sandbox
 
-// closeStrayFDs does nothing outside Linux: it reads /proc/self/fd, which
-// macOS lacks. A descriptor this process inherited without close-on-exec
-// still reaches a child under sandbox-exec, as it would without a sandbox.
+// closeStrayFDs has nothing to do where there is no sandbox to spawn.
 func closeStrayFDs() error { return nil }

@@ -2,20 +2,11 @@ package sandbox
 
 import "sync"
 
-// hostProgram returns the wrapper for goos. With check set it proves, once
-// per process, that sandbox-exec applies a (deny default) profile here:
-// deprecated or not, the question is whether it enforces, not which macOS
-// version this is.
-func hostProgram(goos string, p *plan, check bool) (string, error) {
-	c := checkNone
-	if check {
-		c = checkWorks
-	}
-	return hostProgramWith(goos, p, nil, c)
-}
-
-// hostProgramWith is hostProgram; it takes the spawn's resolver only to
-// match the Linux signature, which uses it for the PATH lookup.
+// hostProgramWith returns the wrapper for goos. With a check it proves,
+// once per process, that sandbox-exec applies a (deny default) profile
+// here: deprecated or not, the question is whether it enforces, not which
+// macOS version this is. The resolver is unused; the Linux version needs
+// it for the PATH lookup.
 func hostProgramWith(goos string, p *plan, _ *resolver, check hostCheck) (string, error) {
 	if goos == "linux" {
 		p.disableUserns = true // rendered here, never run here

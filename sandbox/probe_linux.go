@@ -6,17 +6,6 @@ import (
 	"sync"
 )
 
-// hostProgram is hostProgramWith on a fresh resolver, for callers outside a
-// spawn (tests, tools): check false renders, true also probes.
-func hostProgram(goos string, p *plan, check bool) (string, error) {
-	var r resolver
-	c := checkNone
-	if check {
-		c = checkWorks
-	}
-	return hostProgramWith(goos, p, &r, c)
-}
-
 // hostProgramWith finds the wrapper for goos on this machine and records what
 // the plan needs to know about it. Under checkFound bwrap must exist; under
 // checkWorks it must also have proved, once per process and bwrap binary,

@@ -1,8 +1,11 @@
+//go:build linux || darwin
+
 package sandbox
 
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"syscall"
 )
@@ -21,10 +24,10 @@ import (
 // The flag stays set for the life of the process, so an inherited
 // descriptor the caller meant its own unsandboxed children to receive
 // (socket activation, a jobserver pipe) must be passed to them in
-// ExtraFiles from then on. Failing to read /proc/self/fd fails the spawn:
-// without the list there is no telling what the child would inherit.
+// ExtraFiles from then on. Failing to read the list fails the spawn:
+// without it there is no telling what the child would inherit.
 func closeStrayFDs() error {
-	dir, err := os.Open("/proc/self/fd")
+	dir, err := os.Open(fdDir[runtime.GOOS])
 	if err != nil {
 		return fmt.Errorf("sandbox: close inherited descriptors: %w", err)
 	}
@@ -43,3 +46,6 @@ func closeStrayFDs() error {
 	}
 	return nil
 }
+
+// fdDir lists this process's descriptors: procfs on Linux, fdescfs on macOS.
+var fdDir = map[string]string{"linux": "/proc/self/fd", "darwin": "/dev/fd"}
