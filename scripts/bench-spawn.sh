@@ -39,10 +39,18 @@ package main
 import (
 	"os"
 	"os/exec"
+	"strconv"
 )
 
+// FLOOR_FDS descriptors from 3 up are passed on, as the sandbox's own
+// spawn passes the filter and /dev/null.
 func main() {
-	if exec.Command(os.Args[1], os.Args[2:]...).Run() != nil {
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	n, _ := strconv.Atoi(os.Getenv("FLOOR_FDS"))
+	for fd := 3; fd < 3+n; fd++ {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(fd), "inherited"))
+	}
+	if cmd.Run() != nil {
 		os.Exit(1)
 	}
 }
@@ -53,40 +61,43 @@ for m in floor empty; do
 	(cd "$tmp/$m" && CGO_ENABLED=0 GOFLAGS= go build -o "$tmp/$m.bin" .)
 done
 
-# An empty home, so the defaults under it hide nothing; hidden files
-# elsewhere (a socket under /run) are revealed, since the raw bwrap run
-# below cannot be handed the /dev/null descriptor they need.
+# An empty home, so the run is the same on every machine apart from the
+# /run defaults; the descriptors the argv reads (the seccomp filter, and
+# /dev/null for a hidden file) are handed to raw bwrap by redirection, so
+# every command runs through sh, whose start hyperfine measures and
+# subtracts.
 mkdir "$base/home" "$base/ws"
 export HOME="$base/home"
 ws="$base/ws"
 cd "$ws"
-reveal=""
 json=$("$tmp/sandtable" explain --json -- /bin/true)
-for p in $(printf '%s' "$json" | jq -r '.args as $a | range(0; $a | length) | select($a[.] == "--ro-bind-data") | $a[. + 2]'); do
-	reveal="$reveal --reveal $p"
+redirs=""
+nfiles=$(printf '%s' "$json" | jq '.files | length')
+i=0
+while [ "$i" -lt "$nfiles" ]; do
+	fd=$((3 + i))
+	path=$(printf '%s' "$json" | jq -r ".files[$i].path // empty")
+	if [ -z "$path" ]; then
+		path="$tmp/fd$fd.bin"
+		printf '%s' "$json" | jq -r ".files[$i].data_base64" | base64 -d >"$path"
+	fi
+	redirs="$redirs $fd<$path"
+	i=$((i + 1))
 done
-if [ -n "$reveal" ]; then
-	# shellcheck disable=SC2086 # word splitting intended: one flag per path
-	json=$("$tmp/sandtable" explain --json $reveal -- /bin/true)
-fi
-if [ "$(printf '%s' "$json" | jq '.files | length')" != 0 ]; then
-	echo "bench-spawn: the argv still needs descriptors: $(printf '%s' "$json" | jq -c .files)" >&2
-	exit 2
-fi
-raw=$(printf '%s' "$json" | jq -r '[.program] + .args | map(@sh) | join(" ")')
+raw="$(printf '%s' "$json" | jq -r '[.program] + .args | map(@sh) | join(" ")')$redirs"
 
-hyperfine -N --warmup "$WARMUP" --runs "$RUNS" --export-json "$tmp/spawn.json" \
+hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$tmp/spawn.json" \
 	-n "raw bwrap" "$raw" \
-	-n "sandtable run" "$tmp/sandtable run$reveal -- /bin/true" \
+	-n "sandtable run" "$tmp/sandtable run -- /bin/true" \
 	-n "NewCmd (helper)" "$tmp/sandbox.test -test.run ^TestSpawnHelper\$ spawn-helper newcmd $ws" \
 	-n "Command (helper)" "$tmp/sandbox.test -test.run ^TestSpawnHelper\$ spawn-helper command $ws" \
-	-n "Go exec floor" "$tmp/floor.bin $raw" \
+	-n "Go exec floor" "FLOOR_FDS=$nfiles $tmp/floor.bin $raw" \
 	-n "empty Go program" "$tmp/empty.bin" \
 	>"$tmp/hyperfine.out" 2>&1 || { cat "$tmp/hyperfine.out" >&2; exit 2; }
 
 echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), kernel $(uname -r)"
 echo "versions: $(bwrap --version), $(go version | cut -d' ' -f3), $(hyperfine --version); $(date -u +%F)"
-echo "hyperfine -N --warmup $WARMUP --runs $RUNS, in $ws, HOME=$HOME"
+echo "hyperfine --warmup $WARMUP --runs $RUNS (through sh, its start subtracted), in $ws, HOME=$HOME"
 echo
 jq -r --argjson runs "$RUNS" '
 	def ms: . * 1000 * 100 | round / 100;
