@@ -102,21 +102,49 @@ func emitDarwin(f *jen.File, p *Platform) {
 		}
 		g.Var().Id("b").Qual("strings", "Builder")
 		g.Id("b").Dot("Grow").Call(jen.Id("n"))
+		// Constant text of consecutive unconditional rules is written in one
+		// call, its comment naming every rule it holds: a dozen calls fewer
+		// on every spawn, still traceable to the table.
+		var pending string
+		var pendingIDs []string
+		flush := func() {
+			if pending != "" {
+				g.Id("b").Dot("WriteString").Call(jen.Lit(pending)).Comment(strings.Join(pendingIDs, ", "))
+			}
+			pending, pendingIDs = "", nil
+		}
 		for _, r := range p.Rules {
+			plain := r.For == "" && len(r.When) == 0
 			var writes []jen.Code
+			var parts []part
 			for _, form := range sbplForms(r) {
-				for _, pt := range form {
-					arg := jen.Lit(pt.text)
-					if pt.v != "" {
-						arg = darwinVar(pt.v)
+				parts = append(parts, form...)
+			}
+			for _, pt := range merge(parts) {
+				switch {
+				case plain && pt.v == "":
+					pending += pt.text
+					if len(pendingIDs) == 0 || pendingIDs[len(pendingIDs)-1] != r.ID {
+						pendingIDs = append(pendingIDs, r.ID)
 					}
-					writes = append(writes, jen.Id("b").Dot("WriteString").Call(arg).Comment(r.ID))
+				case plain:
+					flush()
+					g.Id("b").Dot("WriteString").Call(darwinVar(pt.v)).Comment(r.ID)
+				case pt.v == "":
+					writes = append(writes, jen.Id("b").Dot("WriteString").Call(jen.Lit(pt.text)).Comment(r.ID))
+				default:
+					writes = append(writes, jen.Id("b").Dot("WriteString").Call(darwinVar(pt.v)).Comment(r.ID))
 				}
 			}
+			if plain {
+				continue
+			}
+			flush()
 			for _, s := range guard(condExpr(r.When, true), loop(r, usesPath(r), writes...)...) {
 				g.Add(s)
 			}
 		}
+		flush()
 		g.Return(jen.Id("b").Dot("String").Call())
 	})
 

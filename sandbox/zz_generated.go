@@ -687,22 +687,15 @@ func darwinProfile(p *plan) string {
 	}
 	var b strings.Builder
 	b.Grow(n)
-	b.WriteString("(version 1)\n")           // version
-	b.WriteString("(deny default)\n")        // deny-default
-	b.WriteString("(allow process-exec*)\n") // process-exec
-	b.WriteString("(allow process-fork)\n")  // process-fork
+	b.WriteString("(version 1)\n(deny default)\n(allow process-exec*)\n(allow process-fork)\n") // version, deny-default, process-exec, process-fork
 	if p.network {
 		b.WriteString("(allow network*)\n") // network
 	}
-	b.WriteString("(allow sysctl-read)\n")                                                                                                                                                                                              // sysctl-read
-	b.WriteString("(allow ipc-posix-shm)\n")                                                                                                                                                                                            // ipc-posix-shm
-	b.WriteString("(allow mach*)\n")                                                                                                                                                                                                    // mach
-	b.WriteString("(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"/dev\")\n    (subpath \"") // read-allowlist
-	b.WriteString(p.workspace)                                                                                                                                                                                                          // read-allowlist
-	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/var/folders\")\n    (literal \"/\"))\n")                                                                                                                        // read-allowlist
-	b.WriteString("(allow file-write*\n    (subpath \"")                                                                                                                                                                                // write-allowlist
-	b.WriteString(p.workspace)                                                                                                                                                                                                          // write-allowlist
-	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/var/folders\")\n    (literal \"/dev/null\"))\n")                                                                                                                // write-allowlist
+	b.WriteString("(allow sysctl-read)\n(allow ipc-posix-shm)\n(allow mach*)\n(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"/dev\")\n    (subpath \"") // sysctl-read, ipc-posix-shm, mach, read-allowlist
+	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                     // read-allowlist
+	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/var/folders\")\n    (literal \"/\"))\n(allow file-write*\n    (subpath \"")                                                                                                                                                // read-allowlist, write-allowlist
+	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                     // write-allowlist
+	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/var/folders\")\n    (literal \"/dev/null\"))\n")                                                                                                                                                                           // write-allowlist
 	for i := range p.read {
 		f := &p.read[i]
 		b.WriteString("(allow file-read* (subpath \"") // read-path
@@ -711,33 +704,30 @@ func darwinProfile(p *plan) string {
 	}
 	for i := range p.write {
 		f := &p.write[i]
-		b.WriteString("(allow file-read* (subpath \"")  // write-path
-		b.WriteString(f.path)                           // write-path
-		b.WriteString("\"))\n")                         // write-path
-		b.WriteString("(allow file-write* (subpath \"") // write-path
-		b.WriteString(f.path)                           // write-path
-		b.WriteString("\"))\n")                         // write-path
+		b.WriteString("(allow file-read* (subpath \"")        // write-path
+		b.WriteString(f.path)                                 // write-path
+		b.WriteString("\"))\n(allow file-write* (subpath \"") // write-path
+		b.WriteString(f.path)                                 // write-path
+		b.WriteString("\"))\n")                               // write-path
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
 		if !f.ancestor && f.kind != kindFile {
-			b.WriteString("(deny file-read* (subpath \"")  // hide-dir
-			b.WriteString(f.path)                          // hide-dir
-			b.WriteString("\"))\n")                        // hide-dir
-			b.WriteString("(deny file-write* (subpath \"") // hide-dir
-			b.WriteString(f.path)                          // hide-dir
-			b.WriteString("\"))\n")                        // hide-dir
+			b.WriteString("(deny file-read* (subpath \"")        // hide-dir
+			b.WriteString(f.path)                                // hide-dir
+			b.WriteString("\"))\n(deny file-write* (subpath \"") // hide-dir
+			b.WriteString(f.path)                                // hide-dir
+			b.WriteString("\"))\n")                              // hide-dir
 		}
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
 		if !f.ancestor && f.kind == kindFile {
-			b.WriteString("(deny file-read* (literal \"")  // hide-file
-			b.WriteString(f.path)                          // hide-file
-			b.WriteString("\"))\n")                        // hide-file
-			b.WriteString("(deny file-write* (literal \"") // hide-file
-			b.WriteString(f.path)                          // hide-file
-			b.WriteString("\"))\n")                        // hide-file
+			b.WriteString("(deny file-read* (literal \"")        // hide-file
+			b.WriteString(f.path)                                // hide-file
+			b.WriteString("\"))\n(deny file-write* (literal \"") // hide-file
+			b.WriteString(f.path)                                // hide-file
+			b.WriteString("\"))\n")                              // hide-file
 		}
 	}
 	return b.String()
