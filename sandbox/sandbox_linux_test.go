@@ -35,6 +35,17 @@ func requireBwrap(t *testing.T) {
 	}
 }
 
+// fixture is the setup the real-bwrap tests share: a bwrap that works, a
+// directory outside /tmp, a fresh $HOME in it, and a workspace.
+func fixture(t *testing.T) (base, home, ws string) {
+	t.Helper()
+	requireBwrap(t)
+	base = hostDir(t)
+	home = newHome(t, base)
+	ws = mkdir(t, base, "ws")
+	return base, home, ws
+}
+
 // hostDir is a fresh directory outside /tmp. Inside the sandbox /tmp is a
 // private tmpfs, so a write "failing" under t.TempDir() would prove nothing
 // about the read-only host.
@@ -89,10 +100,7 @@ func newHome(t *testing.T, base string) string {
 }
 
 func TestSandboxWorkspaceWriteLands(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, _, ws := fixture(t)
 	out, err := inSandbox(t, Config{Workspace: ws}, `pwd; echo landed > out.txt`)
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -106,10 +114,7 @@ func TestSandboxWorkspaceWriteLands(t *testing.T) {
 }
 
 func TestSandboxWritesOutsideFail(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	home := newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	base, home, ws := fixture(t)
 	etcFile := "/etc/sandtable-test-" + strconv.Itoa(os.Getpid())
 	homeFile := filepath.Join(home, "planted")
 
@@ -136,10 +141,7 @@ func TestSandboxWritesOutsideFail(t *testing.T) {
 }
 
 func TestSandboxHidden(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	base, _, ws := fixture(t)
 	secretDir := mkdir(t, base, "secret-dir")
 	writeFile(t, secretDir, "key", "dir-secret")
 	secretFile := writeFile(t, base, "secret-file", "file-secret")
@@ -182,10 +184,7 @@ func TestSandboxHidden(t *testing.T) {
 // as the (possibly root) child: unmount the tmpfs, remount / read-write,
 // or nest a user namespace to regain capabilities.
 func TestSandboxHiddenCannotBeUnmounted(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	base, _, ws := fixture(t)
 	secretDir := mkdir(t, base, "secret")
 	writeFile(t, secretDir, "key", "dir-secret")
 	script := fmt.Sprintf(`umount %q 2>/dev/null; mount -o remount,rw / 2>/dev/null; touch /etc/sandtable-remount 2>/dev/null && echo WROTE
@@ -198,10 +197,7 @@ unshare -Urm sh -c 'umount %q; cat %q/key' 2>/dev/null; cat %q/key 2>/dev/null; 
 }
 
 func TestSandboxHiddenInsideWorkspace(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, _, ws := fixture(t)
 	inner := mkdir(t, ws, "vendor", "secrets")
 	writeFile(t, inner, "key", "inner-secret")
 	envFile := writeFile(t, ws, ".env", "TOKEN=inner-file-secret")
@@ -260,10 +256,7 @@ func TestSandboxDefaultHidden(t *testing.T) {
 }
 
 func TestSandboxEnv(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	home := newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, home, ws := fixture(t)
 	for _, name := range strippedEnv {
 		t.Setenv(name, "leaked-"+name)
 	}
@@ -295,10 +288,7 @@ func TestSandboxEnv(t *testing.T) {
 }
 
 func TestSandboxNoNetwork(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, _, ws := fixture(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -343,10 +333,7 @@ if exec 3<>/dev/tcp/127.0.0.1/%d; then head -1 <&3; else echo connect-failed; fi
 // caller's session, whose leader lies outside that namespace and so reads
 // as 0 from inside.
 func TestSandboxNewSession(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, _, ws := fixture(t)
 	const sid = `cut -d' ' -f6 /proc/self/stat`
 	out, err := inSandbox(t, Config{Workspace: ws}, sid)
 	if err != nil {
@@ -414,10 +401,7 @@ func TestSandboxUnprivileged(t *testing.T) {
 // TestSandboxNoCapabilities: a root caller's child must hold no capability,
 // in any set, or it could remount, unmount or write what the mounts protect.
 func TestSandboxNoCapabilities(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, _, ws := fixture(t)
 	out, err := inSandbox(t, Config{Workspace: ws}, `grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb):' /proc/self/status`)
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -433,10 +417,7 @@ func TestSandboxNoCapabilities(t *testing.T) {
 // to it (a no-op if it lands). Outside the sandbox a root caller can; inside
 // it must hit a read-only mount.
 func TestSandboxProcSysReadOnly(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, _, ws := fixture(t)
 	const script = `f=/proc/sys/vm/swappiness; v=$(cat $f) && echo "$v" > $f && echo WROTE`
 	out, err := inSandbox(t, Config{Workspace: ws}, script)
 	if strings.Contains(out, "WROTE") || err == nil {
@@ -470,10 +451,7 @@ func TestSandboxNoNestedUserns(t *testing.T) {
 // TestSandboxPrivateTmp: /tmp inside is empty and writable, and nothing
 // written there reaches the host's.
 func TestSandboxPrivateTmp(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, _, ws := fixture(t)
 	hostTmp, err := os.MkdirTemp("/tmp", "sandtable-host-")
 	if err != nil {
 		t.Skip(err)
@@ -493,10 +471,7 @@ func TestSandboxPrivateTmp(t *testing.T) {
 // TestSandboxMinimalDev: the child gets bwrap's handful of device nodes,
 // not the host's disks, consoles and kernel log.
 func TestSandboxMinimalDev(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, _, ws := fixture(t)
 	minimal := map[string]bool{"console": true, "core": true, "fd": true, "full": true, "null": true, "ptmx": true, "pts": true,
 		"random": true, "shm": true, "stderr": true, "stdin": true, "stdout": true, "tty": true, "urandom": true, "zero": true}
 	out, err := inSandbox(t, Config{Workspace: ws}, `ls -A /dev`)
@@ -516,10 +491,7 @@ func TestSandboxMinimalDev(t *testing.T) {
 // TestSandboxReadPath: a Read path inside a hidden directory is readable
 // but not writable.
 func TestSandboxReadPath(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	base, _, ws := fixture(t)
 	hidden := mkdir(t, base, "hidden")
 	pub := mkdir(t, hidden, "pub")
 	writeFile(t, pub, "data", "public-data")
@@ -534,10 +506,7 @@ func TestSandboxReadPath(t *testing.T) {
 // TestSandboxDiesWithParent kills the process that started bwrap and
 // expects the sandbox to go with it instead of running on as an orphan.
 func TestSandboxDiesWithParent(t *testing.T) {
-	requireBwrap(t)
-	base := hostDir(t)
-	newHome(t, base)
-	ws := mkdir(t, base, "ws")
+	_, _, ws := fixture(t)
 	w, err := Prefix(Config{Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
