@@ -12,6 +12,16 @@ import (
 // from the test's parent would be, and checks that after closeStrayFDs a
 // child gets its ExtraFiles and nothing else.
 func TestCloseStrayFDs(t *testing.T) {
+	testCloseStrayFDs(t, closeStrayFDs)
+}
+
+// TestCloseStrayFDsListed is the same for the fallback that lists
+// /proc/self/fd, which runs where close_range has no CLOEXEC flag.
+func TestCloseStrayFDsListed(t *testing.T) {
+	testCloseStrayFDs(t, markListedCloseOnExec)
+}
+
+func testCloseStrayFDs(t *testing.T, closeStrayFDs func() error) {
 	dir := t.TempDir()
 	stray, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, 0) // no O_CLOEXEC
 	if err != nil {

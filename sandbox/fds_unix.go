@@ -27,6 +27,15 @@ import (
 // ExtraFiles from then on. Failing to read the list fails the spawn:
 // without it there is no telling what the child would inherit.
 func closeStrayFDs() error {
+	if markAllCloseOnExec() {
+		return nil
+	}
+	return markListedCloseOnExec()
+}
+
+// markListedCloseOnExec is closeStrayFDs one descriptor at a time, from the
+// list the OS gives of them.
+func markListedCloseOnExec() error {
 	dir, err := os.Open(fdDir[runtime.GOOS])
 	if err != nil {
 		return fmt.Errorf("sandbox: close inherited descriptors: %w", err)
