@@ -13,6 +13,16 @@ func setParentDeathSignal(attr *syscall.SysProcAttr) {
 	attr.Pdeathsig = syscall.SIGKILL
 }
 
+// checkPidfdEarly makes os run now the check it makes once per process
+// before its first spawn, of whether pidfds work here: it forks and reaps a
+// throwaway child, 0.2 to 0.3 ms. FindProcess is the exported call that
+// runs it.
+func checkPidfdEarly() {
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		p.Release()
+	}
+}
+
 // sandboxedProcess returns the host pid of the command that bwrap (pid)
 // runs: bwrap forks a pid-namespace init, which forks the command. A signal
 // must skip both: bwrap dies of it without passing it on, and a namespace's
