@@ -61,6 +61,26 @@ func BenchmarkDarwinProfile(b *testing.B) {
 	}
 }
 
+// BenchmarkDarwinProfileFloor is the least any builder that returns the
+// profile as a new string can cost: one allocation of its exact size and
+// one copy of its bytes, with nothing to compute. At 0 hidden paths that is
+// most of the generated builder's time; the rest of the allocation's cost
+// is the garbage collector's, whose share grows with bytes allocated.
+func BenchmarkDarwinProfileFloor(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("hidden=%d", n), func(b *testing.B) {
+			text := darwinProfile(benchPlan(n))
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			var s string
+			for b.Loop() {
+				s = strings.Clone(text)
+			}
+			_ = s
+		})
+	}
+}
+
 // BenchmarkDarwinProfileTemplate renders the same profile with text/template,
 // the obvious way to write a profile builder by hand; the generated builder
 // is measured against it.

@@ -5,7 +5,10 @@
 #   - 1 allocation per build for the argv and for the profile;
 #   - 1024 hidden paths at most 150x the 8-path time (linear cost);
 #   - the text/template reference at least 10x slower than the generated
-#     profile builder, at every size;
+#     profile builder, at every size; and, for information, the generated
+#     builder and the template against the floor (a copy of the profile
+#     into a new string), which bounds the template ratio any builder can
+#     reach;
 #   - with BenchmarkSpawn (needs bwrap): a NewCmd spawn at most 1.2x bwrap
 #     run directly, in the same process; and, for information, what the
 #     probe costs a process's first Command.
@@ -72,6 +75,16 @@ END {
 		gen = "BenchmarkDarwinProfile/" size
 		if ((gen in median) && median[gen] > 0)
 			check("text/template / generated profile, " size, median[nm] / median[gen], 10, ">=")
+	}
+	for (i = 1; i <= names; i++) {
+		nm = order[i]
+		if (index(nm, "BenchmarkDarwinProfileFloor/") != 1 || median[nm] <= 0) continue
+		size = substr(nm, length("BenchmarkDarwinProfileFloor/") + 1)
+		gen = "BenchmarkDarwinProfile/" size; tpl = "BenchmarkDarwinProfileTemplate/" size
+		if (gen in median)
+			printf "%-58s %10.2f %8s  %s\n", "generated profile / floor, " size, median[gen] / median[nm], "", "(info)"
+		if (tpl in median)
+			printf "%-58s %10.2f %8s  %s\n", "text/template / floor (best ratio reachable), " size, median[tpl] / median[nm], "", "(info)"
 	}
 	raw = "BenchmarkSpawn/raw-bwrap"; nc = "BenchmarkSpawn/NewCmd"; cf = "BenchmarkSpawn/Command-first"
 	if ((raw in median) && (nc in median) && median[raw] > 0)
