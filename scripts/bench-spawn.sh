@@ -5,7 +5,12 @@
 #   NewCmd (helper)      the sandbox package's test binary doing NewCmd + Run
 #   Command (helper)     the same binary doing Command + Run: probe, then spawn
 #   Go exec floor        a minimal static Go program that only runs the raw
-#                        bwrap argv: the least any Go front end can cost
+#                        bwrap argv and waits: the least a Go front end that
+#                        stays bwrap's parent (to map its exit status and
+#                        pass signals on, as sandtable run does) can cost
+#   Go exec-in-place     a minimal static Go program that replaces itself
+#                        with the raw bwrap argv: the least any Go front end
+#                        can cost, having given up both
 #   empty Go program     Go's own start and exit
 # and prints the medians and the ratios issue 7 sets targets for:
 # sandtable run at most 1.2x raw bwrap, and what the folded check saves
@@ -55,8 +60,22 @@ func main() {
 	}
 }
 GO
+mkdir "$tmp/inplace"
+cat >"$tmp/inplace/main.go" <<'GO'
+package main
+
+import (
+	"os"
+	"syscall"
+)
+
+func main() {
+	err := syscall.Exec(os.Args[1], os.Args[1:], os.Environ())
+	panic(err)
+}
+GO
 printf 'package main\n\nfunc main() {}\n' >"$tmp/empty/main.go"
-for m in floor empty; do
+for m in floor inplace empty; do
 	printf 'module %s\n\ngo 1.22\n' "$m" >"$tmp/$m/go.mod"
 	(cd "$tmp/$m" && CGO_ENABLED=0 GOFLAGS= go build -o "$tmp/$m.bin" .)
 done
@@ -92,6 +111,7 @@ hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$tmp/spawn.json" \
 	-n "NewCmd (helper)" "$tmp/sandbox.test -test.run ^TestSpawnHelper\$ spawn-helper newcmd $ws" \
 	-n "Command (helper)" "$tmp/sandbox.test -test.run ^TestSpawnHelper\$ spawn-helper command $ws" \
 	-n "Go exec floor" "FLOOR_FDS=$nfiles $tmp/floor.bin $raw" \
+	-n "Go exec-in-place" "$tmp/inplace.bin $raw" \
 	-n "empty Go program" "$tmp/empty.bin" \
 	>"$tmp/hyperfine.out" 2>&1 || { cat "$tmp/hyperfine.out" >&2; exit 2; }
 
@@ -107,6 +127,7 @@ jq -r --argjson runs "$RUNS" '
 	(med("NewCmd (helper)")) as $new |
 	(med("Command (helper)")) as $cmd |
 	(med("Go exec floor")) as $floor |
+	(med("Go exec-in-place")) as $inplace |
 	"| spawn of /bin/true | median ms | mean ms | stddev ms |",
 	"|---|---:|---:|---:|",
 	(.results[] | "| \(.command) | \(.median | ms) | \(.mean | ms) | \(.stddev | ms) |"),
@@ -117,7 +138,8 @@ jq -r --argjson runs "$RUNS" '
 	"| Command (probe, then spawn) / NewCmd, same binary | \($cmd / $new * 100 | round / 100) | (what the folded check saves) |",
 	"| sandtable run / Command (probe, then spawn) | \($run / $cmd * 100 | round / 100) | |",
 	"| NewCmd (helper) / raw bwrap | \($new / $raw * 100 | round / 100) | |",
-	"| Go exec floor / raw bwrap | \($floor / $raw * 100 | round / 100) | (no Go front end does better) |",
+	"| Go exec floor / raw bwrap | \($floor / $raw * 100 | round / 100) | (no Go parent of bwrap does better) |",
+	"| Go exec-in-place / raw bwrap | \($inplace / $raw * 100 | round / 100) | (no Go front end at all does better) |",
 	"| sandtable run / Go exec floor | \($run / $floor * 100 | round / 100) | |"
 ' "$tmp/spawn.json"
 
