@@ -1,7 +1,9 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -72,19 +74,38 @@ func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.name, Line: n.Line, 
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// yamlError reports a parse error at the line yaml.v3 names in it.
+func (l *loader) yamlError(err error) {
+	line, msg := 1, err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	l.at(Pos{File: l.name, Line: line, Col: 1}, "", "yaml: %s", msg)
+}
+
 func (l *loader) read(src []byte, t *Table, seenCommon *bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		line, msg := 1, err.Error()
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		}
-		l.at(Pos{File: l.name, Line: line, Col: 1}, "", "yaml: %s", msg)
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
+		l.yamlError(err)
 		return
 	}
 	if len(doc.Content) == 0 {
 		l.at(Pos{File: l.name, Line: 1, Col: 1}, "", "empty file (want a mapping with schema and platform)")
+		return
+	}
+	// A second document would be dropped without a word by a decoder that
+	// reads one: a reviewer reading the file would see rules that are not
+	// in the sandbox.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		l.yamlError(err)
+		return
+	default:
+		l.at(l.pos(&next), "", "a second YAML document (want one per file)")
 		return
 	}
 	root := doc.Content[0]
@@ -139,10 +160,19 @@ func lookup(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// keys walks a mapping, rejecting keys outside allowed.
+// keys walks a mapping, rejecting keys outside allowed and repeated keys.
+// yaml.v3 keeps both copies of a repeated key in a Node, and which one a
+// reader honours is arbitrary: a reviewer could read the first while the
+// sandbox got the second.
 func (l *loader) keys(m *yaml.Node, rule string, allowed []string, fn func(key string, k, v *yaml.Node)) {
+	seen := make(map[string]*yaml.Node, len(m.Content)/2)
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
+		if first, ok := seen[k.Value]; ok {
+			l.at(l.pos(k), rule, "key %q repeated (first at line %d; want it once)", k.Value, first.Line)
+			continue
+		}
+		seen[k.Value] = k
 		if !slices.Contains(allowed, k.Value) {
 			l.at(l.pos(k), rule, "unknown key %q (want one of %s)", k.Value, strings.Join(allowed, ", "))
 			continue
