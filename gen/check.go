@@ -292,6 +292,11 @@ func checkArgs(c *errs, r *Rule) {
 				}
 			}
 		}
+		if dst := r.Args[i+spec.operands]; spec.dest && (dst == varWorkspace || dst == varPath) && r.Group != "mounts" {
+			// Table order would let a hidden path inside the workspace be
+			// mounted first and then covered by the workspace bind.
+			c.at(r.ArgsPos, r.ID, "args: %s at %s outside group mounts is applied in table order, not parent before child (want group: mounts)", flag, dst)
+		}
 		i += 1 + spec.operands
 	}
 	if r.Group == "mounts" {
@@ -474,8 +479,14 @@ func checkDarwinOrder(c *errs, p *Platform) {
 	if rs[0].Action != "version" {
 		c.at(rs[0].Pos, rs[0].ID, "the first darwin rule must be version: 1")
 	}
-	if rs[1].Action != "deny" || !slices.Equal(rs[1].Ops, []string{"default"}) || len(rs[1].When) > 0 || rs[1].For != "" {
-		c.at(rs[1].Pos, rs[1].ID, "the second darwin rule must be an unconditional deny: [default]")
+	if rs[1].Action != "deny" || !slices.Equal(rs[1].Ops, []string{"default"}) || len(rs[1].When) > 0 || rs[1].For != "" || len(rs[1].Filters) > 0 {
+		c.at(rs[1].Pos, rs[1].ID, "the second darwin rule must be an unconditional deny: [default] without filters")
+	}
+	for _, r := range rs[2:] {
+		if slices.Contains(r.Ops, "default") {
+			// An allow of it undoes the deny; a second deny says nothing.
+			c.at(r.OpsPos, r.ID, "%s: operation default belongs to the second rule's deny alone", r.Action)
+		}
 	}
 	for i, d := range rs {
 		if d.Action != "deny" || d.For != "hidden" {
