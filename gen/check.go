@@ -285,6 +285,12 @@ func checkArgs(c *errs, r *Rule) {
 		}
 		for k, op := range r.Args[i+1 : i+1+spec.operands] {
 			checkOperand(c, r, op, linuxVars)
+			switch fdOperand, fdVar := spec.fd && k == 0, slices.Contains(fdVars, op); {
+			case fdOperand && !fdVar:
+				c.at(r.ArgsPos, r.ID, "args: %s takes a descriptor number (want one of %s, got %q)", flag, words(fdVars), op)
+			case !fdOperand && fdVar:
+				c.at(r.ArgsPos, r.ID, "args: %s is a descriptor number, and %s takes none there", op, flag)
+			}
 			// bwrap takes "/../x" as a destination and hides nothing there.
 			if spec.dest && k == spec.operands-1 && !strings.Contains(op, "$") {
 				if msg := badPath(op); msg != "" {

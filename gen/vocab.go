@@ -59,10 +59,17 @@ const (
 
 var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD}
 
+// fdVars are the variables whose value is a descriptor number; the others
+// are paths. A descriptor operand takes one of these and nothing else: a
+// path there makes bwrap read a random descriptor, and a constant number
+// could name any descriptor the plan hands out.
+var fdVars = []string{varNullFD, varSeccompFD, varStatusFD}
+
 // varCondition is the condition under which a variable has a value: a
 // descriptor the plan does not always hand out is "" otherwise, and bwrap
 // would read an empty operand as a descriptor number.
 var varCondition = map[string]string{
+	varNullFD:    "is-file",
 	varSeccompFD: "seccomp",
 	varStatusFD:  "status-fd",
 }
@@ -71,45 +78,47 @@ var darwinVars = []string{varWorkspace, varPath}
 var groups = []string{"mounts"}
 
 // bwrapFlag is one option of bwrap 0.8.0 (`bwrap --help`): how many operands
-// follow it, and whether its last operand is a mount destination.
+// follow it, whether its last operand is a mount destination, and whether
+// its first is a descriptor number.
 type bwrapFlag struct {
 	operands int
 	dest     bool
+	fd       bool
 	// hostWrite marks a flag that lets the sandbox write to the host path
 	// it names; such a grant outside the workspace needs `reviewed`.
 	hostWrite bool
 }
 
 var bwrapFlags = map[string]bwrapFlag{
-	"--args": {operands: 1}, "--unshare-all": {}, "--share-net": {},
+	"--args": {operands: 1, fd: true}, "--unshare-all": {}, "--share-net": {},
 	"--unshare-user": {}, "--unshare-user-try": {}, "--unshare-ipc": {},
 	"--unshare-pid": {}, "--unshare-net": {}, "--unshare-uts": {},
 	"--unshare-cgroup": {}, "--unshare-cgroup-try": {},
-	"--userns": {operands: 1}, "--userns2": {operands: 1},
+	"--userns": {operands: 1, fd: true}, "--userns2": {operands: 1, fd: true},
 	"--disable-userns": {}, "--assert-userns-disabled": {},
-	"--pidns": {operands: 1}, "--uid": {operands: 1}, "--gid": {operands: 1},
+	"--pidns": {operands: 1, fd: true}, "--uid": {operands: 1}, "--gid": {operands: 1},
 	"--hostname": {operands: 1}, "--chdir": {operands: 1}, "--clearenv": {},
 	"--setenv": {operands: 2}, "--unsetenv": {operands: 1},
-	"--lock-file": {operands: 1}, "--sync-fd": {operands: 1},
+	"--lock-file": {operands: 1}, "--sync-fd": {operands: 1, fd: true},
 	"--bind":         {operands: 2, dest: true, hostWrite: true},
 	"--bind-try":     {operands: 2, dest: true, hostWrite: true},
 	"--dev-bind":     {operands: 2, dest: true, hostWrite: true},
 	"--dev-bind-try": {operands: 2, dest: true, hostWrite: true},
 	"--ro-bind":      {operands: 2, dest: true},
 	"--ro-bind-try":  {operands: 2, dest: true},
-	"--bind-fd":      {operands: 2, dest: true, hostWrite: true},
-	"--ro-bind-fd":   {operands: 2, dest: true},
+	"--bind-fd":      {operands: 2, fd: true, dest: true, hostWrite: true},
+	"--ro-bind-fd":   {operands: 2, fd: true, dest: true},
 	"--remount-ro":   {operands: 1, dest: true},
 	"--exec-label":   {operands: 1}, "--file-label": {operands: 1},
 	"--proc": {operands: 1, dest: true}, "--dev": {operands: 1, dest: true},
 	"--tmpfs": {operands: 1, dest: true}, "--mqueue": {operands: 1, dest: true},
-	"--dir": {operands: 1, dest: true}, "--file": {operands: 2, dest: true},
-	"--bind-data":    {operands: 2, dest: true},
-	"--ro-bind-data": {operands: 2, dest: true},
+	"--dir": {operands: 1, dest: true}, "--file": {operands: 2, fd: true, dest: true},
+	"--bind-data":    {operands: 2, fd: true, dest: true},
+	"--ro-bind-data": {operands: 2, fd: true, dest: true},
 	"--symlink":      {operands: 2, dest: true},
-	"--seccomp":      {operands: 1}, "--add-seccomp-fd": {operands: 1},
-	"--block-fd": {operands: 1}, "--userns-block-fd": {operands: 1},
-	"--info-fd": {operands: 1}, "--json-status-fd": {operands: 1},
+	"--seccomp":      {operands: 1, fd: true}, "--add-seccomp-fd": {operands: 1, fd: true},
+	"--block-fd": {operands: 1, fd: true}, "--userns-block-fd": {operands: 1, fd: true},
+	"--info-fd": {operands: 1, fd: true}, "--json-status-fd": {operands: 1, fd: true},
 	"--new-session": {}, "--die-with-parent": {}, "--as-pid-1": {},
 	"--cap-add": {operands: 1}, "--cap-drop": {operands: 1},
 	"--perms": {operands: 1}, "--size": {operands: 1},
