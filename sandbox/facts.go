@@ -127,8 +127,8 @@ func grantFacts(r *resolver, field string, paths []string, ws string) ([]pathFac
 	return facts, nil
 }
 
-// hiddenFacts builds the hidden set: the table's defaults that exist and are
-// not revealed, then the caller's paths, deduplicated after resolution so two
+// hiddenFacts builds the hidden set: the table's defaults that are not
+// revealed, then the caller's paths, deduplicated after resolution so two
 // spellings of one directory produce one mount.
 func hiddenFacts(r *resolver, cfg Config, ws string) ([]pathFact, error) {
 	home, err := homeDir()
@@ -178,12 +178,17 @@ func hiddenFacts(r *resolver, cfg Config, ws string) ([]pathFact, error) {
 			real, fi, err = r.resolve(d.path)
 		}
 		if err != nil {
-			if isMissing(err) {
-				// Nothing to hide; dropping it keeps the argv and the
-				// profile short.
-				continue
+			if !isMissing(err) {
+				return nil, fsPathError("default hidden path", defaultPath(d, home), err)
 			}
-			return nil, fsPathError("default hidden path", defaultPath(d, home), err)
+			// Kept, as a missing Config.Hidden entry is: the Linux rules
+			// skip it, and on macOS its deny pair stops the path from
+			// appearing, readable, while the sandbox runs. One that could
+			// not be written in a profile has nothing to hide either.
+			if checkResolved("default hidden path", defaultPath(d, home), real) == nil {
+				add(fact(real, kindMissing, ws))
+			}
+			continue
 		}
 		if real == ws {
 			continue // the caller chose to work there

@@ -155,10 +155,21 @@ func TestDefaultHidden(t *testing.T) {
 		t.Errorf("npmrc: %+v", f)
 	}
 	factFor(t, p.hidden, gh)
-	for _, f := range p.hidden {
-		if f.kind == kindMissing {
-			t.Errorf("a missing default was kept: %+v", f)
-		}
+	// A missing default is kept, at its real path: Linux emits nothing for
+	// it, and macOS denies it in case it appears while the sandbox runs.
+	aws := filepath.Join(home, ".aws")
+	if f := factFor(t, p.hidden, aws); f.kind != kindMissing {
+		t.Errorf("aws: %+v", f)
+	}
+	if args := strings.Join(linuxArgs(p), " "); strings.Contains(args, aws) {
+		t.Errorf("the linux argv names the missing %s: %s", aws, args)
+	}
+	pd, err := newPlan("darwin", Config{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prof, want := darwinProfile(pd), `(deny file-read* (subpath "`+aws+`"))`; !strings.Contains(prof, want) {
+		t.Errorf("the darwin profile lacks %s:\n%s", want, prof)
 	}
 
 	// Reveal names the default by its $HOME expansion.
