@@ -57,7 +57,6 @@ type Config struct {
 	// human at a terminal.
 	Interactive bool
 
-	// Policy says what to do when no sandbox can be applied. The zero
-	// value is Required.
+	// Policy says whether the sandbox is required (the zero value) or off.
 	Policy Policy
 }

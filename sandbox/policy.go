@@ -7,17 +7,20 @@ import (
 	"strings"
 )
 
-// Policy decides what happens when the sandbox cannot be applied. There is
-// deliberately no "warn and run anyway" value: either the sandbox applies, or
-// an operator explicitly accepted that it does not.
+// Policy is whether the sandbox is required or off. There is deliberately no
+// "sandbox if it works, else run anyway" value: either the sandbox applies,
+// or an operator explicitly accepted that it does not. Off is that
+// acceptance, and it holds on every machine alike, so a command that runs
+// unsandboxed on one does not run sandboxed on the next.
 type Policy uint8
 
 const (
 	// Required refuses to spawn without a working sandbox. It is the zero
 	// value so that a forgotten field fails closed.
 	Required Policy = iota
-	// Off runs the command unwrapped, without a warning. The stripped
-	// environment variables are still removed.
+	// Off runs the command unwrapped, without a warning, whether or not a
+	// sandbox would work here. The stripped environment variables are
+	// still removed.
 	Off
 )
 

@@ -90,7 +90,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, e.g. ~/.npmrc (repeatable)")
 	fs.BoolVar(&f.noNetwork, "no-network", false, "cut the command off from the network, loopback included")
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (gives up the TIOCSTI protection: for a human at a terminal only)")
-	fs.StringVar(&f.policy, "policy", "", "the `policy` without a working sandbox: required (refuse) or off (run\n        unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
+	fs.StringVar(&f.policy, "policy", "", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
 }
 
 // config resolves the flags' paths the way a shell user expects (relative to
