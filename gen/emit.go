@@ -113,7 +113,7 @@ func emitRuleTable(f *jen.File, t *Table) {
 			g.Add(row(e.ID, "any", "", "", "unset "+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.DefaultHidden {
-			g.Add(row(e.ID, "any", "", "exists, not revealed", "hide "+e.Value, "", e.Why))
+			g.Add(row(e.ID, "any", "", "not revealed; on linux, exists", "hide "+e.Value, "", e.Why))
 		}
 		g.Line()
 	})

@@ -111,10 +111,11 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	}
 	// The same number spelled out, so a change in the cost shows up in
 	// review: the components of the temporary directory, then ws, home,
-	// bin and bin/bwrap, then 19 for the home defaults (18 entries, of
-	// which three share .config; .cargo, .local and .terraform.d stop at
-	// their missing first component).
-	if exact := strings.Count(dir, "/") + 4 + 19; total != exact || len(want) != exact {
+	// bin and bin/bwrap, then 26 for the home defaults (27 entries: six
+	// share .config, which exists; .cargo, .local, .terraform.d, .gem and
+	// .m2 stop at their missing first component, shared by two entries
+	// for .cargo and .m2).
+	if exact := strings.Count(dir, "/") + 4 + 26; total != exact || len(want) != exact {
 		t.Errorf("%d lstats (%d expected paths), want exactly %d", total, len(want), exact)
 	}
 	t.Logf("%d lstats for %d distinct paths", total, len(calls))
