@@ -46,7 +46,7 @@ func checkID(c *errs, pos Pos, id string, local, global map[string]Pos) {
 		c.at(pos, id, "id is not kebab-case (want lower-case words joined by -)")
 	}
 	if prev, dup := local[id]; dup {
-		c.at(pos, id, "duplicate id (first at %s)", prev)
+		c.at(pos, id, "duplicate id (first at %s; want a unique id)", prev)
 		return
 	}
 	local[id] = pos
@@ -63,14 +63,18 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	var names []string
 	for _, v := range p.Values {
 		if v.Value != strings.ToLower(v.Value) || v.Value == "" {
-			c.at(v.Pos, "", "policy value %q is not lower-case (values are matched case-insensitively)", v.Value)
+			want := "a lower-case name"
+			if v.Value != "" {
+				want = fmt.Sprintf("%q", strings.ToLower(v.Value))
+			}
+			c.at(v.Pos, "", "policy value %q is not lower-case (values are matched case-insensitively; want %s)", v.Value, want)
 		}
 		if slices.Contains(names, v.Value) {
-			c.at(v.Pos, "", "duplicate policy value %q", v.Value)
+			c.at(v.Pos, "", "duplicate policy value %q (want each value once)", v.Value)
 		}
 		names = append(names, v.Value)
 		if strings.TrimSpace(v.Why) == "" {
-			c.at(v.Pos, "", "policy value %q: missing why", v.Value)
+			c.at(v.Pos, "", "policy value %q: missing why (want the reason a reviewer reads)", v.Value)
 		}
 	}
 	if p.Default != "" && !slices.Contains(names, p.Default) {
@@ -88,13 +92,16 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 		checkID(c, e.Pos, e.ID, local, ids)
 		checkWhy(c, e.Pos, e.ID, e.Why)
 		msg := badPath(e.Value)
+		if msg == notAbsolute {
+			msg = fmt.Sprintf("not absolute (want an absolute path or %s/REL)", varHome)
+		}
 		if rest, ok := strings.CutPrefix(e.Value, varHome+"/"); ok {
 			msg = badPath("/" + rest)
 			if clean := filepath.Clean("/" + rest); clean != "/"+rest {
 				msg = fmt.Sprintf("not clean (want %q)", varHome+clean)
 			}
 			if strings.HasPrefix(filepath.Clean("/"+rest), "/..") || strings.Contains("/"+rest, "/../") {
-				msg = fmt.Sprintf("leaves %s", varHome)
+				msg = fmt.Sprintf("leaves %s (want %s/REL without ..)", varHome, varHome)
 			}
 		} else if strings.Contains(e.Value, "$") {
 			msg = fmt.Sprintf("only %s/... may be used (want an absolute path or %s/REL)", varHome, varHome)
@@ -111,21 +118,24 @@ func checkWhy(c *errs, pos Pos, id, why string) {
 	}
 }
 
+// notAbsolute is badPath's answer for a relative path.
+const notAbsolute = "not absolute (want a path starting with /)"
+
 // badPath mirrors the runtime path validator for the constants of the table.
 func badPath(p string) string {
 	switch {
 	case !utf8.ValidString(p):
-		return "not valid UTF-8"
+		return "not valid UTF-8 (want a UTF-8 path)"
 	case !strings.HasPrefix(p, "/"):
-		return "not absolute"
+		return notAbsolute
 	case filepath.Clean(p) != p:
 		return fmt.Sprintf("not clean (want %q)", filepath.Clean(p))
 	case strings.ContainsAny(p, "\"\\"):
-		return "contains a quote or backslash"
+		return "contains a quote or backslash (want a path without \" or \\)"
 	}
 	for _, r := range p {
 		if r < 0x20 || r == 0x7f {
-			return "contains a control character"
+			return "contains a control character (want printable characters only)"
 		}
 	}
 	return ""
@@ -134,7 +144,7 @@ func badPath(p string) string {
 func checkRule(c *errs, platform string, r *Rule, local, global map[string]Pos) {
 	checkID(c, r.Pos, r.ID, local, nil)
 	if prev, ok := global[r.ID]; ok && r.ID != "" {
-		c.at(r.Pos, r.ID, "id already names a shared entry at %s", prev)
+		c.at(r.Pos, r.ID, "id already names a shared entry at %s (want an id of its own)", prev)
 	}
 	checkWhy(c, r.Pos, r.ID, r.Why)
 	if r.For != "" {
@@ -158,6 +168,8 @@ func iterationNames() []string { return slices.Sorted(maps.Keys(iterations)) }
 
 func condNames() []string { return slices.Sorted(maps.Keys(conditions)) }
 
+func sbplOpNames() []string { return slices.Sorted(maps.Keys(sbplOps)) }
+
 func words(ws []string) string { return strings.Join(ws, ", ") }
 
 func checkWhen(c *errs, r *Rule) {
@@ -178,7 +190,7 @@ func checkWhen(c *errs, r *Rule) {
 	}
 	switch satisfiable(r) {
 	case never:
-		c.at(r.WhenPos, r.ID, "when: %q can never be true", r.WhenString())
+		c.at(r.WhenPos, r.ID, "when: %q can never be true (want conditions that can hold together)", r.WhenString())
 	case always:
 		c.at(r.WhenPos, r.ID, "when: %q is always true (want it omitted)", r.WhenString())
 	}
@@ -276,11 +288,11 @@ func checkArgs(c *errs, r *Rule) {
 		flag := r.Args[i]
 		spec, ok := bwrapFlags[flag]
 		if !ok {
-			c.at(r.ArgsPos, r.ID, "args: %q is not a bwrap 0.8 flag", flag)
+			c.at(r.ArgsPos, r.ID, "args: %q is not a bwrap 0.8 flag (want one of bwrap --help's options)", flag)
 			return
 		}
 		if i+1+spec.operands > len(r.Args) {
-			c.at(r.ArgsPos, r.ID, "args: %s takes %d operand(s) (got %d)", flag, spec.operands, len(r.Args)-i-1)
+			c.at(r.ArgsPos, r.ID, "args: %s takes %d operand(s) (got %d; want %d after it)", flag, spec.operands, len(r.Args)-i-1, spec.operands)
 			return
 		}
 		for k, op := range r.Args[i+1 : i+1+spec.operands] {
@@ -289,7 +301,7 @@ func checkArgs(c *errs, r *Rule) {
 			case fdOperand && !fdVar:
 				c.at(r.ArgsPos, r.ID, "args: %s takes a descriptor number (want one of %s, got %q)", flag, words(fdVars), op)
 			case !fdOperand && fdVar:
-				c.at(r.ArgsPos, r.ID, "args: %s is a descriptor number, and %s takes none there", op, flag)
+				c.at(r.ArgsPos, r.ID, "args: %s is a descriptor number, and %s takes none there (want a path or a constant there)", op, flag)
 			}
 			// bwrap takes "/../x" as a destination and hides nothing there.
 			if spec.dest && k == spec.operands-1 && !strings.Contains(op, "$") {
@@ -313,7 +325,11 @@ func checkArgs(c *errs, r *Rule) {
 			want = varPath
 		}
 		if !spec.dest || 1+spec.operands != len(r.Args) || last != want {
-			c.at(r.ArgsPos, r.ID, "group mounts: want one mount flag whose destination is %s", want)
+			example := "[--bind, $workspace, $workspace]"
+			if want == varPath {
+				example = "[--tmpfs, $path]"
+			}
+			c.at(r.ArgsPos, r.ID, "group mounts: want one mount flag whose destination is %s (want args like %s)", want, example)
 		}
 	}
 }
@@ -347,7 +363,7 @@ func checkSBPL(c *errs, r *Rule) {
 			c.at(pos, r.ID, "version: got %d (want 1)", r.Version)
 		}
 		if len(r.Filters) > 0 || r.For != "" || len(r.When) > 0 {
-			c.at(pos, r.ID, "version takes no filters, for or when")
+			c.at(pos, r.ID, "version takes no filters, for or when (want none of them)")
 		}
 	default:
 		if len(r.Ops) == 0 {
@@ -355,7 +371,7 @@ func checkSBPL(c *errs, r *Rule) {
 		}
 		for _, op := range r.Ops {
 			if !sbplOps[op] {
-				c.at(pos, r.ID, "%s: unknown SBPL operation %q", r.Action, op)
+				c.at(pos, r.ID, "%s: unknown SBPL operation %q (want one of %s)", r.Action, op, words(sbplOpNames()))
 			}
 		}
 		for _, f := range r.Filters {
@@ -404,7 +420,11 @@ func checkReviewed(c *errs, platform string, r *Rule) {
 		}
 	}
 	if len(outside) > 0 {
-		c.at(r.Pos, r.ID, "write grant outside the workspace and temp dirs (%s) needs reviewed: \"reason\"", words(outside))
+		want := "the source " + varWorkspace
+		if platform != "linux" {
+			want = "filters on " + varWorkspace + ", " + strings.Join(slices.Sorted(maps.Keys(tempDirs)), " or ")
+		}
+		c.at(r.Pos, r.ID, "write grant outside the workspace and temp dirs (%s) needs reviewed: \"reason\" (want reviewed: \"reason\", or %s only)", words(outside), want)
 	}
 }
 
@@ -436,14 +456,14 @@ func checkLinuxOrder(c *errs, p *Platform) {
 	}
 	first, last := rs[0], rs[len(rs)-1]
 	if !slices.Equal(first.Args, []string{"--ro-bind", "/", "/"}) || first.For != "" || len(first.When) > 0 {
-		c.at(first.Pos, first.ID, "the first linux rule must be an unconditional --ro-bind / /")
+		c.at(first.Pos, first.ID, "the first linux rule must be an unconditional --ro-bind / / (want args: [--ro-bind, /, /] without when or for)")
 	}
 	if !slices.Equal(last.Args, []string{"--"}) || last.For != "" || len(last.When) > 0 {
-		c.at(last.Pos, last.ID, "the last linux rule must be an unconditional --")
+		c.at(last.Pos, last.ID, "the last linux rule must be an unconditional -- (want args: [--] without when or for)")
 	}
 	for _, r := range rs[:len(rs)-1] {
 		if slices.Contains(r.Args, "--") {
-			c.at(r.ArgsPos, r.ID, "args: -- before the last rule would end bwrap's options early")
+			c.at(r.ArgsPos, r.ID, "args: -- before the last rule would end bwrap's options early (want -- in the last rule only)")
 		}
 	}
 	groupStart, groupEnd := -1, -1
@@ -454,7 +474,7 @@ func checkLinuxOrder(c *errs, p *Platform) {
 		if groupStart < 0 {
 			groupStart = i
 		} else if groupEnd != i-1 {
-			c.at(r.Pos, r.ID, "group %s: its rules must be contiguous (the group starts at %s)", r.Group, rs[groupStart].Pos)
+			c.at(r.Pos, r.ID, "group %s: its rules must be contiguous (the group starts at %s; want it right after %s)", r.Group, rs[groupStart].Pos, rs[groupEnd].Pos)
 		}
 		groupEnd = i
 	}
@@ -479,19 +499,19 @@ func checkLinuxOrder(c *errs, p *Platform) {
 func checkDarwinOrder(c *errs, p *Platform) {
 	rs := p.Rules
 	if len(rs) < 2 {
-		c.at(p.Pos, "", "darwin: want at least (version 1) and (deny default)")
+		c.at(p.Pos, "", "darwin: want at least (version 1) and (deny default) (want rules version: 1, then deny: [default])")
 		return
 	}
 	if rs[0].Action != "version" {
-		c.at(rs[0].Pos, rs[0].ID, "the first darwin rule must be version: 1")
+		c.at(rs[0].Pos, rs[0].ID, "the first darwin rule must be version: 1 (want a version: 1 rule before it)")
 	}
 	if rs[1].Action != "deny" || !slices.Equal(rs[1].Ops, []string{"default"}) || len(rs[1].When) > 0 || rs[1].For != "" || len(rs[1].Filters) > 0 {
-		c.at(rs[1].Pos, rs[1].ID, "the second darwin rule must be an unconditional deny: [default] without filters")
+		c.at(rs[1].Pos, rs[1].ID, "the second darwin rule must be an unconditional deny: [default] without filters (want deny: [default] without when, for or filters, right after version: 1)")
 	}
 	for _, r := range rs[2:] {
 		if slices.Contains(r.Ops, "default") {
 			// An allow of it undoes the deny; a second deny says nothing.
-			c.at(r.OpsPos, r.ID, "%s: operation default belongs to the second rule's deny alone", r.Action)
+			c.at(r.OpsPos, r.ID, "%s: operation default belongs to the second rule's deny alone (want named operations such as file-read* instead)", r.Action)
 		}
 	}
 	for i, d := range rs {

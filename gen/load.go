@@ -50,13 +50,13 @@ func LoadFS(fsys fs.FS, name string) (*Table, error) {
 	if len(c.list) == 0 {
 		top := Pos{File: name, Line: 1, Col: 1}
 		if t.Linux == nil {
-			c.at(top, "", "no table with platform: linux")
+			c.at(top, "", "no table with platform: linux (want a file with platform: linux)")
 		}
 		if t.Darwin == nil {
-			c.at(top, "", "no table with platform: darwin")
+			c.at(top, "", "no table with platform: darwin (want a file with platform: darwin)")
 		}
 		if !seenCommon {
-			c.at(top, "", "no table with platform: any (policy, strip-env, default-hidden)")
+			c.at(top, "", "no table with platform: any (policy, strip-env, default-hidden) (want a file with platform: any)")
 		}
 	}
 	if err := c.err(); err != nil {
@@ -81,7 +81,7 @@ func (l *loader) yamlError(err error) {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}
-	l.at(Pos{File: l.name, Line: line, Col: 1}, "", "yaml: %s", msg)
+	l.at(Pos{File: l.name, Line: line, Col: 1}, "", "yaml: %s (want valid YAML)", msg)
 }
 
 func (l *loader) read(src []byte, t *Table, seenCommon *bool) {
@@ -127,7 +127,7 @@ func (l *loader) read(src []byte, t *Table, seenCommon *bool) {
 	switch platform {
 	case "any":
 		if *seenCommon {
-			l.at(l.pos(root), "", "second table with platform: any")
+			l.at(l.pos(root), "", "second table with platform: any (want one file per platform)")
 			return
 		}
 		*seenCommon = true
@@ -136,12 +136,12 @@ func (l *loader) read(src []byte, t *Table, seenCommon *bool) {
 		p := l.platform(root, platform)
 		if platform == "linux" {
 			if t.Linux != nil {
-				l.at(l.pos(root), "", "second table with platform: linux")
+				l.at(l.pos(root), "", "second table with platform: linux (want one file per platform)")
 			}
 			t.Linux = p
 		} else {
 			if t.Darwin != nil {
-				l.at(l.pos(root), "", "second table with platform: darwin")
+				l.at(l.pos(root), "", "second table with platform: darwin (want one file per platform)")
 			}
 			t.Darwin = p
 		}
@@ -234,9 +234,41 @@ func (l *loader) common(root *yaml.Node, c *Common) {
 	})
 	for _, key := range []string{"policy", "strip-env", "default-hidden"} {
 		if lookup(root, key) == nil {
-			l.at(l.pos(root), "", "missing key %s", key)
+			l.at(l.pos(root), "", "missing key %s (want %s)", key, commonKeyWant[key])
 		}
 	}
+}
+
+// commonKeyWant and policyKeyWant say what each required key holds.
+var (
+	commonKeyWant = map[string]string{
+		"policy":         "policy: a mapping of variable, default and values",
+		"strip-env":      "strip-env: a list of {id, name, why}, or [] for none",
+		"default-hidden": "default-hidden: a list of {id, path, why}, or [] for none",
+	}
+	policyKeyWant = map[string]string{
+		"variable": "the environment variable that selects the policy",
+		"default":  "the name of one of the values",
+		"values":   "a list of {name, why}",
+	}
+)
+
+// entryKeyWant says what an entry's key holds, by key.
+func entryKeyWant(what, key string) string {
+	switch key {
+	case "id":
+		return "a unique kebab-case id"
+	case "why":
+		return "the reason a reviewer reads"
+	case "path":
+		return "an absolute path or " + varHome + "/REL"
+	case "name":
+		if what == "policy.values" {
+			return "the lower-case value"
+		}
+		return "an environment variable name"
+	}
+	return "a value"
 }
 
 func (l *loader) policy(n *yaml.Node, p *Policy) {
@@ -257,7 +289,7 @@ func (l *loader) policy(n *yaml.Node, p *Policy) {
 	})
 	for _, key := range []string{"variable", "default", "values"} {
 		if lookup(n, key) == nil {
-			l.at(l.pos(n), "", "policy: missing key %s", key)
+			l.at(l.pos(n), "", "policy: missing key %s (want %s)", key, policyKeyWant[key])
 		}
 	}
 }
@@ -294,7 +326,7 @@ func (l *loader) entries(n *yaml.Node, what, valueKey string) []Entry {
 		})
 		for _, key := range allowed {
 			if lookup(e, key) == nil {
-				l.at(en.Pos, en.ID, "%s: missing key %s", what, key)
+				l.at(en.Pos, en.ID, "%s: missing key %s (want %s)", what, key, entryKeyWant(what, key))
 			}
 		}
 		out = append(out, en)
@@ -328,7 +360,7 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 		l.at(p.Pos, "", "missing key program (want the sandbox program's name)")
 	}
 	if len(p.Rules) == 0 && lookup(root, "rules") == nil {
-		l.at(p.Pos, "", "missing key rules")
+		l.at(p.Pos, "", "missing key rules (want a list of rules)")
 	}
 	return p
 }
@@ -371,7 +403,7 @@ func (l *loader) rule(n *yaml.Node, platform string) *Rule {
 			r.Version, _ = strconv.Atoi(v.Value)
 		case "allow", "deny":
 			if r.Action != "" {
-				l.at(l.pos(k), r.ID, "%s: a rule has one of version, allow or deny (got %s too)", key, r.Action)
+				l.at(l.pos(k), r.ID, "%s: a rule has one of version, allow or deny (got %s too; want a separate rule for each)", key, r.Action)
 				return
 			}
 			r.Action = key
