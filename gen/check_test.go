@@ -50,6 +50,8 @@ func TestLints(t *testing.T) {
 			want: `rule "home": args: --ro-bind after the mounts group would cover the hidden paths under its destination`},
 		{name: "host tmp bind unreviewed", linux: "  - id: d\n    args: [--bind, /tmp, /tmp]\n    why: d.\n",
 			want: `rule "d": write grant outside the workspace and temp dirs (/tmp) needs reviewed`},
+		{name: "macOS temp dir bound on linux", linux: "  - id: d\n    args: [--bind, /private/tmp, /private/tmp]\n    why: d.\n",
+			want: `rule "d": write grant outside the workspace and temp dirs (/private/tmp) needs reviewed`},
 		{name: "workspace bind", linux: "  - id: d\n    group: mounts\n    args: [--bind, $workspace, $workspace]\n    why: d.\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
