@@ -30,19 +30,31 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNotHome(r, cfg.Workspace, ws); err != nil {
+		return nil, err
+	}
 	p := &plan{
 		workspace:   ws,
 		network:     !cfg.NoNetwork,
 		interactive: cfg.Interactive,
 		callerRoot:  os.Geteuid() == 0,
 	}
-	if p.read, err = grantFacts(r, "read path", cfg.Read, ws); err != nil {
+	if p.write, err = grantFacts(r, "write path", cfg.Write, ws, nil); err != nil {
 		return nil, err
 	}
-	if p.write, err = grantFacts(r, "write path", cfg.Write, ws); err != nil {
+	// The write paths are checked once all of them are known, since one
+	// can lie inside another.
+	roots := writableRoots(goos, p)
+	for _, w := range cfg.Write {
+		r.resolve(w) // remembered: no file system access
+		if err := checkVia(r, "write path", w, roots); err != nil {
+			return nil, err
+		}
+	}
+	if p.read, err = grantFacts(r, "read path", cfg.Read, ws, roots); err != nil {
 		return nil, err
 	}
-	if p.hidden, err = hiddenFacts(r, cfg, ws); err != nil {
+	if p.hidden, err = hiddenFacts(r, cfg, ws, roots); err != nil {
 		return nil, err
 	}
 	if goos == "linux" {
@@ -105,8 +117,9 @@ func resolveWorkspace(r *resolver, ws string) (string, error) {
 }
 
 // grantFacts resolves Read or Write paths, which must exist: bwrap cannot
-// bind a missing source.
-func grantFacts(r *resolver, field string, paths []string, ws string) ([]pathFact, error) {
+// bind a missing source. With roots, a path that goes through a symlink
+// in one of them is refused (see checkVia).
+func grantFacts(r *resolver, field string, paths []string, ws string, roots []string) ([]pathFact, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -115,6 +128,9 @@ func grantFacts(r *resolver, field string, paths []string, ws string) ([]pathFac
 		real, fi, err := r.resolve(p)
 		if err != nil {
 			return nil, fsPathError(field, p, err)
+		}
+		if err := checkVia(r, field, p, roots); err != nil {
+			return nil, err
 		}
 		if err := checkResolved(field, p, real); err != nil {
 			return nil, err
@@ -130,7 +146,7 @@ func grantFacts(r *resolver, field string, paths []string, ws string) ([]pathFac
 // hiddenFacts builds the hidden set: the table's defaults that are not
 // revealed, then the caller's paths, deduplicated after resolution so two
 // spellings of one directory produce one mount.
-func hiddenFacts(r *resolver, cfg Config, ws string) ([]pathFact, error) {
+func hiddenFacts(r *resolver, cfg Config, ws string, roots []string) ([]pathFact, error) {
 	home, err := homeDir()
 	if err != nil {
 		return nil, err
@@ -177,6 +193,9 @@ func hiddenFacts(r *resolver, cfg Config, ws string) ([]pathFact, error) {
 		} else {
 			real, fi, err = r.resolve(d.path)
 		}
+		if err := checkVia(r, "default hidden path", defaultPath(d, home), roots); err != nil {
+			return nil, err
+		}
 		if err != nil {
 			if !isMissing(err) {
 				return nil, fsPathError("default hidden path", defaultPath(d, home), err)
@@ -201,6 +220,9 @@ func hiddenFacts(r *resolver, cfg Config, ws string) ([]pathFact, error) {
 
 	for _, h := range cfg.Hidden {
 		real, fi, err := r.resolve(h)
+		if err := checkVia(r, "hidden path", h, roots); err != nil {
+			return nil, err
+		}
 		kind := kindOf(fi)
 		if err != nil {
 			if !isMissing(err) {

@@ -31,6 +31,8 @@ const maxLinks = 40
 // or, for a hidden path, sorting it before the mount that should come first.
 type resolver struct {
 	seen map[string]lstatResult
+	// via is every symlink the last resolve followed, by its own path.
+	via []string
 }
 
 type lstatResult struct {
@@ -67,6 +69,7 @@ func (r *resolver) resolve(p string) (string, fs.FileInfo, error) {
 func (r *resolver) resolveUnder(dir, rest string) (string, fs.FileInfo, error) {
 	var fi fs.FileInfo
 	links := 0
+	r.via = r.via[:0]
 	for rest != "" {
 		var comp string
 		comp, rest, _ = strings.Cut(rest, "/")
@@ -92,6 +95,7 @@ func (r *resolver) resolveUnder(dir, rest string) (string, fs.FileInfo, error) {
 			if links++; links > maxLinks {
 				return path.Join(next, rest), nil, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
 			}
+			r.via = append(r.via, next)
 			target, err := readlink(next)
 			if err != nil {
 				return path.Join(next, rest), nil, err

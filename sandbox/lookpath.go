@@ -48,12 +48,18 @@ func underAny(p string, roots []string) bool {
 	return false
 }
 
-// writableRoots is everything a sandboxed child can write that outlives it.
-func writableRoots(p *plan) []string {
-	roots := make([]string, 0, 1+len(p.write))
+// writableRoots is everything a sandboxed child can write that outlives it:
+// the workspace, the write paths, and on macOS the temporary directories,
+// which the profile opens on the host itself (Linux gives the sandbox a
+// private /tmp).
+func writableRoots(goos string, p *plan) []string {
+	roots := make([]string, 0, 3+len(p.write))
 	roots = append(roots, p.workspace)
 	for _, f := range p.write {
 		roots = append(roots, f.path)
+	}
+	if goos == "darwin" {
+		roots = append(roots, "/private/tmp", "/var/folders")
 	}
 	return roots
 }
