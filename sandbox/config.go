@@ -52,9 +52,11 @@ type Config struct {
 	NoNetwork bool
 
 	// Interactive keeps the caller's session so job control and /dev/tty
-	// work. It costs the TIOCSTI protection (CVE-2017-5226): the child could
-	// push keystrokes into the caller's terminal. Use it only for a
-	// human at a terminal.
+	// work. It gives up --new-session, so the child shares the caller's
+	// session and can signal its process group. Pushing keystrokes into
+	// the terminal (TIOCSTI, CVE-2017-5226) stays refused by the seccomp
+	// filter on amd64 and arm64 only; elsewhere it is possible too. Use it
+	// only for a human at a terminal.
 	Interactive bool
 
 	// Policy says whether the sandbox is required (the zero value) or off.

@@ -89,7 +89,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.write, "write", "make the existing `path` writable too (repeatable)")
 	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, e.g. ~/.npmrc (repeatable)")
 	fs.BoolVar(&f.noNetwork, "no-network", false, "cut the command off from the network, loopback included")
-	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (gives up the TIOCSTI protection: for a human at a terminal only)")
+	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
 	fs.StringVar(&f.policy, "policy", "", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
 }
 

@@ -27,7 +27,8 @@ sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
 'sandtable probe'), 126 when CMD cannot be executed, 127 when it is not found.
 SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to CMD. With --interactive,
 CMD shares the terminal's process group, so only SIGTERM is passed on: the
-terminal delivers the others itself.`,
+terminal delivers the others itself, and any sent to sandtable alone (with
+kill, say) are ignored; stop such a run with SIGTERM.`,
 	example: `  sandtable run -- sh -c 'echo hi > out.txt'
   sandtable run --workspace ~/src/app --no-network -- make test`,
 }
