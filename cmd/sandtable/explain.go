@@ -20,23 +20,28 @@ checking that the sandbox works here (that is 'sandtable probe').
 
 On Linux the output is the bwrap command line, one flag and its operands per
 line, shell-quoted, with \ continuations, so it can be pasted into a shell
-and run as it is. The descriptors bwrap reads are redirected on the line
-before "--": 3</dev/null when a hidden file is replaced by an empty one, and
-the seccomp filter's bytes as a bash process substitution, N< <(printf ...),
-so output that has one needs bash (or zsh), not sh. Without CMD the output
-ends with "--": append a command to it. Paste it in the workspace: run
-starts CMD there, the pasted line where you are.
+and run as it is. It starts with env -u NAME for each variable that run
+removes from CMD's environment (the rule table's strip-env entries), so the
+pasted line does not pass them on either. The descriptors bwrap reads are
+redirected on the line before "--": 3</dev/null when a hidden file is
+replaced by an empty one, and the seccomp filter's bytes as a bash process
+substitution, N< <(printf ...), so output that has one needs bash (or zsh),
+not sh. Without CMD the output ends with "--": append a command to it.
+Paste it in the workspace: run starts CMD there, the pasted line where you
+are. With --policy off the output is CMD itself, after the same env -u.
 
 --os darwin prints the Seatbelt (SBPL) profile instead, as sandbox-exec -p
-would get it; CMD then appears only in --json.
+would get it; CMD and the variables to remove then appear only in --json.
 
 --rules names the rule behind each line, in an aligned "# rule-id" column
 (Linux) or a "; rule-id" comment before each form (macOS, which stays a
 valid profile). The Linux output is then for reading, not for pasting.
 
---json prints {"program", "args", "profile", "files"} (and "steps" with
---rules), where args is the whole argv after program, CMD included, and
-files lists descriptors 3, 4, ... as {"path": FILE} or {"data_base64": BYTES}.
+--json prints {"program", "args", "profile", "files", "unset_env"} (and
+"steps" with --rules), where args is the whole argv after program, CMD
+included, files lists descriptors 3, 4, ... as {"path": FILE} or
+{"data_base64": BYTES}, and unset_env names the variables to remove from
+program's environment, as run does.
 
 Path facts (what exists, what is a file) come from this machine, whatever
 --os says.`,
@@ -50,7 +55,7 @@ func cmdExplain(args []string) int {
 	var sf sandboxFlags
 	sf.register(fs)
 	goos := fs.String("os", runtime.GOOS, "render for `linux` or darwin")
-	asJSON := fs.Bool("json", false, "print JSON: program, args, profile, files")
+	asJSON := fs.Bool("json", false, "print JSON: program, args, profile, files, unset_env")
 	withRules := fs.Bool("rules", false, "name the rule behind each line (Linux output is then not pasteable)")
 	if code, done := parseFlags(fs, explainHelp, args); done {
 		return code
@@ -67,30 +72,29 @@ func cmdExplain(args []string) int {
 		return report("explain", err)
 	}
 	var steps []sandbox.Step
-	if *withRules {
+	if *withRules && (wrap.Program != "" || *asJSON) {
 		if steps, err = sandbox.Explain(*goos, cfg); err != nil {
 			return report("explain", err)
 		}
 	}
 	cmdArgs := fs.Args()
+	vars := strippedVars()
 	if wrap.Program == "" && !*asJSON {
 		fmt.Fprintf(os.Stderr, "sandtable explain: policy is off: the command runs without a sandbox\n")
 	}
 	switch {
 	case *asJSON:
-		err = writeJSON(os.Stdout, wrap, cmdArgs, steps, *withRules)
+		err = writeJSON(os.Stdout, wrap, cmdArgs, vars, steps, *withRules)
 	case wrap.Program == "":
-		if len(cmdArgs) > 0 {
-			_, err = fmt.Println(shellJoin(cmdArgs))
-		}
+		err = writeLines(os.Stdout, unwrappedLines(vars, cmdArgs), *withRules)
 	case *goos == "darwin" && *withRules:
 		err = writeProfileSteps(os.Stdout, steps)
 	case *goos == "darwin":
 		_, err = io.WriteString(os.Stdout, wrap.Profile)
 	case *withRules:
-		err = writeLinuxSteps(os.Stdout, wrap, steps, cmdArgs)
+		err = writeLines(os.Stdout, linuxStepLines(wrap, vars, steps, cmdArgs), true)
 	default:
-		err = writeLinux(os.Stdout, wrap, cmdArgs)
+		err = writeLines(os.Stdout, linuxLines(wrap, vars, cmdArgs), false)
 	}
 	if err != nil {
 		return report("explain", fmt.Errorf("write: %w", err))
@@ -98,41 +102,104 @@ func cmdExplain(args []string) int {
 	return 0
 }
 
-// writeLinux prints the pasteable command line.
-func writeLinux(w io.Writer, wrap sandbox.Wrap, cmdArgs []string) error {
-	lines := []string{shellQuote(wrap.Program)}
+// strippedVar is a variable run removes from CMD's environment, and the
+// rule table entry that removes it.
+type strippedVar struct{ name, rule string }
+
+// strippedVars are the table's strip-env entries, in table order: the
+// shared rows that emit "unset NAME", the variables sandbox.Command strips.
+func strippedVars() []strippedVar {
+	var vars []strippedVar
+	for _, r := range sandbox.Rules() {
+		if name, ok := strings.CutPrefix(r.Emits, "unset "); ok && r.Platform == "any" {
+			vars = append(vars, strippedVar{name, r.ID})
+		}
+	}
+	return vars
+}
+
+func varNames(vars []strippedVar) []string {
+	names := make([]string, len(vars))
+	for i, v := range vars {
+		names[i] = v.name
+	}
+	return names
+}
+
+// line is one line of the shell output, and what --rules says made it.
+type line struct{ text, note string }
+
+// envLines run what follows them with vars removed from its environment:
+// "env -u NAME" and then "-u NAME" for the others, one a line, for --rules
+// to name each one's entry. Without vars, env is left out.
+func envLines(vars []strippedVar) []line {
+	var lines []line
+	for i, v := range vars {
+		text := "-u " + shellQuote(v.name)
+		if i == 0 {
+			text = "env " + text
+		}
+		lines = append(lines, line{text, v.rule})
+	}
+	return lines
+}
+
+// programWords are the words that run prog, after envLines when viaEnv:
+// prog itself unless env (or, without env, the shell) would read it as
+// something else. A name with "=" is an assignment to both, so a shell
+// runs it with exec, as a name; a name starting with "-" follows env's
+// "--". Neither is bwrap's path; both can be CMD under --policy off.
+func programWords(prog string, viaEnv bool) []string {
+	switch {
+	case strings.Contains(prog, "="):
+		return []string{"/bin/sh", "-c", `exec "$0" "$@"`, prog}
+	case viaEnv && strings.HasPrefix(prog, "-"):
+		return []string{"--", prog}
+	}
+	return []string{prog}
+}
+
+// unwrappedLines run CMD as run does under --policy off: unwrapped, in the
+// stripped environment. Without CMD they end with env's options, for a
+// command to be appended.
+func unwrappedLines(vars []strippedVar, cmdArgs []string) []line {
+	lines := envLines(vars)
+	if len(cmdArgs) > 0 {
+		words := append(programWords(cmdArgs[0], len(vars) > 0), cmdArgs[1:]...)
+		lines = append(lines, line{shellJoin(words), "command"})
+	}
+	return lines
+}
+
+// programLine is the line that starts bwrap, after the env lines.
+func programLine(wrap sandbox.Wrap, vars []strippedVar) line {
+	return line{shellJoin(programWords(wrap.Program, len(vars) > 0)), "program"}
+}
+
+// linuxLines are the pasteable command line.
+func linuxLines(wrap sandbox.Wrap, vars []strippedVar, cmdArgs []string) []line {
+	lines := append(envLines(vars), programLine(wrap, vars))
 	opts := wrap.Args
 	if n := len(opts); n > 0 && opts[n-1] == "--" {
 		opts = opts[:n-1]
 	}
 	for _, g := range flagGroups(opts) {
-		lines = append(lines, shellJoin(g))
+		lines = append(lines, line{text: shellJoin(g)})
 	}
-	lines = append(lines, redirections(wrap.Files, false)...)
-	lines = append(lines, "--")
+	for _, r := range redirections(wrap.Files, false) {
+		lines = append(lines, line{text: r})
+	}
+	lines = append(lines, line{text: "--"})
 	if len(cmdArgs) > 0 {
-		lines = append(lines, shellJoin(cmdArgs))
+		lines = append(lines, line{text: shellJoin(cmdArgs)})
 	}
-	var b strings.Builder
-	for i, l := range lines {
-		if i > 0 {
-			b.WriteString("  ")
-		}
-		b.WriteString(l)
-		if i < len(lines)-1 {
-			b.WriteString(" \\")
-		}
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return lines
 }
 
-// writeLinuxSteps prints the same lines as writeLinux, each with the rule
-// that emitted it in a column of its own.
-func writeLinuxSteps(w io.Writer, wrap sandbox.Wrap, steps []sandbox.Step, cmdArgs []string) error {
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s\t# program\n", shellQuote(wrap.Program))
+// linuxStepLines are the same lines as linuxLines, each noting the rule
+// that emitted it, with the filter's bytes abbreviated.
+func linuxStepLines(wrap sandbox.Wrap, vars []strippedVar, steps []sandbox.Step, cmdArgs []string) []line {
+	lines := append(envLines(vars), programLine(wrap, vars))
 	for _, s := range steps {
 		if len(s.Args) == 1 && s.Args[0] == "--" {
 			for i, r := range redirections(wrap.Files, true) {
@@ -140,17 +207,47 @@ func writeLinuxSteps(w io.Writer, wrap sandbox.Wrap, steps []sandbox.Step, cmdAr
 				if f := wrap.Files[i]; f.Path == "" {
 					what = fmt.Sprintf(" (%d bytes; explain without --rules prints them all)", len(f.Data))
 				}
-				fmt.Fprintf(tw, "  %s\t# read by %s%s\n", r, reader(steps, 3+i), what)
+				lines = append(lines, line{r, "read by " + reader(steps, 3+i) + what})
 			}
 		}
 		for _, g := range flagGroups(s.Args) {
-			fmt.Fprintf(tw, "  %s\t# %s\n", shellJoin(g), s.Rule)
+			lines = append(lines, line{shellJoin(g), s.Rule})
 		}
 	}
 	if len(cmdArgs) > 0 {
-		fmt.Fprintf(tw, "  %s\t# command\n", shellJoin(cmdArgs))
+		lines = append(lines, line{shellJoin(cmdArgs), "command"})
 	}
-	return tw.Flush()
+	return lines
+}
+
+// writeLines prints lines as one command, each line after the first
+// indented: with \ continuations, to be pasted, or withRules with each
+// line's note in an aligned "# note" column, to be read.
+func writeLines(w io.Writer, lines []line, withRules bool) error {
+	if withRules {
+		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		for i, l := range lines {
+			indent := "  "
+			if i == 0 {
+				indent = ""
+			}
+			fmt.Fprintf(tw, "%s%s\t# %s\n", indent, l.text, l.note)
+		}
+		return tw.Flush()
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		b.WriteString(l.text)
+		if i < len(lines)-1 {
+			b.WriteString(" \\")
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // writeProfileSteps prints the SBPL profile with a comment naming the rule
@@ -167,7 +264,7 @@ func writeProfileSteps(w io.Writer, steps []sandbox.Step) error {
 	return err
 }
 
-func writeJSON(w io.Writer, wrap sandbox.Wrap, cmdArgs []string, steps []sandbox.Step, withRules bool) error {
+func writeJSON(w io.Writer, wrap sandbox.Wrap, cmdArgs []string, vars []strippedVar, steps []sandbox.Step, withRules bool) error {
 	type step struct {
 		Rule string   `json:"rule"`
 		Args []string `json:"args"`
@@ -181,8 +278,9 @@ func writeJSON(w io.Writer, wrap sandbox.Wrap, cmdArgs []string, steps []sandbox
 		Args    []string `json:"args"`
 		Profile string   `json:"profile"`
 		Files   []file   `json:"files"`
+		Unset   []string `json:"unset_env"`
 		Steps   []step   `json:"steps,omitempty"`
-	}{Program: wrap.Program, Profile: wrap.Profile, Files: []file{}}
+	}{Program: wrap.Program, Profile: wrap.Profile, Files: []file{}, Unset: varNames(vars)}
 	out.Args = append(append([]string{}, wrap.Args...), cmdArgs...)
 	if wrap.Program == "" && len(cmdArgs) > 0 {
 		out.Program, out.Args = cmdArgs[0], cmdArgs[1:]

@@ -72,6 +72,49 @@ func TestExplainPasteable(t *testing.T) {
 	}
 }
 
+// TestExplainStripsEnv pastes explain's output into bash with the table's
+// stripped variables set, and near misses that are not stripped, and checks
+// that the command sees exactly what it sees under run: run removes them
+// from CMD's environment, so the pasted line must too, with the policy off
+// as well as on.
+func TestExplainStripsEnv(t *testing.T) {
+	e := newEnv(t)
+	stripped := map[string]bool{"ASTRID_HOME": true, "ASTRID_SOCKET_PATH": true, "ASTRID_SESSION_TOKEN": true}
+	for _, r := range sandbox.Rules() {
+		if name, ok := strings.CutPrefix(r.Emits, "unset "); ok && r.Platform == "any" {
+			stripped[name] = true
+		}
+	}
+	var want []string
+	for name := range stripped {
+		e.vars = append(e.vars, name+"=s3cret "+name)
+	}
+	for _, name := range []string{"ASTRID_HOMEX", "astrid_session_token", "ASTRID_SESSION_TOKEN_X"} {
+		e.vars = append(e.vars, name+"=kept "+name)
+		want = append(want, name+"=kept "+name)
+	}
+	slices.Sort(want)
+	script := `env | grep -i '^astrid_' | sort`
+	for _, policy := range []string{"required", "off"} {
+		t.Run(policy, func(t *testing.T) {
+			if policy != "off" {
+				requireBwrap(t)
+			}
+			r := e.run(t, "", "run", "--policy", policy, "--", "sh", "-c", script)
+			if r.code != 0 || r.stdout != strings.Join(want, "\n")+"\n" {
+				t.Fatalf("run: exit %d, stdout %q, stderr %q; want the environment without %v:\n%s", r.code, r.stdout, r.stderr, stripped, strings.Join(want, "\n"))
+			}
+			x := e.run(t, "", "explain", "--policy", policy, "--", "sh", "-c", script)
+			if x.code != 0 || !strings.HasPrefix(x.stdout, "env -u ") {
+				t.Fatalf("explain: exit %d, stdout %q, stderr %q; want it to start with env -u", x.code, x.stdout, x.stderr)
+			}
+			if out := e.shell(t, x.stdout); out != r.stdout {
+				t.Errorf("pasted into bash, the command sees\n%s\nunder run it sees\n%s\nexplain printed\n%s", out, r.stdout, x.stdout)
+			}
+		})
+	}
+}
+
 // shell runs script with bash in the workspace and returns its stdout.
 func (e *env) shell(t *testing.T, script string) string {
 	t.Helper()
@@ -89,11 +132,12 @@ func (e *env) shell(t *testing.T, script string) string {
 }
 
 type explained struct {
-	Program string
-	Args    []string
-	Profile string
-	Files   []map[string]string
-	Steps   []struct {
+	Program  string
+	Args     []string
+	Profile  string
+	Files    []map[string]string
+	UnsetEnv []string `json:"unset_env"`
+	Steps    []struct {
 		Rule string
 		Args []string
 	}
@@ -146,20 +190,39 @@ func TestExplainJSON(t *testing.T) {
 		t.Errorf("steps %v, want root-read-only first and end-of-options last", x.Steps)
 	}
 
+	if !slices.Equal(x.UnsetEnv, unsetEnv()) {
+		t.Errorf("linux: unset_env %q, want the table's stripped variables %q", x.UnsetEnv, unsetEnv())
+	}
+
 	x = e.explainJSON(t, "--os", "darwin", "--", "echo", "hi")
 	if x.Program != "/usr/bin/sandbox-exec" || !strings.HasPrefix(x.Profile, "(version 1)\n(deny default)\n") ||
 		!slices.Equal(x.Args, []string{"-p", x.Profile, "echo", "hi"}) || len(x.Files) != 0 || x.Steps != nil {
 		t.Errorf("darwin: %+v", x)
 	}
+	if !slices.Equal(x.UnsetEnv, unsetEnv()) {
+		t.Errorf("darwin: unset_env %q, want %q", x.UnsetEnv, unsetEnv())
+	}
 
 	x = e.explainJSON(t, "--policy", "off", "--", "echo", "hi")
-	if x.Program != "echo" || !slices.Equal(x.Args, []string{"hi"}) {
-		t.Errorf("policy off: program %q, args %q; want the command unwrapped", x.Program, x.Args)
+	if x.Program != "echo" || !slices.Equal(x.Args, []string{"hi"}) || !slices.Equal(x.UnsetEnv, unsetEnv()) {
+		t.Errorf("policy off: program %q, args %q, unset_env %q; want the command unwrapped, and %q", x.Program, x.Args, x.UnsetEnv, unsetEnv())
 	}
 	r := e.run(t, "", "explain", "--policy", "off", "--", "echo", "hi there")
-	if r.code != 0 || r.stdout != "echo 'hi there'\n" || !strings.Contains(r.stderr, "policy is off") {
-		t.Errorf("explain --policy off: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	want := "env -u ASTRID_HOME \\\n  -u ASTRID_SOCKET_PATH \\\n  -u ASTRID_SESSION_TOKEN \\\n  echo 'hi there'\n"
+	if r.code != 0 || r.stdout != want || !strings.Contains(r.stderr, "policy is off") {
+		t.Errorf("explain --policy off: exit %d, stdout %q, stderr %q; want stdout %q", r.code, r.stdout, r.stderr, want)
 	}
+}
+
+// unsetEnv names the variables the rule table strips, in table order.
+func unsetEnv() []string {
+	var names []string
+	for _, r := range sandbox.Rules() {
+		if name, ok := strings.CutPrefix(r.Emits, "unset "); ok && r.Platform == "any" {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // TestExplainRules checks that every line of explain --rules names the
@@ -189,6 +252,24 @@ func TestExplainRules(t *testing.T) {
 	}
 	if !regexp.MustCompile(`\n  3</dev/null +# read by hide-file\n`).MatchString(r.stdout) {
 		t.Errorf("explain --rules does not say which rule reads descriptor 3:\n%s", r.stdout)
+	}
+	// The command line starts with env, one -u a line, each naming the
+	// strip-env entry it comes from; under --policy off too.
+	for _, policy := range []string{"required", "off"} {
+		r := e.run(t, "", "explain", "--rules", "--policy", policy, "--", "echo", "hi")
+		var want []string
+		for _, rule := range sandbox.Rules() {
+			if name, ok := strings.CutPrefix(rule.Emits, "unset "); ok && rule.Platform == "any" {
+				prefix := "  "
+				if len(want) == 0 {
+					prefix = "env "
+				}
+				want = append(want, regexp.QuoteMeta(prefix+"-u "+name)+" +# "+regexp.QuoteMeta(rule.ID))
+			}
+		}
+		if len(want) == 0 || !regexp.MustCompile(`^`+strings.Join(want, `\n`)+`\n  \S`).MatchString(r.stdout) {
+			t.Errorf("explain --rules --policy %s does not start with env -u for each stripped variable, naming its rule:\n%s", policy, r.stdout)
+		}
 	}
 }
 
