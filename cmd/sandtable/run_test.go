@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -61,6 +62,33 @@ func TestRunExitStatus(t *testing.T) {
 				t.Errorf("stderr %q has no hint", r.stderr)
 			}
 		})
+	}
+}
+
+// TestRunSetupFailure runs the real bwrap on a plan it cannot set up: the
+// read path /proc/self/fd resolves to sandtable's own /proc/PID/fd, which
+// the sandbox's /proc, that of a new PID namespace, does not have, so bwrap
+// fails to create the mount point. That is the sandbox failing here (125)
+// with bwrap's own reason and a hint, not the command failing, and the
+// command, which would create a file in the workspace, never runs.
+func TestRunSetupFailure(t *testing.T) {
+	requireBwrap(t)
+	e := newEnv(t)
+	args := []string{"run", "--read", "/proc/self/fd", "--", "sh", "-c", "touch spawned"}
+	r := e.run(t, "", args...)
+	if r.code != exitSetup || r.stdout != "" {
+		t.Errorf("sandtable %q: exit %d, stdout %q, stderr %q; want %d and no output", args, r.code, r.stdout, r.stderr, exitSetup)
+	}
+	// bwrap prints its reason on the stderr it shares with sandtable, and
+	// sandtable repeats it in its own line, with the hint.
+	report := regexp.MustCompile(`(?m)^sandtable: sandbox: unavailable: .*bwrap: [^;\n]*/proc/[0-9]+/fd[^\n]*$`).FindString(r.stderr)
+	if report == "" {
+		t.Errorf("stderr %q has no line from sandtable carrying bwrap's message about /proc/PID/fd", r.stderr)
+	} else if !strings.Contains(report, "ASTRID_SANDBOX_POLICY") {
+		t.Errorf("sandtable's line %q has no hint", report)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "spawned")); err == nil {
+		t.Error("the command ran although bwrap could not set up the sandbox")
 	}
 }
 
