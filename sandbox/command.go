@@ -45,12 +45,16 @@ func PrefixFor(goos string, cfg Config) (Wrap, error) {
 // prefix builds the wrapper from one resolver, so that validation, the path
 // facts and the program lookup together lstat each path at most once.
 func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
+	policy, err := cfg.Policy.resolve()
+	if err != nil {
+		return Wrap{}, nil, err
+	}
 	var r resolver
 	p, err := newPlanWith(&r, goos, cfg)
 	if err != nil {
 		return Wrap{}, nil, err
 	}
-	if cfg.Policy == Off {
+	if policy == Off {
 		return Wrap{}, p, nil
 	}
 	if goos != "linux" && goos != "darwin" {

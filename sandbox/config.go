@@ -59,6 +59,7 @@ type Config struct {
 	// only for a human at a terminal.
 	Interactive bool
 
-	// Policy says whether the sandbox is required (the zero value) or off.
+	// Policy says whether the sandbox is required or off; the zero value,
+	// FromEnv, leaves it to PolicyVariable (required when unset).
 	Policy Policy
 }

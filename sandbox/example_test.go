@@ -85,18 +85,14 @@ func ExampleParsePolicy() {
 }
 
 // Run a build step with its writes confined to the project, no network and
-// one extra secret hidden. Under Required (the default) a machine without a
+// one extra secret hidden. The policy is left to ASTRID_SANDBOX_POLICY:
+// required unless the operator set it to off, so a machine without a
 // working sandbox gets an error that says how to fix it.
 func Example() {
-	policy, err := sandbox.PolicyFromEnv()
-	if err != nil {
-		log.Fatal(err)
-	}
 	cmd, err := sandbox.Command(context.Background(), sandbox.Config{
 		Workspace: "/home/me/project",
 		Hidden:    []string{"/home/me/project/.env"},
 		NoNetwork: true,
-		Policy:    policy,
 	}, "make", "test")
 	if errors.Is(err, sandbox.ErrUnavailable) {
 		log.Fatal(err) // e.g. "...; install it: sudo apt-get install bubblewrap; ..."

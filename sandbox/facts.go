@@ -3,7 +3,6 @@ package sandbox
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -96,8 +95,9 @@ func checkConfig(cfg Config) error {
 			return badPath("hidden path", h, "is the workspace")
 		}
 	}
-	if cfg.Policy != Required && cfg.Policy != Off {
-		return fmt.Errorf("sandbox: policy %s: %w (accepted: %s)", cfg.Policy, ErrBadPolicy, acceptedPolicies())
+	if cfg.Policy > Off {
+		_, err := cfg.Policy.resolve()
+		return err
 	}
 	return nil
 }

@@ -15,9 +15,15 @@ import (
 type Policy uint8
 
 const (
-	// Required refuses to spawn without a working sandbox. It is the zero
-	// value so that a forgotten field fails closed.
-	Required Policy = iota
+	// FromEnv, the zero value, is the policy PolicyVariable names when the
+	// spawn is built, so an operator's opt-out reaches every runtime that
+	// leaves the field alone. Unset or empty, it is the table's default,
+	// Required: a forgotten field still fails closed, and a value that
+	// names no policy is an error, never Off.
+	FromEnv Policy = iota
+	// Required refuses to spawn without a working sandbox, whatever the
+	// environment says.
+	Required
 	// Off runs the command unwrapped, without a warning, whether or not a
 	// sandbox would work here. The stripped environment variables are
 	// still removed.
@@ -31,6 +37,8 @@ func (p Policy) String() string {
 		return "required"
 	case Off:
 		return "off"
+	case FromEnv:
+		return "$" + PolicyVariable
 	}
 	return "Policy(" + strconv.Itoa(int(p)) + ")"
 }
@@ -57,6 +65,18 @@ func PolicyFromEnv() (Policy, error) {
 		return Required, fmt.Errorf("sandbox: %s=%q: %w (accepted: %s)", PolicyVariable, s, ErrBadPolicy, acceptedPolicies())
 	}
 	return p, nil
+}
+
+// resolve is the policy a spawn follows: FromEnv read now, the others as
+// they are.
+func (p Policy) resolve() (Policy, error) {
+	switch p {
+	case FromEnv:
+		return PolicyFromEnv()
+	case Required, Off:
+		return p, nil
+	}
+	return Required, fmt.Errorf("sandbox: policy %s: %w (accepted: %s)", p, ErrBadPolicy, acceptedPolicies())
 }
 
 // lookupPolicy accepts only the names the rule table lists, so a value the
