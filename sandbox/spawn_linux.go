@@ -180,7 +180,7 @@ func (f *fold) wait(c *Cmd) error {
 	}
 	msg, setupOK := f.diagnose(c)
 	if setupOK {
-		return lookupError(c.name, c.Dir, c.Env)
+		return lookupError(c.name, c.Dir, c.Env, f.plan.inSandbox)
 	}
 	return f.unavailable(msg)
 }
@@ -316,8 +316,9 @@ func execError(name, line string) error {
 
 // lookupError classifies an exec failure whose message only the caller's
 // Stderr saw, by looking name up as execvp does in the sandbox, which sees
-// this file system at the same paths: from dir, on env's PATH.
-func lookupError(name, dir string, env []string) error {
+// this file system at the same paths where inSandbox says so: from dir, on
+// env's PATH.
+func lookupError(name, dir string, env []string, inSandbox func(string) bool) error {
 	const seen = " (bwrap's message is on stderr)"
 	cands := []string{name}
 	if !strings.Contains(name, "/") {
@@ -336,7 +337,8 @@ func lookupError(name, dir string, env []string) error {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		if _, err := os.Stat(p); err == nil {
+		real, err := filepath.EvalSymlinks(p)
+		if err == nil && inSandbox(p) && inSandbox(real) {
 			return &commandError{name: name, reason: "cannot be executed" + seen, err: fs.ErrPermission}
 		}
 	}

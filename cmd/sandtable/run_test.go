@@ -232,3 +232,42 @@ func withMarker(marker string) []string {
 	}
 	return found
 }
+
+// TestRunNotInSandbox runs a script that exists and is executable on the
+// host, but in /tmp, which the sandbox replaces by a private tmpfs, and in
+// a hidden directory: inside, there is nothing at that path, so the status
+// is "not found" (127), not "cannot execute" (126). The control runs the
+// same script from the workspace.
+func TestRunNotInSandbox(t *testing.T) {
+	requireBwrap(t)
+	e := newEnv(t)
+	tmp, err := os.MkdirTemp("/tmp", "sandtable-hostonly-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	hidden := filepath.Join(e.home, "tools")
+	if err := os.Mkdir(hidden, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const script = "#!/bin/sh\nexit 0\n"
+	for _, c := range []struct {
+		name string
+		path string
+		args []string
+	}{
+		{"private /tmp", filepath.Join(tmp, "tool.sh"), nil},
+		{"hidden directory", filepath.Join(hidden, "tool.sh"), []string{"--hide", hidden}},
+	} {
+		e.write(t, c.path, script, 0o755)
+		args := append(append([]string{"run"}, c.args...), "--", c.path)
+		r := e.run(t, "", args...)
+		if r.code != exitNotFound || !strings.Contains(r.stderr, "not found") {
+			t.Errorf("%s: sandtable %q: exit %d, stderr %q; want %d, not found", c.name, args, r.code, r.stderr, exitNotFound)
+		}
+	}
+	e.write(t, filepath.Join(e.ws, "tool.sh"), script, 0o755)
+	if r := e.run(t, "", "run", "--", "./tool.sh"); r.code != 0 {
+		t.Errorf("control: the script in the workspace: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
