@@ -432,7 +432,7 @@ func linuxHome(pl *Platform, home string) entry {
 			i += 1 + spec.operands
 		}
 	}
-	state.text += ", except the hidden paths and any `Config.Read` or `Config.Write` path under it"
+	state.text += ", except the hidden paths, and the workspace (never the home itself) and any `Config.Read` or `Config.Write` path under it"
 	return state
 }
 
@@ -479,7 +479,7 @@ func darwinHome(pl *Platform, home string) []entry {
 		}
 		return r.ID
 	}
-	const except = ", except any `Config.Read` or `Config.Write` path under it"
+	const except = ", except the workspace (never the home itself) and any `Config.Read` or `Config.Write` path under it"
 	if read == write {
 		return []entry{{text: can(read, "readable") + ", " + can(write, "writable") + except, rule: id(read)}}
 	}
