@@ -452,6 +452,8 @@ func argsReach(o, n *Rule) reach {
 				case old == op:
 				case strings.HasPrefix(old, "/") && strings.HasPrefix(op, "/"):
 					d = d.or(reach{wider: !contains(old, op), narrower: !contains(op, old)})
+				case nf[i].flag == "--cap-drop" || nf[i].flag == "--cap-add":
+					d = d.or(reach{wider: !capContains(old, op), narrower: !capContains(op, old)})
 				default:
 					d.unknown = true
 				}
@@ -489,6 +491,10 @@ func argsReach(o, n *Rule) reach {
 	}
 	return r
 }
+
+// capContains reports whether capability operand a covers b: ALL covers
+// every capability.
+func capContains(a, b string) bool { return a == b || strings.EqualFold(a, "ALL") }
 
 func sbplDiff(o, n *Rule) []string {
 	if o.Action != n.Action {
@@ -568,8 +574,9 @@ func commonDiff(o, n *Common) []string {
 		}
 	}
 	// Stripping a variable or hiding a path takes something from the
-	// process, so an added entry narrows and a removed one widens.
-	entryDiff(line, "strip-env", o.StripEnv, n.StripEnv, func(a, b string) reach { return reach{unknown: true} })
+	// process, so an added entry narrows and a removed one widens. A
+	// renamed variable does both: the old name reaches the process again.
+	entryDiff(line, "strip-env", o.StripEnv, n.StripEnv, func(a, b string) reach { return reach{wider: true, narrower: true} })
 	entryDiff(line, "default-hidden", o.DefaultHidden, n.DefaultHidden, func(a, b string) reach {
 		return reach{wider: !contains(a, b), narrower: !contains(b, a)}.flip()
 	})
