@@ -26,6 +26,7 @@ func Check(t *Table) error {
 		}
 		if p.Name == "linux" {
 			checkLinuxOrder(&c, p)
+			checkSeccomp(&c, p, platformIDs, ids)
 		} else {
 			checkDarwinOrder(&c, p)
 		}
@@ -533,5 +534,48 @@ func checkDarwinOrder(c *errs, p *Platform) {
 				}
 			}
 		}
+	}
+}
+
+// checkSeccomp checks the seccomp section against the names the generator
+// has numbers for, and against the rule that loads the filter: a filter
+// with nothing in it would refuse nothing, and entries no rule loads would
+// read as protection the sandbox does not have.
+func checkSeccomp(c *errs, p *Platform, local, global map[string]Pos) {
+	named := map[string]string{}
+	for _, e := range p.Seccomp {
+		if first, ok := named[e.What()]; ok {
+			c.at(e.Pos, e.ID, "seccomp: %s is already refused by %q (want each once)", e.What(), first)
+		}
+		named[e.What()] = e.ID
+		checkID(c, e.Pos, e.ID, local, nil)
+		if prev, ok := global[e.ID]; ok && e.ID != "" {
+			c.at(e.Pos, e.ID, "id already names a shared entry at %s (want an id of its own)", prev)
+		}
+		checkWhy(c, e.Pos, e.ID, e.Why)
+		switch {
+		case e.Syscall != "":
+			if _, ok := seccompSyscalls[e.Syscall]; !ok {
+				c.at(e.Pos, e.ID, "seccomp: syscall %q has no numbers here (want one of %s, or its numbers added to gen/vocab.go)", e.Syscall, words(slices.Sorted(maps.Keys(seccompSyscalls))))
+			}
+		case e.Ioctl != "":
+			if _, ok := seccompIoctls[e.Ioctl]; !ok {
+				c.at(e.Pos, e.ID, "seccomp: ioctl %q has no number here (want one of %s, or its number added to gen/vocab.go)", e.Ioctl, words(slices.Sorted(maps.Keys(seccompIoctls))))
+			}
+		}
+	}
+	var loader *Rule
+	for _, r := range p.Rules {
+		for i, a := range r.Args {
+			if (a == "--seccomp" || a == "--add-seccomp-fd") && i+1 < len(r.Args) && r.Args[i+1] == varSeccompFD {
+				loader = r
+			}
+		}
+	}
+	switch {
+	case loader != nil && len(p.Seccomp) == 0:
+		c.at(loader.ArgsPos, loader.ID, "args: %s loads a filter with nothing in it (want entries under seccomp:)", varSeccompFD)
+	case loader == nil && len(p.Seccomp) > 0:
+		c.at(p.Seccomp[0].Pos, p.Seccomp[0].ID, "seccomp: no rule loads the filter, so these entries refuse nothing (want a rule with args [--seccomp, %s])", varSeccompFD)
 	}
 }

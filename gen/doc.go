@@ -38,6 +38,16 @@ func Doc(t *Table) ([]byte, error) {
 	b.WriteString("group are applied together at the place of the first one, parent before\n")
 	b.WriteString("child by destination depth, in table order between equal depths.\n\n")
 	rulesTable(&b, t.Linux, true)
+	if len(t.Linux.Seccomp) > 0 {
+		b.WriteString("\n### Seccomp filter\n\n")
+		b.WriteString("What the filter that `--seccomp $seccompfd` loads refuses, with EPERM, on\n")
+		b.WriteString("every system call ABI of the architecture (amd64 and arm64 only).\n\n")
+		table(&b, []string{"ID", "Refuses", "Why"}, func(row func(...string)) {
+			for _, e := range t.Linux.Seccomp {
+				row(code(e.ID), code(e.What()), prose(e.Why))
+			}
+		})
+	}
 
 	b.WriteString("\n## macOS rules\n\n")
 	b.WriteString("The SBPL profile passed to `" + t.Darwin.Program + " -p`, in table order. Where\n")
@@ -68,8 +78,9 @@ func Doc(t *Table) ([]byte, error) {
 	})
 
 	b.WriteString("\n### Default hidden set\n\n")
-	b.WriteString("Hidden on every spawn where the path exists, after symlink resolution,\n")
-	b.WriteString("unless the caller reveals it. `$home` is the caller's home directory.\n\n")
+	b.WriteString("Hidden on every spawn, after symlink resolution, unless the caller reveals\n")
+	b.WriteString("it: on Linux where the path exists, on macOS also where it does not, so it\n")
+	b.WriteString("cannot appear during a run. `$home` is the caller's home directory.\n\n")
 	table(&b, []string{"ID", "Path", "Why"}, func(row func(...string)) {
 		for _, e := range t.Common.DefaultHidden {
 			row(code(e.ID), code(e.Value), prose(e.Why))

@@ -20,6 +20,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
+	emitSeccomp(f, t.Linux)
 	emitDarwin(f, t.Darwin)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
@@ -46,7 +47,8 @@ func emitCommon(f *jen.File, c *Common) {
 		}
 		g.Line()
 	})
-	f.Comment("defaultHidden is hidden on every spawn where it exists, unless revealed.")
+	f.Comment("defaultHidden is hidden on every spawn unless revealed; the Linux rules")
+	f.Comment("skip an entry that does not exist.")
 	f.Var().Id("defaultHidden").Op("=").Index(jen.Op("...")).Id("defaultHiddenPath").ValuesFunc(func(g *jen.Group) {
 		for _, e := range c.DefaultHidden {
 			rel, home := strings.CutPrefix(e.Value, varHome+"/")
@@ -68,6 +70,19 @@ func emitTypes(f *jen.File) {
 		jen.Id("id").String(),
 		jen.Id("underHome").Bool(),
 		jen.Id("path").String(),
+	)
+	f.Comment("seccompSyscall is one system call the seccomp filter refuses, with its")
+	f.Comment("number in each ABI the filter knows.")
+	f.Type().Id("seccompSyscall").Struct(
+		jen.Id("rule").String(),
+		jen.Id("name").String(),
+		jen.Id("nr").Index(jen.Lit(4)).Uint32(),
+	)
+	f.Comment("seccompIoctl is one ioctl request the seccomp filter refuses.")
+	f.Type().Id("seccompIoctl").Struct(
+		jen.Id("rule").String(),
+		jen.Id("name").String(),
+		jen.Id("request").Uint32(),
 	)
 	f.Comment("Rule is one row of the rule table, as a reviewer reads it in rules/.")
 	f.Type().Id("Rule").Struct(
@@ -102,11 +117,15 @@ func emitRuleTable(f *jen.File, t *Table) {
 		add("Why", oneLine(why))
 		return jen.Line().Values(append(fields, jen.Line())...)
 	}
-	f.Comment("ruleTable lists every rule in table order: linux, darwin, then the shared entries.")
+	f.Comment("ruleTable lists every rule in table order: linux (its seccomp section last),")
+	f.Comment("darwin, then the shared entries.")
 	f.Var().Id("ruleTable").Op("=").Index(jen.Op("...")).Id("Rule").ValuesFunc(func(g *jen.Group) {
 		for _, p := range []*Platform{t.Linux, t.Darwin} {
 			for _, r := range p.Rules {
 				g.Add(row(r.ID, p.Name, r.For, r.WhenString(), Emits(p.Name, r), r.Reviewed, r.Why))
+			}
+			for _, e := range p.Seccomp {
+				g.Add(row(e.ID, p.Name, "", "seccomp", "refuse "+e.What()+" (EPERM)", "", e.Why))
 			}
 		}
 		for _, e := range t.Common.StripEnv {

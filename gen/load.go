@@ -341,8 +341,14 @@ var (
 
 func (l *loader) platform(root *yaml.Node, name string) *Platform {
 	p := &Platform{Pos: l.pos(root), Name: name}
-	l.keys(root, "", []string{"schema", "platform", "program", "rules"}, func(key string, k, v *yaml.Node) {
+	allowed := []string{"schema", "platform", "program", "rules"}
+	if name == "linux" {
+		allowed = append(allowed, "seccomp")
+	}
+	l.keys(root, "", allowed, func(key string, k, v *yaml.Node) {
 		switch key {
+		case "seccomp":
+			p.Seccomp = l.seccomp(v)
 		case "program":
 			p.Program, _ = l.str(v, "", "program")
 		case "rules":
@@ -363,6 +369,42 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 		l.at(p.Pos, "", "missing key rules (want a list of rules)")
 	}
 	return p
+}
+
+// seccomp reads the linux table's seccomp section: {id, syscall or
+// ioctl, why} rows.
+func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
+	if !l.kind(n, yaml.SequenceNode, "", "seccomp") {
+		return nil
+	}
+	var out []SeccompEntry
+	for _, e := range n.Content {
+		if !l.kind(e, yaml.MappingNode, "", "seccomp entry") {
+			continue
+		}
+		en := SeccompEntry{Pos: l.pos(e)}
+		if v := lookup(e, "id"); v != nil {
+			en.ID, _ = l.str(v, "", "seccomp: id")
+		}
+		l.keys(e, en.ID, []string{"id", "syscall", "ioctl", "why"}, func(key string, k, v *yaml.Node) {
+			switch key {
+			case "syscall":
+				en.Syscall, _ = l.str(v, en.ID, "syscall")
+			case "ioctl":
+				en.Ioctl, _ = l.str(v, en.ID, "ioctl")
+			case "why":
+				en.Why, _ = l.str(v, en.ID, "why")
+			}
+		})
+		if lookup(e, "id") == nil {
+			l.at(en.Pos, "", "seccomp: missing key id (want a unique kebab-case id)")
+		}
+		if (lookup(e, "syscall") == nil) == (lookup(e, "ioctl") == nil) {
+			l.at(en.Pos, en.ID, "seccomp: an entry names one syscall or one ioctl (want exactly one of the two keys)")
+		}
+		out = append(out, en)
+	}
+	return out
 }
 
 func (l *loader) rule(n *yaml.Node, platform string) *Rule {

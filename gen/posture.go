@@ -136,7 +136,7 @@ func linuxPosture(p posture, pl *Platform) {
 				break
 			}
 			ops := r.Args[i+1 : i+1+n]
-			linuxFlag(p, r, flag, ops, cond)
+			linuxFlag(p, r, flag, ops, cond, pl.Seccomp)
 			i += 1 + n
 		}
 	}
@@ -151,7 +151,7 @@ func mountTarget(r *Rule, src, dest string) string {
 	return subject(r, dest) + " (from host " + subject(r, src) + ")"
 }
 
-func linuxFlag(p posture, r *Rule, flag string, ops []string, cond string) {
+func linuxFlag(p posture, r *Rule, flag string, ops []string, cond string, seccomp []SeccompEntry) {
 	try := ""
 	if strings.HasSuffix(flag, "-try") {
 		try = " if it exists"
@@ -223,10 +223,23 @@ func linuxFlag(p posture, r *Rule, flag string, ops []string, cond string) {
 		p.add("Privileges", r.ID, "capabilities added: "+code(ops[0]), cond)
 	case "--seccomp", "--add-seccomp-fd":
 		if ops[0] == varSeccompFD {
-			// The variable is the filter sandbox/seccomp.go builds, so
-			// what it refuses is known here.
-			p.add("Privileges", r.ID, "`add_key`, `request_key` and `keyctl` fail with EPERM, so the caller's keyrings are out of reach", cond)
-			p.add("Terminal", r.ID, "`TIOCSTI` and `TIOCLINUX` fail with EPERM, with `Config.Interactive` too", cond)
+			// The variable is the filter of the table's seccomp section,
+			// so what it refuses is known here. The ioctls the vocabulary
+			// has are all terminal ones.
+			var calls, ioctls []string
+			for _, e := range seccomp {
+				if e.Syscall != "" {
+					calls = append(calls, code(e.Syscall))
+				} else {
+					ioctls = append(ioctls, code(e.Ioctl))
+				}
+			}
+			if len(calls) > 0 {
+				p.add("Privileges", r.ID, andList(calls)+fail(len(calls))+" with EPERM", cond)
+			}
+			if len(ioctls) > 0 {
+				p.add("Terminal", r.ID, andList(ioctls)+fail(len(ioctls))+" with EPERM, with `Config.Interactive` too", cond)
+			}
 			return
 		}
 		p.add("Privileges", r.ID, "a seccomp filter from descriptor "+code(ops[0]), cond)
@@ -487,4 +500,19 @@ func darwinHome(pl *Platform, home string) []entry {
 		{text: can(read, "readable") + except, rule: id(read)},
 		{text: can(write, "writable") + except, rule: id(write)},
 	}
+}
+
+// andList joins items as prose: "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+func fail(n int) string {
+	if n == 1 {
+		return " fails"
+	}
+	return " fail"
 }

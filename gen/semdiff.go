@@ -15,6 +15,7 @@ import (
 func SemDiff(old, new *Table) []string {
 	var out []string
 	out = append(out, platformDiff("linux", old.Linux, new.Linux)...)
+	out = append(out, seccompDiff(old.Linux, new.Linux)...)
 	out = append(out, platformDiff("darwin", old.Darwin, new.Darwin)...)
 	return append(out, commonDiff(&old.Common, &new.Common)...)
 }
@@ -606,4 +607,23 @@ func entryDiff(line func(string, ...any), what string, old, new []Entry, changed
 			line("%s %q: changed: %s -> %s (%s)", what, e.ID, o.Value, e.Value, changed(o.Value, e.Value))
 		}
 	}
+}
+
+// seccompDiff compares the seccomp sections: what the filter refuses is
+// taken from the process, so an added entry narrows and a removed one
+// widens, like a stripped variable.
+func seccompDiff(o, n *Platform) []string {
+	var out []string
+	line := func(format string, args ...any) {
+		out = append(out, "linux: "+fmt.Sprintf(format, args...))
+	}
+	entries := func(p *Platform) []Entry {
+		var es []Entry
+		for _, e := range p.Seccomp {
+			es = append(es, Entry{Pos: e.Pos, ID: e.ID, Value: e.What(), Why: e.Why})
+		}
+		return es
+	}
+	entryDiff(line, "seccomp", entries(o), entries(n), func(a, b string) reach { return reach{wider: true, narrower: true} })
+	return out
 }

@@ -50,6 +50,27 @@ type Platform struct {
 	Name    string // linux or darwin
 	Program string
 	Rules   []*Rule
+	// Seccomp is what the filter a --seccomp $seccompfd rule loads
+	// refuses (linux only).
+	Seccomp []SeccompEntry
+}
+
+// SeccompEntry is one row of the linux table's seccomp section: a system
+// call, or an ioctl request, that fails with EPERM in the sandbox.
+type SeccompEntry struct {
+	Pos     Pos
+	ID      string
+	Syscall string
+	Ioctl   string
+	Why     string
+}
+
+// What is the entry as a reviewer reads it.
+func (e SeccompEntry) What() string {
+	if e.Ioctl != "" {
+		return "ioctl " + e.Ioctl
+	}
+	return "syscall " + e.Syscall
 }
 
 // Cond is one `when` word, possibly negated.

@@ -145,3 +145,20 @@ var sbplFilters = []string{"subpath", "literal"}
 // none: its private /tmp is a --tmpfs, and a bind of the host's /tmp is a
 // host write like any other.
 var tempDirs = map[string]bool{"/private/tmp": true, "/var/folders": true}
+
+// seccompSyscalls are the system calls a seccomp entry may name, with their
+// numbers in each ABI the filter knows, in this order: x86-64 and its i386
+// compat ABI, aarch64 and its arm compat ABI (the kernel's syscall tables;
+// sandbox/seccomp_linux_test.go checks the native one against x/sys).
+var seccompSyscalls = map[string][4]uint32{
+	"add_key":     {248, 286, 217, 309},
+	"request_key": {249, 287, 218, 310},
+	"keyctl":      {250, 288, 219, 311},
+}
+
+// seccompIoctls are the ioctl requests a seccomp entry may name, the same
+// number on every ABI the filter knows.
+var seccompIoctls = map[string]uint32{
+	"TIOCSTI":   0x5412,
+	"TIOCLINUX": 0x541c,
+}

@@ -7,15 +7,10 @@ import (
 	"sync"
 )
 
-// The seccomp filter bwrap loads with --seccomp. It closes two holes that
-// namespaces leave open:
-//
-//   - keys are not namespaced: the child inherits the caller's session
-//     keyring and possesses every key in it (Kerberos tickets, ecryptfs and
-//     AFS tokens), so add_key, request_key and keyctl fail with EPERM;
-//   - TIOCSTI and TIOCLINUX push input into a terminal, so they fail with
-//     EPERM even under Config.Interactive, where --new-session is traded
-//     away for job control.
+// The seccomp filter bwrap loads with --seccomp. What it refuses is the
+// rule table's seccomp section (seccompSyscalls and seccompIoctls, from
+// rules/linux.yaml); this file only assembles it, for every system call ABI
+// a process of this GOARCH can enter the kernel through.
 //
 // It is classic BPF over struct seccomp_data, assembled here rather than
 // shipped as bytes so a reviewer can read what it does. The constants are
@@ -33,28 +28,26 @@ const (
 	offArch    = 4              // seccomp_data.arch
 	offArg1Low = 24             // low word of seccomp_data.args[1], little-endian
 	x32Bit     = 0x40000000     // __X32_SYSCALL_BIT
-	tiocsti    = 0x5412
-	tioclinux  = 0x541c
 )
 
 // seccompArch is one system call ABI a process of this GOARCH can enter the
 // kernel through: the native one and its 32-bit compat ABI, which has other
 // numbers for the same calls and must not be a way around the filter.
 type seccompArch struct {
-	audit   uint32 // AUDIT_ARCH_*
-	x32     bool   // x86-64 also accepts x32 numbers; refuse them all
-	ioctl   uint32
-	keyring [3]uint32 // add_key, request_key, keyctl
+	audit uint32 // AUDIT_ARCH_*
+	x32   bool   // x86-64 also accepts x32 numbers; refuse them all
+	ioctl uint32
+	abi   int // the index of its numbers in seccompSyscall.nr
 }
 
 var seccompArches = map[string][]seccompArch{
 	"amd64": {
-		{audit: 0xc000003e, x32: true, ioctl: 16, keyring: [3]uint32{248, 249, 250}},
-		{audit: 0x40000003, ioctl: 54, keyring: [3]uint32{286, 287, 288}}, // i386
+		{audit: 0xc000003e, x32: true, ioctl: 16, abi: 0},
+		{audit: 0x40000003, ioctl: 54, abi: 1}, // i386
 	},
 	"arm64": {
-		{audit: 0xc00000b7, ioctl: 29, keyring: [3]uint32{217, 218, 219}},
-		{audit: 0x40000028, ioctl: 54, keyring: [3]uint32{309, 310, 311}}, // arm
+		{audit: 0xc00000b7, ioctl: 29, abi: 2},
+		{audit: 0x40000028, ioctl: 54, abi: 3}, // arm
 	},
 }
 
@@ -68,7 +61,7 @@ var nativeSeccomp = sync.OnceValue(func() []byte { return seccompFilter(runtime.
 // every arch above), or nil when there is none for goarch.
 func seccompFilter(goarch string) []byte {
 	arches, ok := seccompArches[goarch]
-	if !ok {
+	if !ok || len(seccompSyscalls)+len(seccompIoctls) == 0 {
 		return nil
 	}
 	var a bpfAsm
@@ -81,8 +74,13 @@ func seccompFilter(goarch string) []byte {
 		if arch.x32 {
 			a.jump(bpfJgeK, x32Bit, "deny", "")
 		}
-		for _, nr := range arch.keyring {
-			a.jump(bpfJeqK, nr, "deny", "")
+		for _, sc := range seccompSyscalls {
+			a.jump(bpfJeqK, sc.nr[arch.abi], "deny", "")
+		}
+		if len(seccompIoctls) == 0 {
+			a.stmt(bpfRetK, retAllow)
+			a.label(next)
+			continue
 		}
 		a.jump(bpfJeqK, arch.ioctl, ioctl, "allow")
 		a.label(ioctl)
@@ -90,8 +88,13 @@ func seccompFilter(goarch string) []byte {
 		// low word counts: comparing all 64 bits would let 1<<32|TIOCSTI
 		// through (CVE-2019-10063).
 		a.stmt(bpfLdWAbs, offArg1Low)
-		a.jump(bpfJeqK, tiocsti, "deny", "")
-		a.jump(bpfJeqK, tioclinux, "deny", "allow")
+		for j, io := range seccompIoctls {
+			last := ""
+			if j == len(seccompIoctls)-1 {
+				last = "allow"
+			}
+			a.jump(bpfJeqK, io.request, "deny", last)
+		}
 		a.label(next)
 	}
 	// An ABI this filter does not know: nothing it asks for is allowed.

@@ -24,7 +24,8 @@ var strippedEnv = [...]string{
 	"ASTRID_SESSION_TOKEN",
 }
 
-// defaultHidden is hidden on every spawn where it exists, unless revealed.
+// defaultHidden is hidden on every spawn unless revealed; the Linux rules
+// skip an entry that does not exist.
 var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-ssh", underHome: true, path: ".ssh"},
 	{id: "hide-aws", underHome: true, path: ".aws"},
@@ -74,6 +75,21 @@ type defaultHiddenPath struct {
 	path      string
 }
 
+// seccompSyscall is one system call the seccomp filter refuses, with its
+// number in each ABI the filter knows.
+type seccompSyscall struct {
+	rule string
+	name string
+	nr   [4]uint32
+}
+
+// seccompIoctl is one ioctl request the seccomp filter refuses.
+type seccompIoctl struct {
+	rule    string
+	name    string
+	request uint32
+}
+
 // Rule is one row of the rule table, as a reviewer reads it in rules/.
 type Rule struct {
 	ID       string
@@ -92,7 +108,8 @@ type Step struct {
 	Args []string
 }
 
-// ruleTable lists every rule in table order: linux, darwin, then the shared entries.
+// ruleTable lists every rule in table order: linux (its seccomp section last),
+// darwin, then the shared entries.
 var ruleTable = [...]Rule{
 	{
 		ID:       "root-read-only",
@@ -212,7 +229,7 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		When:     "seccomp",
 		Emits:    "--seccomp $seccompfd",
-		Why:      "Keys are not namespaced: the child inherits the caller's session keyring and possesses every key in it (Kerberos tickets, ecryptfs and AFS tokens), so add_key, request_key and keyctl fail with EPERM. So do TIOCSTI and TIOCLINUX, which push input into a terminal, even under Config.Interactive. Only on amd64 and arm64 (and their 32-bit ABIs), the architectures sandbox/seccomp.go has a filter for.",
+		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures sandbox/seccomp.go assembles a filter for; an ABI it does not know is refused everything.",
 	},
 	{
 		ID:       "status-fd",
@@ -226,6 +243,41 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		Emits:    "--",
 		Why:      "Nothing after this is read as a bwrap option, whatever the command is called.",
+	},
+	{
+		ID:       "refuse-add-key",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse syscall add_key (EPERM)",
+		Why:      "Keys are not namespaced: the child shares the caller's session keyring. Adding to it plants a key the caller's later processes use.",
+	},
+	{
+		ID:       "refuse-request-key",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse syscall request_key (EPERM)",
+		Why:      "Finds, and with it possesses, a key in the caller's keyrings.",
+	},
+	{
+		ID:       "refuse-keyctl",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse syscall keyctl (EPERM)",
+		Why:      "Reads every key the caller's session keyring holds (Kerberos tickets, ecryptfs and AFS tokens), or joins another keyring.",
+	},
+	{
+		ID:       "refuse-tiocsti",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse ioctl TIOCSTI (EPERM)",
+		Why:      "Pushes input into a terminal (CVE-2017-5226): typed into the caller's shell, it runs outside the sandbox. Refused even under Config.Interactive, which keeps the caller's terminal.",
+	},
+	{
+		ID:       "refuse-tioclinux",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse ioctl TIOCLINUX (EPERM)",
+		Why:      "Can paste a console's selection as input, the same hole as TIOCSTI on a virtual console.",
 	},
 	{
 		ID:       "version",
@@ -765,6 +817,25 @@ func linuxSteps(p *plan) []Step {
 	}
 	s = append(s, Step{Rule: "end-of-options", Args: []string{"--"}}) // end-of-options
 	return s
+}
+
+// seccompSyscalls are the system calls the seccomp filter refuses with EPERM,
+// numbered for x86-64, i386, aarch64 and arm, in that order.
+var seccompSyscalls = [...]seccompSyscall{
+	// refuse-add-key
+	{rule: "refuse-add-key", name: "add_key", nr: [4]uint32{248, 286, 217, 309}},
+	// refuse-request-key
+	{rule: "refuse-request-key", name: "request_key", nr: [4]uint32{249, 287, 218, 310}},
+	// refuse-keyctl
+	{rule: "refuse-keyctl", name: "keyctl", nr: [4]uint32{250, 288, 219, 311}},
+}
+
+// seccompIoctls are the ioctl requests the seccomp filter refuses with EPERM.
+var seccompIoctls = [...]seccompIoctl{
+	// refuse-tiocsti
+	{rule: "refuse-tiocsti", name: "TIOCSTI", request: 0x5412},
+	// refuse-tioclinux
+	{rule: "refuse-tioclinux", name: "TIOCLINUX", request: 0x541c},
 }
 
 const darwinProgram = "/usr/bin/sandbox-exec"

@@ -1,0 +1,43 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// emitSeccomp renders the linux table's seccomp section as the data
+// sandbox/seccomp.go assembles the filter from, each entry under a comment
+// naming its id, like every emitted statement.
+func emitSeccomp(f *jen.File, p *Platform) {
+	f.Comment("seccompSyscalls are the system calls the seccomp filter refuses with EPERM,")
+	f.Comment("numbered for x86-64, i386, aarch64 and arm, in that order.")
+	f.Var().Id("seccompSyscalls").Op("=").Index(jen.Op("...")).Id("seccompSyscall").ValuesFunc(func(g *jen.Group) {
+		for _, e := range p.Seccomp {
+			if e.Syscall == "" {
+				continue
+			}
+			nr := seccompSyscalls[e.Syscall]
+			g.Line().Comment(e.ID).Line().Values(
+				jen.Id("rule").Op(":").Lit(e.ID),
+				jen.Id("name").Op(":").Lit(e.Syscall),
+				jen.Id("nr").Op(":").Index(jen.Lit(4)).Uint32().Values(jen.Lit(int(nr[0])), jen.Lit(int(nr[1])), jen.Lit(int(nr[2])), jen.Lit(int(nr[3]))),
+			)
+		}
+		g.Line()
+	})
+	f.Comment("seccompIoctls are the ioctl requests the seccomp filter refuses with EPERM.")
+	f.Var().Id("seccompIoctls").Op("=").Index(jen.Op("...")).Id("seccompIoctl").ValuesFunc(func(g *jen.Group) {
+		for _, e := range p.Seccomp {
+			if e.Ioctl == "" {
+				continue
+			}
+			g.Line().Comment(e.ID).Line().Values(
+				jen.Id("rule").Op(":").Lit(e.ID),
+				jen.Id("name").Op(":").Lit(e.Ioctl),
+				jen.Id("request").Op(":").Op(fmt.Sprintf("%#04x", seccompIoctls[e.Ioctl])),
+			)
+		}
+		g.Line()
+	})
+}
