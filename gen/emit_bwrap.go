@@ -8,7 +8,8 @@ import (
 // linuxArgs builds the argv with one exact-size allocation, and linuxSteps
 // builds the same argv grouped by rule for explain.
 func emitLinux(f *jen.File, p *Platform) {
-	f.Const().Id("linuxProgram").Op("=").Lit(p.Program)
+	f.Const().Id("linuxProgram").Op("=").Lit(p.Program).Comment("program")
+	f.Line()
 	f.Comment("Table indices of the linux mount-group rules, for mount.rule.")
 	f.Const().DefsFunc(func(g *jen.Group) {
 		for i, r := range p.Rules {

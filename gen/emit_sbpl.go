@@ -63,12 +63,14 @@ func darwinVar(v string) *jen.Statement {
 // emitDarwin writes the Seatbelt builders: darwinProfile builds the profile
 // in one exact-size allocation, darwinSteps the same forms grouped by rule.
 func emitDarwin(f *jen.File, p *Platform) {
-	f.Const().Id("darwinProgram").Op("=").Lit(p.Program)
+	f.Const().Id("darwinProgram").Op("=").Lit(p.Program).Comment("program")
+	f.Line()
 	f.Comment("darwinProfile returns the SBPL profile in one allocation of exactly the")
 	f.Comment("size it needs.")
 	f.Func().Id("darwinProfile").Params(jen.Id("p").Op("*").Id("plan")).String().BlockFunc(func(g *jen.Group) {
 		fixed := 0
 		var wsFixed int
+		var wsIDs []string
 		var counts []jen.Code
 		for _, r := range p.Rules {
 			consts, vars := 0, []jen.Code{}
@@ -84,6 +86,9 @@ func emitDarwin(f *jen.File, p *Platform) {
 			if r.For == "" && len(r.When) == 0 {
 				fixed += consts
 				wsFixed += len(vars)
+				if len(vars) > 0 {
+					wsIDs = append(wsIDs, r.ID)
+				}
 				continue
 			}
 			sum := jen.Lit(consts)
@@ -95,7 +100,7 @@ func emitDarwin(f *jen.File, p *Platform) {
 		}
 		g.Id("n").Op(":=").Lit(fixed).Comment("the unconditional rules")
 		if wsFixed > 0 {
-			g.Id("n").Op("+=").Lit(wsFixed).Op("*").Len(jen.Id("p").Dot("workspace"))
+			g.Id("n").Op("+=").Lit(wsFixed).Op("*").Len(jen.Id("p").Dot("workspace")).Comment(strings.Join(wsIDs, ", "))
 		}
 		for _, c := range counts {
 			g.Add(c)

@@ -658,7 +658,7 @@ var ruleTable = [...]Rule{
 	},
 }
 
-const linuxProgram = "bwrap"
+const linuxProgram = "bwrap" // program
 
 // Table indices of the linux mount-group rules, for mount.rule.
 const (
@@ -838,13 +838,13 @@ var seccompIoctls = [...]seccompIoctl{
 	{rule: "refuse-tioclinux", name: "TIOCLINUX", request: 0x541c},
 }
 
-const darwinProgram = "/usr/bin/sandbox-exec"
+const darwinProgram = "/usr/bin/sandbox-exec" // program
 
 // darwinProfile returns the SBPL profile in one allocation of exactly the
 // size it needs.
 func darwinProfile(p *plan) string {
-	n := 514 // the unconditional rules
-	n += 2 * len(p.workspace)
+	n := 514                  // the unconditional rules
+	n += 2 * len(p.workspace) // read-allowlist, write-allowlist
 	if p.network {
 		n += 17 // network
 	}
