@@ -99,7 +99,7 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	cmd.SysProcAttr.Setpgid = ownSession
+	setProcessGroup(cmd.SysProcAttr, ownSession)
 	setParentDeathSignal(cmd.SysProcAttr)
 	// The parent-death signal fires when the thread that forked exits, so
 	// keep this goroutine on its thread until sandtable exits.
@@ -149,21 +149,6 @@ func hasFlag(args []string, flag string) bool {
 	}
 	return false
 }
-
-// forward sends sig to the sandboxed command's process group when it has
-// one of its own (as a terminal would), else to the command alone.
-func forward(pid int, sig syscall.Signal) {
-	target := sandboxedProcess(pid)
-	if pgid, err := syscall.Getpgid(target); err == nil && pgid != syscall.Getpgrp() {
-		if syscall.Kill(-pgid, sig) == nil {
-			return
-		}
-	}
-	_ = syscall.Kill(target, sig)
-}
-
-// xOK is access(2)'s X_OK, the same on Linux and macOS.
-const xOK = 1
 
 // checkRunnable finds name as execvp will inside the sandbox, which sees
 // this file system at the same paths, from dir (the workspace) and with
@@ -215,7 +200,7 @@ func executable(p string) (code int, why string) {
 		return exitCannotRun, "permission denied"
 	case fi.IsDir():
 		return exitCannotRun, "is a directory"
-	case syscall.Access(p, xOK) != nil:
+	case !mayExecute(p):
 		return exitCannotRun, "permission denied"
 	}
 	return 0, ""
