@@ -29,9 +29,6 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNotHome(r, cfg.Workspace, ws); err != nil {
-		return nil, err
-	}
 	p := &plan{
 		workspace:   ws,
 		network:     !cfg.NoNetwork,
@@ -41,14 +38,21 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if p.write, err = grantFacts(r, "write path", cfg.Write, ws, nil); err != nil {
 		return nil, err
 	}
-	// The write paths are checked once all of them are known, since one
-	// can lie inside another.
+	// The workspace and the write paths are checked once all of them are
+	// known, since one can lie inside another.
 	roots := writableRoots(goos, p)
-	for _, w := range cfg.Write {
+	for i, w := range append([]string{cfg.Workspace}, cfg.Write...) {
+		field := "write path"
+		if i == 0 {
+			field = "workspace"
+		}
 		r.resolve(w) // remembered: no file system access
-		if err := checkVia(r, "write path", w, roots); err != nil {
+		if err := checkVia(r, field, w, roots); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkHomes(r, cfg, p, roots); err != nil {
+		return nil, err
 	}
 	if p.read, err = grantFacts(r, "read path", cfg.Read, ws, roots); err != nil {
 		return nil, err

@@ -11,9 +11,10 @@ import (
 // differences that matter when the result runs outside the sandbox: a
 // relative PATH entry is ignored (it would be resolved against whatever the
 // working directory is), and so is any candidate that resolves into one of
-// the writable roots, where an earlier sandboxed child could have planted
-// its own "bwrap". It returns the resolved path, so a symlink swapped after
-// the check changes nothing.
+// the writable roots, or through a link in one, where an earlier sandboxed
+// child could have planted its own "bwrap" or pointed one at any program.
+// It returns the resolved path, so a symlink swapped after the check
+// changes nothing.
 func findProgram(name string, writable []string) (string, bool) {
 	var r resolver
 	return findProgramWith(&r, name, writable)
@@ -30,7 +31,7 @@ func findProgramWith(r *resolver, name string, writable []string) (string, bool)
 		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
 			continue
 		}
-		if underAny(real, writable) {
+		if r.within(real, writable) || r.plantable(writable) != "" {
 			continue
 		}
 		return real, true

@@ -39,4 +39,12 @@ func TestFindProgramSkipsWritable(t *testing.T) {
 	if got, ok := findProgram("fakewrap", []string{ws}); ok {
 		t.Errorf("found %q inside the workspace", got)
 	}
+	// A link in the workspace to a program outside it: the sandbox could
+	// point it at any program.
+	if err := os.Symlink(filepath.Join(good, "fakewrap"), filepath.Join(ws, "bin", "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := findProgram("linked", []string{ws}); ok {
+		t.Errorf("found %q through a link in the workspace", got)
+	}
 }

@@ -1,9 +1,9 @@
 package sandbox
 
 import (
+	"os"
 	"path"
 	"strconv"
-	"strings"
 )
 
 // A path the caller names is resolved through symlinks, and a symlink in a
@@ -13,38 +13,92 @@ import (
 // directory, a hidden path moved off the secret it was hiding. Such paths
 // are refused; the caller can name the link's target itself.
 
+// within reports whether p, a symlink-free path, is one of roots or lies
+// inside one, by name or, for a root the host also shows elsewhere (a bind
+// mount), by identity: some directory on p's way down is the root itself.
+func (r *resolver) within(p string, roots []string) bool {
+	if underAny(p, roots) {
+		return true
+	}
+	// The root directory is never a writable root (checkConfig refuses
+	// it), so the walk stops below it.
+	for a := p; a != "/"; a = path.Dir(a) {
+		if fa, err := r.lstat(a); err == nil && fa.IsDir() {
+			for _, root := range roots {
+				if fr, err := r.lstat(root); err == nil && os.SameFile(fa, fr) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// plantable returns a symlink the last resolve went through that lies in
+// one of roots, or "".
+func (r *resolver) plantable(roots []string) string {
+	for _, link := range r.via {
+		if r.within(path.Dir(link), roots) {
+			return link
+		}
+	}
+	return ""
+}
+
 // checkVia refuses p, just resolved by r, when it went through a symlink
 // that lies in one of roots.
 func checkVia(r *resolver, field, p string, roots []string) error {
-	for _, link := range r.via {
-		if underAny(path.Dir(link), roots) {
-			return badPath(field, p, "resolves through the symlink "+strconv.Quote(link)+
-				", which a sandboxed command can write, and so re-point between runs (want the link's target named itself)")
-		}
+	if link := r.plantable(roots); link != "" {
+		return badPath(field, p, "resolves through the symlink "+strconv.Quote(link)+
+			", which a sandboxed command can write, and so re-point between runs (want the link's target named itself)")
 	}
 	return nil
 }
 
-// checkNotHome refuses a workspace that is the home directory or contains
-// it. A sandboxed command could write the shell's startup files there,
-// which run unsandboxed at the next login, and rename the directories that
-// hold the default hidden paths, which a later run would then not find.
-func checkNotHome(r *resolver, orig, ws string) error {
+// checkHomes refuses a workspace or write path that is a home directory or
+// contains one ($HOME, and the password database's entry for this user,
+// which the shell uses whatever HOME says), and a $HOME reached through a
+// link the sandbox could re-point. A sandboxed command could write the
+// shell's startup files, which run unsandboxed at the next login, or move
+// the default hidden paths out from under a later run.
+func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 	home, err := homeDir()
-	if err != nil || home == "" {
-		return nil
-	}
-	realHome, _, err := r.resolve(home)
 	if err != nil {
-		return nil // no home: nothing there to protect
+		return nil // hiddenFacts reports it
 	}
-	if realHome == ws || strings.HasPrefix(realHome, ws+"/") {
-		what := "is the home directory"
-		if realHome != ws {
-			what = "contains the home directory " + strconv.Quote(realHome)
+	homes := []string{home, passwdHome(os.Getuid())}
+	for i, h := range homes {
+		if h == "" || (i > 0 && h == homes[0]) {
+			continue
 		}
-		return badPath("workspace", orig, what+": a sandboxed command could write ~/.bashrc and the like, "+
-			"which run outside the sandbox at the next login (want a project directory under it)")
+		realHome, _, err := r.resolve(h)
+		if err != nil {
+			continue // no home: nothing there to protect
+		}
+		if i == 0 {
+			if err := checkVia(r, "home", h, roots); err != nil {
+				return err
+			}
+		}
+		grants := append([]string{cfg.Workspace}, cfg.Write...)
+		reals := []string{p.workspace}
+		for _, f := range p.write {
+			reals = append(reals, f.path)
+		}
+		for k, g := range reals {
+			if !r.within(realHome, []string{g}) {
+				continue
+			}
+			field, what := "workspace", "is the home directory"
+			if k > 0 {
+				field = "write path"
+			}
+			if realHome != g {
+				what = "contains the home directory " + strconv.Quote(realHome)
+			}
+			return badPath(field, grants[k], what+": a sandboxed command could write ~/.bashrc and the like, "+
+				"which run outside the sandbox at the next login (want a directory under it)")
+		}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -99,5 +100,105 @@ func TestHomeWorkspaceRefused(t *testing.T) {
 	// A directory under the home is a workspace like any other.
 	if _, err := Prefix(Config{Workspace: mkdir(t, home, "project")}); err != nil {
 		t.Errorf("a project under the home: %v", err)
+	}
+}
+
+// TestPlantedWorkspaceLink: the workspace named through a link in a write
+// path, or in itself, is one a first run can re-point at any directory.
+func TestPlantedWorkspaceLink(t *testing.T) {
+	base, _, _ := fixture(t)
+	projects := mkdir(t, base, "projects")
+	app := mkdir(t, projects, "app")
+	target := mkdir(t, base, "target")
+	current := filepath.Join(projects, "current")
+	if err := os.Symlink(app, current); err != nil {
+		t.Fatal(err)
+	}
+	self := filepath.Join(app, "self")
+	if err := os.Symlink(".", self); err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []Config{
+		{Workspace: current, Write: []string{projects}},
+		{Workspace: self},
+	} {
+		_, err := Prefix(cfg)
+		if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), `workspace "`+cfg.Workspace+`": resolves through the symlink`) {
+			t.Errorf("%+v: Prefix = %v, want the workspace refused", cfg, err)
+		}
+	}
+	// Control: had the link been re-pointed, the run would write there.
+	if out, err := inSandbox(t, Config{Workspace: target}, "echo PWNED > file && echo wrote"); err != nil || !strings.Contains(out, "wrote") {
+		t.Errorf("control: %v: %s", err, out)
+	}
+}
+
+// TestHomeInWritePath: a write path that contains the home is as good as a
+// home workspace for writing ~/.bashrc, and a $HOME reached through a link
+// in a write path can be re-pointed off the default hidden set.
+func TestHomeInWritePath(t *testing.T) {
+	base, _, ws := fixture(t)
+	users := mkdir(t, base, "users")
+	me := mkdir(t, users, "me")
+	t.Setenv("HOME", me)
+	if _, err := Prefix(Config{Workspace: ws, Write: []string{users}}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "contains the home directory") {
+		t.Errorf("write path containing the home: Prefix = %v, want a refusal", err)
+	}
+	shared := mkdir(t, base, "shared")
+	real := mkdir(t, base, "realhome")
+	if err := os.Symlink(real, filepath.Join(shared, "me")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", filepath.Join(shared, "me"))
+	if _, err := Prefix(Config{Workspace: ws, Write: []string{shared}}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "resolves through the symlink") {
+		t.Errorf("$HOME through a link in a write path: Prefix = %v, want a refusal", err)
+	}
+	// Control: a write path is writable, .bashrc included.
+	writeFile(t, users, "other/.bashrc", "")
+	out, err := inSandbox(t, Config{Workspace: ws, Write: []string{filepath.Join(users, "other")}}, fmt.Sprintf(`echo evil >> %q/other/.bashrc && echo wrote`, users))
+	if err != nil || !strings.Contains(out, "wrote") {
+		t.Errorf("control: %v: %s", err, out)
+	}
+}
+
+// TestPasswdHomeWorkspace: the shell finds the home in the password
+// database whatever HOME says, so that home is refused as a workspace too.
+func TestPasswdHomeWorkspace(t *testing.T) {
+	fixture(t)
+	ph := passwdHome(os.Getuid())
+	if ph == "" {
+		t.Skip("no password database entry for this user")
+	}
+	if _, err := os.Stat(ph); err != nil {
+		t.Skipf("the password database's home %s: %v", ph, err)
+	}
+	if _, err := Prefix(Config{Workspace: ph}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "is the home directory") {
+		t.Errorf("workspace %s with HOME=%s: Prefix = %v, want a refusal", ph, os.Getenv("HOME"), err)
+	}
+}
+
+// TestPlantedLinkThroughBindMount: a link in the workspace reached through
+// another spelling of it (a host bind mount) is still one the sandbox can
+// re-point.
+func TestPlantedLinkThroughBindMount(t *testing.T) {
+	base, _, _ := fixture(t)
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to bind-mount on the host")
+	}
+	data := mkdir(t, base, "data")
+	ws := mkdir(t, data, "ws")
+	alias := mkdir(t, base, "mnt")
+	if err := syscall.Mount(data, alias, "", syscall.MS_BIND, ""); err != nil {
+		t.Skipf("bind mount: %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(alias, syscall.MNT_DETACH) })
+	secret := mkdir(t, base, "secret")
+	writeFile(t, secret, "key", "HIDDEN")
+	if err := os.Symlink(secret, filepath.Join(ws, "link")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Prefix(Config{Workspace: ws, Hidden: []string{secret}, Read: []string{filepath.Join(alias, "ws", "link", "key")}})
+	if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "resolves through the symlink") {
+		t.Errorf("Prefix = %v, want the read path through the workspace's alias refused", err)
 	}
 }

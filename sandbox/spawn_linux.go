@@ -337,10 +337,25 @@ func lookupError(name, dir string, env []string, inSandbox func(string) bool) er
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		real, err := filepath.EvalSymlinks(p)
-		if err == nil && inSandbox(p) && inSandbox(real) {
+		if visible(filepath.Clean(p), inSandbox) {
 			return &commandError{name: name, reason: "cannot be executed" + seen, err: fs.ErrPermission}
 		}
 	}
 	return &commandError{name: name, reason: "not found" + seen, err: exec.ErrNotFound}
+}
+
+// visible reports whether p exists on the host and inSandbox says every
+// symlink on its way, and where it ends, exist in the sandbox too.
+func visible(p string, inSandbox func(string) bool) bool {
+	var r resolver
+	real, _, err := r.resolve(p)
+	if err != nil || !inSandbox(real) {
+		return false
+	}
+	for _, link := range r.via {
+		if !inSandbox(link) {
+			return false
+		}
+	}
+	return true
 }

@@ -271,3 +271,27 @@ func TestRunNotInSandbox(t *testing.T) {
 		t.Errorf("control: the script in the workspace: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestRunNotInSandboxThroughLinks: a link in the workspace to a link in a
+// hidden directory that leads back to a real program is as missing inside
+// as the hidden link itself.
+func TestRunNotInSandboxThroughLinks(t *testing.T) {
+	requireBwrap(t)
+	e := newEnv(t)
+	hidden := filepath.Join(e.home, "hid")
+	if err := os.Mkdir(hidden, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/bin/true", filepath.Join(hidden, "inner")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(hidden, "inner"), filepath.Join(e.ws, "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.run(t, "", "run", "--hide", hidden, "--", "./lnk"); r.code != exitNotFound {
+		t.Errorf("exit %d, stderr %q; want %d", r.code, r.stderr, exitNotFound)
+	}
+	if r := e.run(t, "", "run", "--", "./lnk"); r.code != 0 {
+		t.Errorf("control, nothing hidden: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
