@@ -53,6 +53,7 @@ var iterSubject = map[string]string{
 	"hidden": "each hidden path",
 	"read":   "each `Config.Read` path",
 	"write":  "each `Config.Write` path",
+	"pin":    "each directory between the workspace or a `Config.Write` path and a hidden path inside it",
 }
 
 func phrase(c Cond) string {

@@ -35,7 +35,9 @@ var conditions = map[string]condition{
 }
 
 // iterations maps a `for` word to the plan field it ranges over. Read and
-// write paths are validated to exist, so they are never missing.
+// write paths are validated to exist, so they are never missing; pins are
+// the existing directories between a writable root and a hidden path
+// inside it.
 var iterations = map[string]struct {
 	field      string
 	canMissing bool
@@ -43,6 +45,7 @@ var iterations = map[string]struct {
 	"hidden": {field: "hidden", canMissing: true},
 	"read":   {field: "read"},
 	"write":  {field: "write"},
+	"pin":    {field: "pins"},
 }
 
 // Variables. $path is the iterated item and needs `for`. The descriptor

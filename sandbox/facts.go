@@ -60,6 +60,7 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if p.hidden, err = hiddenFacts(r, cfg, ws, roots); err != nil {
 		return nil, err
 	}
+	p.pins = pinFacts(p)
 	if goos == "linux" {
 		p.mounts = sortMounts(linuxMounts(p, nil))
 	}

@@ -34,6 +34,9 @@ type plan struct {
 	hidden    []pathFact
 	read      []pathFact
 	write     []pathFact
+	// pins are the directories between a writable root and a hidden
+	// path inside it; see pinFacts.
+	pins []pathFact
 
 	network       bool
 	interactive   bool

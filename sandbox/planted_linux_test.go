@@ -202,3 +202,48 @@ func TestPlantedLinkThroughBindMount(t *testing.T) {
 		t.Errorf("Prefix = %v, want the read path through the workspace's alias refused", err)
 	}
 }
+
+// TestHiddenPathPinned: a hidden path below a directory of the workspace
+// cannot be moved aside by renaming that directory, which would leave a
+// later run, hiding by path, nothing to hide. The control drops the pin-dir
+// steps from the same argv and the rename goes through.
+func TestHiddenPathPinned(t *testing.T) {
+	_, _, ws := fixture(t)
+	secret := mkdir(t, ws, "conf", "secret")
+	writeFile(t, secret, "key", "TOPSECRET")
+	cfg := Config{Workspace: ws, Hidden: []string{secret}}
+	const attack = `cat conf/secret/key; mv conf conf2 && echo renamed`
+
+	out, _ := inSandbox(t, cfg, attack)
+	if strings.Contains(out, "renamed") || strings.Contains(out, "TOPSECRET") {
+		t.Fatalf("the directory holding the hidden path was renamed (or the key read): %s", out)
+	}
+	if out, _ := inSandbox(t, cfg, `cat conf/secret/key conf2/secret/key`); strings.Contains(out, "TOPSECRET") {
+		t.Errorf("a second run read the key: %s", out)
+	}
+
+	cmd, err := Command(t.Context(), cfg, "sh", "-c", attack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin := filepath.Join(ws, "conf")
+	var args []string
+	for i := 0; i < len(cmd.Args); i++ {
+		if cmd.Args[i] == "--bind" && i+2 < len(cmd.Args) && cmd.Args[i+1] == pin && cmd.Args[i+2] == pin {
+			i += 2
+			continue
+		}
+		args = append(args, cmd.Args[i])
+	}
+	if len(args) == len(cmd.Args) {
+		t.Fatalf("no pin-dir step for %s in %q", pin, cmd.Args)
+	}
+	cmd.Args = args
+	b, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(b), "renamed") {
+		t.Errorf("control without the pin: the rename failed too: %s", b)
+	}
+	if b, err := os.ReadFile(filepath.Join(ws, "conf2", "secret", "key")); err != nil || string(b) != "TOPSECRET" {
+		t.Errorf("control: the moved key: %q, %v", b, err)
+	}
+}

@@ -76,6 +76,7 @@ func newTestPlan(c profileCase) *plan {
 	for _, w := range c.write {
 		p.write = append(p.write, fact(w, kindDir, c.workspace))
 	}
+	p.pins = pinFacts(p)
 	p.mounts = sortMounts(linuxMounts(p, nil))
 	return p
 }

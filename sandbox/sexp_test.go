@@ -414,6 +414,8 @@ func iterPaths(p *plan, forWord string) []string {
 		facts = p.read
 	case "write":
 		facts = p.write
+	case "pin":
+		facts = p.pins
 	}
 	out := make([]string, len(facts))
 	for i, f := range facts {

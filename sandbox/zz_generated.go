@@ -163,6 +163,14 @@ var ruleTable = [...]Rule{
 		Why:      "An extra writable path the caller asked for.",
 	},
 	{
+		ID:       "pin-dir",
+		Platform: "linux",
+		For:      "pin",
+		Emits:    "--bind $path $path",
+		Reviewed: "Binds a directory inside the workspace or a write path onto itself: it was writable before and stays writable, nothing else.",
+		Why:      "A hidden path inside the workspace or a write path keeps its place. Each directory between the writable root and it becomes a mount point, which the sandboxed command cannot rename, so it cannot move the hidden path aside for a later run, which hides by path, to miss.",
+	},
+	{
 		ID:       "hide-dir",
 		Platform: "linux",
 		For:      "hidden",
@@ -662,11 +670,12 @@ const linuxProgram = "bwrap" // program
 
 // Table indices of the linux mount-group rules, for mount.rule.
 const (
-	linuxRuleWorkspaceBind = 5 // workspace-bind
-	linuxRuleReadPath      = 6 // read-path
-	linuxRuleWritePath     = 7 // write-path
-	linuxRuleHideDir       = 8 // hide-dir
-	linuxRuleHideFile      = 9 // hide-file
+	linuxRuleWorkspaceBind = 5  // workspace-bind
+	linuxRuleReadPath      = 6  // read-path
+	linuxRuleWritePath     = 7  // write-path
+	linuxRulePinDir        = 8  // pin-dir
+	linuxRuleHideDir       = 9  // hide-dir
+	linuxRuleHideFile      = 10 // hide-file
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -681,6 +690,10 @@ func linuxMounts(p *plan, dst []mount) []mount {
 	for i := range p.write {
 		f := &p.write[i]
 		dst = append(dst, mount{rule: linuxRuleWritePath, path: f.path}) // write-path
+	}
+	for i := range p.pins {
+		f := &p.pins[i]
+		dst = append(dst, mount{rule: linuxRulePinDir, path: f.path}) // pin-dir
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
@@ -703,7 +716,7 @@ func linuxArgs(p *plan) []string {
 	n := 17 // the unconditional rules
 	for i := range p.mounts {
 		switch p.mounts[i].rule {
-		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRuleHideFile:
+		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleHideFile:
 			n += 3
 		case linuxRuleHideDir:
 			n += 2
@@ -741,6 +754,8 @@ func linuxArgs(p *plan) []string {
 			a = append(a, "--ro-bind", m.path, m.path) // read-path
 		case linuxRuleWritePath:
 			a = append(a, "--bind", m.path, m.path) // write-path
+		case linuxRulePinDir:
+			a = append(a, "--bind", m.path, m.path) // pin-dir
 		case linuxRuleHideDir:
 			a = append(a, "--tmpfs", m.path) // hide-dir
 		case linuxRuleHideFile:
@@ -788,6 +803,8 @@ func linuxSteps(p *plan) []Step {
 			s = append(s, Step{Rule: "read-path", Args: []string{"--ro-bind", m.path, m.path}}) // read-path
 		case linuxRuleWritePath:
 			s = append(s, Step{Rule: "write-path", Args: []string{"--bind", m.path, m.path}}) // write-path
+		case linuxRulePinDir:
+			s = append(s, Step{Rule: "pin-dir", Args: []string{"--bind", m.path, m.path}}) // pin-dir
 		case linuxRuleHideDir:
 			s = append(s, Step{Rule: "hide-dir", Args: []string{"--tmpfs", m.path}}) // hide-dir
 		case linuxRuleHideFile:
