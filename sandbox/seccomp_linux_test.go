@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -61,15 +60,20 @@ func TestSeccompConstants(t *testing.T) {
 	}
 }
 
-// seccompProbe is run inside bwrap: it calls keyctl on a key the test put in
-// its session keyring, and ioctl with TIOCSTI (also with the high word set)
-// on /dev/null, and prints each errno. Without the filter keyctl reads the
-// key and TIOCSTI on a non-terminal says ENOTTY; with it all say EPERM.
+// seccompProbe is run inside bwrap: it calls keyctl and request_key on a
+// key the test put in its session keyring, add_key into its own process
+// keyring, and ioctl with TIOCSTI (also with the high word set) and
+// TIOCLINUX on /dev/null, and prints each errno. Without the filter the key
+// is read and found, one is added, and the ioctls on a non-terminal say
+// ENOTTY; with it every one says EPERM.
 const seccompProbe = `
 import ctypes, sys
 libc = ctypes.CDLL(None, use_errno=True)
-keyctl, ioctl, desc = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].encode()
+keyctl, ioctl, add_key, request_key = (int(a) for a in sys.argv[1:5])
+desc = sys.argv[5].encode()
 libc.syscall.restype = ctypes.c_long
+def errno(r):
+    return ctypes.get_errno() if r < 0 else 0
 kid = libc.syscall(keyctl, ctypes.c_long(10), ctypes.c_long(-3), b"user", desc, ctypes.c_long(0))
 if kid < 0:
     print("keyctl-errno", ctypes.get_errno())
@@ -77,9 +81,11 @@ else:
     buf = ctypes.create_string_buffer(256)
     n = libc.syscall(keyctl, ctypes.c_long(11), ctypes.c_long(kid), buf, ctypes.c_long(256))
     print("key", buf.raw[:n].decode())
-for req in (0x5412, (1 << 32) | 0x5412):
+print("request_key-errno", errno(libc.syscall(request_key, b"user", desc, None, ctypes.c_long(0))))
+print("add_key-errno", errno(libc.syscall(add_key, b"user", desc + b"-planted", b"v", ctypes.c_long(1), ctypes.c_long(-2))))
+for req in (0x5412, (1 << 32) | 0x5412, 0x541c):
     r = libc.syscall(ioctl, ctypes.c_long(0), ctypes.c_ulong(req), b"x")
-    print("tiocsti-errno", ctypes.get_errno() if r < 0 else 0)
+    print("ioctl-%x-errno" % (req & 0xffffffff), errno(r))
 `
 
 func TestSeccompFilterUnderBwrap(t *testing.T) {
@@ -125,7 +131,7 @@ func TestSeccompFilterUnderBwrap(t *testing.T) {
 			args = append(args, "--seccomp", "3")
 		}
 		args = append(args, "--", python, "-c", seccompProbe,
-			fmt.Sprint(unix.SYS_KEYCTL), fmt.Sprint(unix.SYS_IOCTL), desc)
+			fmt.Sprint(unix.SYS_KEYCTL), fmt.Sprint(unix.SYS_IOCTL), fmt.Sprint(unix.SYS_ADD_KEY), fmt.Sprint(unix.SYS_REQUEST_KEY), desc)
 		cmd.Args = append([]string{bwrap}, args...)
 		cmd.Stdin = nil // /dev/null
 		var out, stderr bytes.Buffer
@@ -136,14 +142,17 @@ func TestSeccompFilterUnderBwrap(t *testing.T) {
 		return out.String()
 	}
 
-	eperm := fmt.Sprint(int(unix.EPERM))
+	eperm, enotty := fmt.Sprint(int(unix.EPERM)), fmt.Sprint(int(unix.ENOTTY))
 	got := run(true)
-	want := "keyctl-errno " + eperm + "\ntiocsti-errno " + eperm + "\ntiocsti-errno " + eperm + "\n"
+	want := "keyctl-errno " + eperm + "\nrequest_key-errno " + eperm + "\nadd_key-errno " + eperm +
+		"\nioctl-5412-errno " + eperm + "\nioctl-5412-errno " + eperm + "\nioctl-541c-errno " + eperm + "\n"
 	if got != want {
 		t.Errorf("with the filter the child printed\n%swant\n%s", got, want)
 	}
 	control := run(false)
-	if !strings.Contains(control, "key "+secret) || !strings.Contains(control, "tiocsti-errno "+fmt.Sprint(int(unix.ENOTTY))) {
-		t.Errorf("control without the filter should read the key and get ENOTTY, printed\n%s", control)
+	wantControl := "key " + secret + "\nrequest_key-errno 0\nadd_key-errno 0\n" +
+		"ioctl-5412-errno " + enotty + "\nioctl-5412-errno " + enotty + "\nioctl-541c-errno " + enotty + "\n"
+	if control != wantControl {
+		t.Errorf("control without the filter printed\n%swant\n%s", control, wantControl)
 	}
 }
