@@ -3,6 +3,7 @@ package sandbox
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -220,6 +221,9 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string) ([]pathFact
 		if err := checkResolved("default hidden path", defaultPath(d, home), real); err != nil {
 			return nil, err
 		}
+		if err := checkOneName("default hidden path", defaultPath(d, home), fi); err != nil {
+			return nil, err
+		}
 		add(fact(real, kindOf(fi), ws))
 	}
 
@@ -245,6 +249,11 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string) ([]pathFact
 		}
 		if err := checkResolved("hidden path", h, real); err != nil {
 			return nil, err
+		}
+		if fi != nil {
+			if err := checkOneName("hidden path", h, fi); err != nil {
+				return nil, err
+			}
 		}
 		add(fact(real, kind, ws))
 	}
@@ -363,4 +372,17 @@ func sortMounts(m []mount) []mount {
 		return cmp.Compare(strings.Count(a.path, "/"), strings.Count(b.path, "/"))
 	})
 	return m
+}
+
+// checkOneName refuses a hidden file with more than one name: bwrap hides
+// the name, and a hard link elsewhere (one a sandboxed run made next to a
+// hidden path it found missing, say) still reads the same file.
+func checkOneName(field, p string, fi fs.FileInfo) error {
+	if fi.IsDir() {
+		return nil
+	}
+	if n := names(fi); n > 1 {
+		return badPath(field, p, fmt.Sprintf("is a file with %d names (hard links), and the others would still read it (want one name, or the path revealed)", n))
+	}
+	return nil
 }

@@ -8,44 +8,48 @@ import (
 // pinFacts lists the directories that keep each hidden path inside the
 // workspace or a write path where it is. bwrap hides a path by mounting
 // over it, and the sandboxed command cannot rename a mount point, but it
-// can rename any directory above one that it can write: the hidden path
-// moves with it, and the next run, which hides by path, finds nothing at
-// the old one and hides nothing. Every directory between the writable root
-// and the hidden path is therefore bound onto itself (the pin-dir rule),
-// which changes nothing but makes it a mount point too.
+// can rename any directory above one whose parent it can write, mount
+// points below and all: the hidden path moves with it, and the next run,
+// which hides by path, finds nothing at the old one and hides nothing.
+// Every such directory on the way up from a hidden path, up to the
+// outermost writable root, is therefore bound onto itself (the pin-dir
+// rule), which changes nothing but makes it a mount point too.
 //
-// The walk up from a hidden path stops at the first directory that is a
-// mount of its own (the workspace, a grant, a hidden directory), and inside
-// a read-only grant or a hidden directory, where nothing can be renamed
-// and a bind of the host's directory would show what was hidden.
+// A directory that is a mount already (the workspace, a grant, a hidden
+// directory) needs no pin, nor one whose parent is read-only in the
+// sandbox (inside a read grant), and none is pinned inside a hidden
+// directory: a bind of the host's directory there would show what the
+// tmpfs hides.
 func pinFacts(p *plan) []pathFact {
 	type root struct {
 		path     string
 		writable bool
+		hidden   bool
 	}
 	roots := make([]root, 0, 1+len(p.write)+len(p.read)+len(p.hidden))
-	roots = append(roots, root{p.workspace, true})
+	roots = append(roots, root{path: p.workspace, writable: true})
 	for _, f := range p.write {
-		roots = append(roots, root{f.path, true})
+		roots = append(roots, root{path: f.path, writable: true})
 	}
 	for _, f := range p.read {
-		roots = append(roots, root{f.path, false})
+		roots = append(roots, root{path: f.path})
 	}
 	for _, f := range p.hidden {
 		if f.kind != kindMissing {
-			roots = append(roots, root{f.path, false})
+			roots = append(roots, root{path: f.path, hidden: true})
 		}
 	}
-	// deepest returns the innermost root dir lies in or is.
-	deepest := func(dir string) (root, bool) {
-		var best root
-		found := false
+	// around returns the innermost root strictly above dir, and whether dir
+	// is a root itself.
+	around := func(dir string) (in root, found, isRoot bool) {
 		for _, r := range roots {
-			if (dir == r.path || strings.HasPrefix(dir, r.path+"/")) && (!found || len(r.path) > len(best.path)) {
-				best, found = r, true
+			if dir == r.path {
+				isRoot = true
+			} else if strings.HasPrefix(dir, r.path+"/") && (!found || len(r.path) > len(in.path)) {
+				in, found = r, true
 			}
 		}
-		return best, found
+		return in, found, isRoot
 	}
 	var pins []pathFact
 	seen := map[string]bool{}
@@ -54,14 +58,15 @@ func pinFacts(p *plan) []pathFact {
 			continue
 		}
 		for dir := path.Dir(h.path); dir != "/"; dir = path.Dir(dir) {
-			r, ok := deepest(dir)
-			if !ok || dir == r.path || !r.writable {
-				break
+			in, found, isRoot := around(dir)
+			if !found {
+				break // above every root: nothing the sandbox writes
 			}
-			if !seen[dir] {
-				seen[dir] = true
-				pins = append(pins, fact(dir, kindDir, p.workspace))
+			if isRoot || in.hidden || !in.writable || seen[dir] {
+				continue
 			}
+			seen[dir] = true
+			pins = append(pins, fact(dir, kindDir, p.workspace))
 		}
 	}
 	return pins

@@ -247,3 +247,64 @@ func TestHiddenPathPinned(t *testing.T) {
 		t.Errorf("control: the moved key: %q, %v", b, err)
 	}
 }
+
+// TestHiddenPathPinnedAboveGrants: the directories to pin go up to the
+// outermost writable root, past a write path, a read path or the workspace
+// that lie inside it: renaming a directory moves the mount points below it.
+func TestHiddenPathPinnedAboveGrants(t *testing.T) {
+	base, _, ws := fixture(t)
+	for _, c := range []struct {
+		name   string
+		cfg    func(secret string) Config
+		secret string // relative to base
+		move   string // a directory a run must not rename, relative to base
+	}{
+		{"write path inside the workspace", func(s string) Config {
+			return Config{Workspace: ws, Write: []string{filepath.Join(ws, "d", "w")}, Hidden: []string{s}}
+		}, "ws/d/w/x/secret", "ws/d"},
+		{"read path in between", func(s string) Config {
+			return Config{Workspace: ws, Read: []string{filepath.Join(ws, "e", "r")}, Hidden: []string{s}}
+		}, "ws/e/r/x/secret", "ws/e"},
+		{"workspace inside a write path", func(s string) Config {
+			return Config{Workspace: filepath.Join(base, "w", "p", "ws"), Write: []string{filepath.Join(base, "w")}, Hidden: []string{s}}
+		}, "w/p/ws/secret", "w/p"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			secret := mkdir(t, filepath.Join(base, c.secret))
+			writeFile(t, secret, "key", "TOPSECRET")
+			cfg := c.cfg(secret)
+			move := filepath.Join(base, c.move)
+			out, err := inSandbox(t, cfg, fmt.Sprintf(`mv %q %q.moved && echo renamed`, move, move))
+			if strings.Contains(out, "renamed") {
+				t.Fatalf("%s was renamed, the hidden path with it: %v: %s", move, err, out)
+			}
+			// Control: outside the sandbox the same directory moves.
+			if out, err := outside(t, fmt.Sprintf(`mv %q %q.moved && mv %q.moved %q && echo renamed`, move, move, move, move)); !strings.Contains(out, "renamed") {
+				t.Fatalf("control: %v: %s", err, out)
+			}
+		})
+	}
+}
+
+// TestHiddenFileOtherName: bwrap hides a name, not a file, so a hidden file
+// with a second hard link is refused. A run can make that link itself, next
+// to a hidden path it finds missing, before the secret is written there.
+// The control runs the argv built while the file still had one name.
+func TestHiddenFileOtherName(t *testing.T) {
+	_, _, ws := fixture(t)
+	env := writeFile(t, ws, ".env", "API_TOKEN=SECRET")
+	cfg := Config{Workspace: ws, Hidden: []string{env}}
+	cmd, err := Command(t.Context(), cfg, "cat", ".cache-x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(env, filepath.Join(ws, ".cache-x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Prefix(cfg); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "2 names") {
+		t.Errorf("Prefix = %v, want the hidden file with two names refused", err)
+	}
+	if out, err := cmd.CombinedOutput(); !strings.Contains(string(out), "SECRET") {
+		t.Errorf("control: the other name did not read the hidden file: %v: %s", err, out)
+	}
+}
