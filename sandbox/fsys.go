@@ -33,6 +33,14 @@ type resolver struct {
 	seen map[string]lstatResult
 	// via is every symlink the last resolve followed, by its own path.
 	via []string
+	// mounts is the mount table, read on the first fsPlace.
+	mounts []mountEntry
+}
+
+// mountEntry is one mount: the file system (device), the directory of it
+// that is mounted (root), and where (point).
+type mountEntry struct {
+	dev, root, point string
 }
 
 type lstatResult struct {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path"
 	"strconv"
+	"strings"
+	"sync"
 )
 
 // A path the caller names is resolved through symlinks, and a symlink in a
@@ -20,8 +22,18 @@ func (r *resolver) within(p string, roots []string) bool {
 	if underAny(p, roots) {
 		return true
 	}
-	// The root directory is never a writable root (checkConfig refuses
-	// it), so the walk stops below it.
+	// Through a bind mount of a root or of a directory inside one: the
+	// same file system, at or below the root's place in it.
+	if dev, in, ok := r.fsPlace(p); ok {
+		for _, root := range roots {
+			if rdev, rin, ok := r.fsPlace(root); ok && dev == rdev && (in == rin || strings.HasPrefix(in, rin+"/") || rin == "/") {
+				return true
+			}
+		}
+	}
+	// Where the mount table cannot say: some directory on p's way down is
+	// the root itself. The root directory is never a writable root
+	// (checkConfig refuses it), so the walk stops below it.
 	for a := p; a != "/"; a = path.Dir(a) {
 		if fa, err := r.lstat(a); err == nil && fa.IsDir() {
 			for _, root := range roots {
@@ -66,7 +78,7 @@ func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 	if err != nil {
 		return nil // hiddenFacts reports it
 	}
-	homes := []string{home, passwdHome(os.Getuid())}
+	homes := []string{home, ownPasswdHome()}
 	for i, h := range homes {
 		if h == "" || (i > 0 && h == homes[0]) {
 			continue
@@ -102,3 +114,7 @@ func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 	}
 	return nil
 }
+
+// ownPasswdHome is this process's home in the password database, asked once:
+// it may cost a getent(1) run.
+var ownPasswdHome = sync.OnceValue(func() string { return passwdHome(os.Getuid()) })

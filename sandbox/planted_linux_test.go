@@ -308,3 +308,52 @@ func TestHiddenFileOtherName(t *testing.T) {
 		t.Errorf("control: the other name did not read the hidden file: %v: %s", err, out)
 	}
 }
+
+// TestWritableThroughSubdirBindMount: a host bind mount of a directory
+// *inside* the workspace (or a write path) is another spelling of it too,
+// for a planted link, a planted bwrap, and a home under a write path.
+func TestWritableThroughSubdirBindMount(t *testing.T) {
+	base, _, ws := fixture(t)
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to bind-mount on the host")
+	}
+	bind := func(src, dst string) {
+		t.Helper()
+		if err := syscall.Mount(src, dst, "", syscall.MS_BIND, ""); err != nil {
+			t.Skipf("bind mount: %v", err)
+		}
+		t.Cleanup(func() { syscall.Unmount(dst, syscall.MNT_DETACH) })
+	}
+	sub := mkdir(t, ws, "sub")
+	alias := mkdir(t, base, "alias")
+	bind(sub, alias)
+
+	secret := mkdir(t, base, "secret")
+	writeFile(t, secret, "key", "HIDDEN")
+	if err := os.Symlink(secret, filepath.Join(sub, "link")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Prefix(Config{Workspace: ws, Hidden: []string{secret}, Read: []string{filepath.Join(alias, "link", "key")}})
+	if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "resolves through the symlink") {
+		t.Errorf("read path through an alias of a workspace subdirectory: Prefix = %v, want a refusal", err)
+	}
+
+	writeFile(t, sub, "fakewrap", "#!/bin/sh\n")
+	if err := os.Chmod(filepath.Join(sub, "fakewrap"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", alias)
+	if got, ok := findProgram("fakewrap", []string{ws}); ok {
+		t.Errorf("took %q, a program the sandbox can write through another spelling", got)
+	}
+
+	data := mkdir(t, base, "data")
+	realHome := mkdir(t, data, "home")
+	home := mkdir(t, base, "home2")
+	bind(realHome, home)
+	t.Setenv("HOME", home)
+	_, err = Prefix(Config{Workspace: ws, Write: []string{data}})
+	if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "home directory") {
+		t.Errorf("write path holding the home through a bind mount: Prefix = %v, want a refusal", err)
+	}
+}
