@@ -86,6 +86,7 @@ func fuzzPlan(t *testing.T, ws, read, write, hidden string, kind, flags uint8) (
 	if flags&32 != 0 {
 		p.statusFD = "9" // NewCmd's, after the caller's ExtraFiles
 	}
+	p.pins = pinFacts(p)
 	p.mounts = sortMounts(linuxMounts(p, nil))
 	return p, true
 }
