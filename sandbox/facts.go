@@ -179,6 +179,9 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string) ([]pathFact
 			if !isMissing(err) {
 				return nil, fsPathError("home", home, err)
 			}
+			if err := checkUnlocked(r, err, "home", home, realHome, roots); err != nil {
+				return nil, err
+			}
 			home, realHome = "", "" // no home: nothing under it to hide
 		}
 	}
@@ -205,6 +208,9 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string) ([]pathFact
 		if err != nil {
 			if !isMissing(err) {
 				return nil, fsPathError("default hidden path", defaultPath(d, home), err)
+			}
+			if err := checkUnlocked(r, err, "default hidden path", defaultPath(d, home), real, roots); err != nil {
+				return nil, err
 			}
 			// Kept, as a missing Config.Hidden entry is: the Linux rules
 			// skip it, and on macOS its deny pair stops the path from
@@ -236,6 +242,9 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string) ([]pathFact
 		if err != nil {
 			if !isMissing(err) {
 				return nil, fsPathError("hidden path", h, err)
+			}
+			if err := checkUnlocked(r, err, "hidden path", h, real, roots); err != nil {
+				return nil, err
 			}
 			// Kept: a deny rule on macOS is harmless and stops the
 			// path from appearing later; the Linux rules skip it.

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"strconv"
@@ -84,7 +86,7 @@ func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 			continue
 		}
 		realHome, _, err := r.resolve(h)
-		if err != nil {
+		if err != nil && !errors.Is(err, fs.ErrPermission) {
 			continue // no home: nothing there to protect
 		}
 		if i == 0 {
@@ -118,3 +120,16 @@ func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 // ownPasswdHome is this process's home in the password database, asked once:
 // it may cost a getent(1) run.
 var ownPasswdHome = sync.OnceValue(func() string { return passwdHome(os.Getuid()) })
+
+// checkUnlocked refuses a hidden path (or the home that holds the default
+// ones) that this process may not look at, err being its lookup's
+// EACCES, when it lies where the sandbox can write. Such a path is one the
+// child cannot see either, for now: but it can chmod its way back in, in
+// this run or, once the spawn has hidden nothing there, in the next.
+func checkUnlocked(r *resolver, err error, field, p, real string, roots []string) error {
+	if !errors.Is(err, fs.ErrPermission) || !r.within(real, roots) {
+		return nil
+	}
+	return badPath(field, p, "cannot be looked at (permission denied) where a sandboxed command can write, "+
+		"so it could make it readable again (want its directory's permissions restored)")
+}
