@@ -26,13 +26,15 @@ func pinFacts(p *plan) []pathFact {
 		writable bool
 		hidden   bool
 	}
+	// In the mount group's table order, which decides between mounts on
+	// the same path: the last one is on top.
 	roots := make([]root, 0, 1+len(p.write)+len(p.read)+len(p.hidden))
 	roots = append(roots, root{path: p.workspace, writable: true})
-	for _, f := range p.write {
-		roots = append(roots, root{path: f.path, writable: true})
-	}
 	for _, f := range p.read {
 		roots = append(roots, root{path: f.path})
+	}
+	for _, f := range p.write {
+		roots = append(roots, root{path: f.path, writable: true})
 	}
 	for _, f := range p.hidden {
 		if f.kind != kindMissing {
@@ -45,7 +47,7 @@ func pinFacts(p *plan) []pathFact {
 		for _, r := range roots {
 			if dir == r.path {
 				isRoot = true
-			} else if strings.HasPrefix(dir, r.path+"/") && (!found || len(r.path) > len(in.path)) {
+			} else if strings.HasPrefix(dir, r.path+"/") && (!found || len(r.path) >= len(in.path)) {
 				in, found = r, true
 			}
 		}
