@@ -50,6 +50,7 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
 		return Wrap{}, nil, err
 	}
 	var r resolver
+	cfg.Policy = policy
 	p, err := newPlanWith(&r, goos, cfg)
 	if err != nil {
 		return Wrap{}, nil, err
@@ -72,9 +73,11 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
 }
 
 // Explain returns what each rule contributes for goos and cfg, from the same
-// facts Prefix would use. The policy does not matter here.
+// facts Prefix would use. The policy does not matter here: it explains the
+// sandbox, with every check Required makes.
 func Explain(goos string, cfg Config) ([]Step, error) {
 	var r resolver
+	cfg.Policy = Required
 	p, err := newPlanWith(&r, goos, cfg)
 	if err != nil {
 		return nil, err

@@ -39,9 +39,16 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if p.write, err = grantFacts(r, "write path", cfg.Write, ws, nil); err != nil {
 		return nil, err
 	}
+	// What follows the syntax and the paths' existence guards a sandbox
+	// against the command it runs, and under Off nothing is hidden or
+	// granted: no roots, no refusals for the sandbox's sake.
+	strict := cfg.Policy != Off
+	var roots []string
+	if strict {
+		roots = writableRoots(goos, p)
+	}
 	// The workspace and the write paths are checked once all of them are
 	// known, since one can lie inside another.
-	roots := writableRoots(goos, p)
 	for i, w := range append([]string{cfg.Workspace}, cfg.Write...) {
 		field := "write path"
 		if i == 0 {
@@ -52,16 +59,20 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 			return nil, err
 		}
 	}
-	if err := checkHomes(r, cfg, p, roots); err != nil {
-		return nil, err
+	if strict {
+		if err := checkHomes(r, cfg, p, roots); err != nil {
+			return nil, err
+		}
 	}
 	if p.read, err = grantFacts(r, "read path", cfg.Read, ws, roots); err != nil {
 		return nil, err
 	}
-	if p.hidden, err = hiddenFacts(r, cfg, ws, roots); err != nil {
+	if p.hidden, err = hiddenFacts(r, cfg, ws, roots, strict); err != nil {
 		return nil, err
 	}
-	p.pins = pinFacts(p)
+	if strict {
+		p.pins = pinFacts(p)
+	}
 	if goos == "linux" {
 		p.mounts = sortMounts(linuxMounts(p, nil))
 	}
@@ -152,7 +163,7 @@ func grantFacts(r *resolver, field string, paths []string, ws string, roots []st
 // hiddenFacts builds the hidden set: the table's defaults that are not
 // revealed, then the caller's paths, deduplicated after resolution so two
 // spellings of one directory produce one mount.
-func hiddenFacts(r *resolver, cfg Config, ws string, roots []string) ([]pathFact, error) {
+func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool) ([]pathFact, error) {
 	home, err := homeDir()
 	if err != nil {
 		return nil, err
@@ -227,8 +238,10 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string) ([]pathFact
 		if err := checkResolved("default hidden path", defaultPath(d, home), real); err != nil {
 			return nil, err
 		}
-		if err := checkOneName("default hidden path", defaultPath(d, home), fi); err != nil {
-			return nil, err
+		if strict {
+			if err := checkOneName("default hidden path", defaultPath(d, home), fi); err != nil {
+				return nil, err
+			}
 		}
 		add(fact(real, kindOf(fi), ws))
 	}
@@ -259,7 +272,7 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string) ([]pathFact
 		if err := checkResolved("hidden path", h, real); err != nil {
 			return nil, err
 		}
-		if fi != nil {
+		if fi != nil && strict {
 			if err := checkOneName("hidden path", h, fi); err != nil {
 				return nil, err
 			}

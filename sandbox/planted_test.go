@@ -38,3 +38,23 @@ func TestUnlockedHiddenPath(t *testing.T) {
 		t.Errorf("control, outside the writable roots: %v, %+v; want it kept as missing", err, p)
 	}
 }
+
+// TestOffSkipsSandboxChecks: under Off nothing is hidden or granted, so the
+// refusals that protect a sandbox from its command do not apply: the home
+// may be the workspace, and a hidden file may have two names.
+func TestOffSkipsSandboxChecks(t *testing.T) {
+	dir := realTempDir(t)
+	home := mkdir(t, dir, "home")
+	t.Setenv("HOME", home)
+	netrc := writeFile(t, home, ".netrc", "machine x password y")
+	if err := os.Link(netrc, filepath.Join(dir, "netrc-copy")); err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := Command(t.Context(), Config{Workspace: home, Policy: Off}, "true")
+	if err != nil || cmd.Dir != home {
+		t.Errorf("Off, workspace = home with a two-name ~/.netrc: %v, %v", cmd, err)
+	}
+	if _, err := PrefixFor("linux", Config{Workspace: home, Policy: Required}); !errors.Is(err, ErrBadPath) {
+		t.Errorf("control, Required: %v, want a refusal", err)
+	}
+}
