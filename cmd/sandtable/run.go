@@ -75,7 +75,7 @@ type signals struct {
 // takes 0.35 to 0.7 ms here, a round trip with the runtime's signal thread
 // per signal, so it runs alongside the rest of the setup, and spawn waits
 // for it before starting bwrap, so that no signal arrives uncaught once
-// bwrap exists. One caught earlier is passed on as soon as bwrap starts.
+// bwrap exists. One caught earlier ends the run before anything starts.
 func catchSignals() *signals {
 	s := &signals{c: make(chan os.Signal, 4), ready: make(chan struct{})}
 	go func() {
@@ -105,6 +105,17 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 	// keep this goroutine on its thread until sandtable exits.
 	runtime.LockOSThread()
 
+	// A signal that arrived while the plan was built ends the run before
+	// anything starts, as it would have ended sandtable then: passed on
+	// later it could reach bwrap mid-setup, or, without a session of our
+	// own, nobody.
+	select {
+	case sig := <-sigs.c:
+		if s, ok := sig.(syscall.Signal); ok {
+			return exitSignal + int(s)
+		}
+	default:
+	}
 	if err := cmd.Start(); err != nil {
 		if wrapped {
 			if errors.Is(err, sandbox.ErrUnavailable) {
