@@ -54,7 +54,7 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 		if i == 0 {
 			field = "workspace"
 		}
-		r.resolve(w) // remembered: no file system access
+		r.resolve(w) // every lstat and readlink remembered: the same answer, no file system access
 		if err := checkVia(r, field, w, roots); err != nil {
 			return nil, err
 		}

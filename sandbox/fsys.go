@@ -31,6 +31,9 @@ const maxLinks = 40
 // or, for a hidden path, sorting it before the mount that should come first.
 type resolver struct {
 	seen map[string]lstatResult
+	// links remembers every readlink, as seen remembers every lstat, so a
+	// second resolve of a path is the first one's answer.
+	links map[string]linkResult
 	// via is every symlink the last resolve followed, by its own path.
 	via []string
 	// mounts is the mount table, read on the first fsPlace.
@@ -46,6 +49,23 @@ type mountEntry struct {
 type lstatResult struct {
 	fi  fs.FileInfo
 	err error
+}
+
+type linkResult struct {
+	target string
+	err    error
+}
+
+func (r *resolver) readlink(p string) (string, error) {
+	if v, ok := r.links[p]; ok {
+		return v.target, v.err
+	}
+	target, err := readlink(p)
+	if r.links == nil {
+		r.links = make(map[string]linkResult)
+	}
+	r.links[p] = linkResult{target, err}
+	return target, err
 }
 
 func (r *resolver) lstat(p string) (fs.FileInfo, error) {
@@ -104,7 +124,7 @@ func (r *resolver) resolveUnder(dir, rest string) (string, fs.FileInfo, error) {
 				return path.Join(next, rest), nil, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
 			}
 			r.via = append(r.via, next)
-			target, err := readlink(next)
+			target, err := r.readlink(next)
 			if err != nil {
 				return path.Join(next, rest), nil, err
 			}
