@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -91,6 +92,15 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 		s.cmd.Cancel = func() error { return c.Process.Kill() }
 	}
 	return c, nil
+}
+
+// Sees reports whether the command, once started, finds at path (absolute)
+// what this process finds there: on Linux, not under the sandbox's private
+// /tmp or a hidden directory, nor through a link that is. It is true when
+// nothing wraps the command, and on macOS, whose profile denies by path: a
+// denied path is still there, unreadable.
+func (c *Cmd) Sees(path string) bool {
+	return c.fold == nil || c.fold.sees(filepath.Clean(path))
 }
 
 // Start starts the command; on Linux it returns once bwrap has created the

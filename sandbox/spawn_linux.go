@@ -180,7 +180,7 @@ func (f *fold) wait(c *Cmd) error {
 	}
 	msg, setupOK := f.diagnose(c)
 	if setupOK {
-		return lookupError(c.name, c.Dir, c.Env, f.plan.inSandbox)
+		return lookupError(c.name, c.Dir, c.Env, f.plan)
 	}
 	return f.unavailable(msg)
 }
@@ -316,9 +316,9 @@ func execError(name, line string) error {
 
 // lookupError classifies an exec failure whose message only the caller's
 // Stderr saw, by looking name up as execvp does in the sandbox, which sees
-// this file system at the same paths where inSandbox says so: from dir, on
+// this file system at the same paths where p.sees says so: from dir, on
 // env's PATH.
-func lookupError(name, dir string, env []string, inSandbox func(string) bool) error {
+func lookupError(name, dir string, env []string, p *plan) error {
 	const seen = " (bwrap's message is on stderr)"
 	cands := []string{name}
 	if !strings.Contains(name, "/") {
@@ -333,29 +333,15 @@ func lookupError(name, dir string, env []string, inSandbox func(string) bool) er
 			cands = append(cands, filepath.Join(d, name))
 		}
 	}
-	for _, p := range cands {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
+	for _, c := range cands {
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(dir, c)
 		}
-		if visible(filepath.Clean(p), inSandbox) {
+		if _, err := os.Stat(c); err == nil && p.sees(filepath.Clean(c)) {
 			return &commandError{name: name, reason: "cannot be executed" + seen, err: fs.ErrPermission}
 		}
 	}
 	return &commandError{name: name, reason: "not found" + seen, err: exec.ErrNotFound}
 }
 
-// visible reports whether p exists on the host and inSandbox says every
-// symlink on its way, and where it ends, exist in the sandbox too.
-func visible(p string, inSandbox func(string) bool) bool {
-	var r resolver
-	real, _, err := r.resolve(p)
-	if err != nil || !inSandbox(real) {
-		return false
-	}
-	for _, link := range r.via {
-		if !inSandbox(link) {
-			return false
-		}
-	}
-	return true
-}
+func (f *fold) sees(path string) bool { return f.plan.sees(path) }

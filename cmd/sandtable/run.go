@@ -59,7 +59,7 @@ func cmdRun(args []string) int {
 	if err != nil {
 		return report("run", err)
 	}
-	if err := checkRunnable(name, cmd.Dir, cmd.Env); err != nil {
+	if err := checkRunnable(name, cmd.Dir, cmd.Env, cmd.Sees); err != nil {
 		return report("run", err)
 	}
 	return spawn(cmd, cfg.Policy != sandbox.Off, sigs)
@@ -161,18 +161,19 @@ func hasFlag(args []string, flag string) bool {
 	return false
 }
 
-// checkRunnable finds name as execvp will inside the sandbox, which sees
-// this file system at the same paths, from dir (the workspace) and with
-// env's PATH. Deciding "not found" (127) and "cannot execute" (126) here,
-// before anything is spawned, is what makes them reliable: from outside,
-// bwrap's own exec failure is just exit status 1.
-func checkRunnable(name, dir string, env []string) error {
+// checkRunnable finds name as execvp will inside the sandbox: from dir (the
+// workspace), with env's PATH, on this file system where sees says the
+// sandbox shows it (not its private /tmp, nor a hidden directory).
+// Deciding "not found" (127) and "cannot execute" (126) here, before
+// anything is spawned, is what makes them reliable: from outside, bwrap's
+// own exec failure is just exit status 1.
+func checkRunnable(name, dir string, env []string, sees func(string) bool) error {
 	if strings.Contains(name, "/") {
 		p := name
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		if code, why := executable(p); code != 0 {
+		if code, why := executable(p, sees); code != 0 {
 			return exitError{code, fmt.Errorf("%s: %s", name, why)}
 		}
 		return nil
@@ -188,7 +189,7 @@ func checkRunnable(name, dir string, env []string) error {
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(dir, d)
 		}
-		switch code, _ := executable(filepath.Join(d, name)); code {
+		switch code, _ := executable(filepath.Join(d, name), sees); code {
 		case 0:
 			return nil
 		case exitCannotRun:
@@ -202,10 +203,10 @@ func checkRunnable(name, dir string, env []string) error {
 }
 
 // executable returns 0, or the exit status and reason why p cannot be run.
-func executable(p string) (code int, why string) {
+func executable(p string, sees func(string) bool) (code int, why string) {
 	fi, err := os.Stat(p)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err == nil && !sees(p):
 		return exitNotFound, "no such file or directory"
 	case err != nil:
 		return exitCannotRun, "permission denied"

@@ -262,8 +262,9 @@ func TestRunNotInSandbox(t *testing.T) {
 		e.write(t, c.path, script, 0o755)
 		args := append(append([]string{"run"}, c.args...), "--", c.path)
 		r := e.run(t, "", args...)
-		if r.code != exitNotFound || !strings.Contains(r.stderr, "not found") {
-			t.Errorf("%s: sandtable %q: exit %d, stderr %q; want %d, not found", c.name, args, r.code, r.stderr, exitNotFound)
+		// Decided before the spawn, as for any missing command.
+		if want := "sandtable: " + c.path + ": no such file or directory\n"; r.code != exitNotFound || r.stderr != want {
+			t.Errorf("%s: sandtable %q: exit %d, stderr %q; want %d, %q", c.name, args, r.code, r.stderr, exitNotFound, want)
 		}
 	}
 	e.write(t, filepath.Join(e.ws, "tool.sh"), script, 0o755)
