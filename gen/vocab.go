@@ -147,7 +147,7 @@ var sbplFilters = []string{"subpath", "literal"}
 // macOS's temporary directories, which the spec makes writable. Linux has
 // none: its private /tmp is a --tmpfs, and a bind of the host's /tmp is a
 // host write like any other.
-var tempDirs = map[string]bool{"/private/tmp": true, "/var/folders": true}
+var tempDirs = map[string]bool{"/private/tmp": true, "/private/var/folders": true}
 
 // seccompSyscalls are the system calls a seccomp entry may name, with their
 // numbers in each ABI the filter knows, in this order: x86-64 and its i386

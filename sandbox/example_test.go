@@ -50,12 +50,12 @@ func ExamplePrefixFor() {
 	//     (subpath "/dev")
 	//     (subpath "$WORKSPACE")
 	//     (subpath "/private/tmp")
-	//     (subpath "/var/folders")
+	//     (subpath "/private/var/folders")
 	//     (literal "/"))
 	// (allow file-write*
 	//     (subpath "$WORKSPACE")
 	//     (subpath "/private/tmp")
-	//     (subpath "/var/folders")
+	//     (subpath "/private/var/folders")
 	//     (literal "/dev/null"))
 }
 

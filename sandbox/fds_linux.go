@@ -6,14 +6,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// closeRangeCloexec is CLOSE_RANGE_CLOEXEC from linux/close_range.h, which
-// golang.org/x/sys/unix does not define.
-const closeRangeCloexec = 1 << 2
-
 // markAllCloseOnExec sets close-on-exec on every descriptor from 3 up with
 // one close_range(2) call, where listing /proc/self/fd costs an open, a
 // read and an fcntl per descriptor: 0.1 ms of every spawn here. It reports
 // false on a kernel older than 5.11, which lacks the flag.
 func markAllCloseOnExec() bool {
-	return unix.CloseRange(3, math.MaxUint32, closeRangeCloexec) == nil
+	return unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC) == nil
 }

@@ -339,13 +339,13 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "read-allowlist",
 		Platform: "darwin",
-		Emits:    "(allow file-read* (subpath \"/usr\") (subpath \"/bin\") (subpath \"/sbin\") (subpath \"/System\") (subpath \"/Library\") (subpath \"/opt\") (subpath \"/dev\") (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/var/folders\") (literal \"/\"))",
-		Why:      "System directories, the workspace and the temporary directories. The literal root is stat'ed by binaries such as node while resolving real paths. The home directory is not on the list.",
+		Emits:    "(allow file-read* (subpath \"/usr\") (subpath \"/bin\") (subpath \"/sbin\") (subpath \"/System\") (subpath \"/Library\") (subpath \"/opt\") (subpath \"/dev\") (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\") (literal \"/\"))",
+		Why:      "System directories, the workspace and the temporary directories. The literal root is stat'ed by binaries such as node while resolving real paths. The home directory is not on the list. Seatbelt matches the resolved path, and /tmp and /var are links into /private, so the temporary directories are named there.",
 	},
 	{
 		ID:       "write-allowlist",
 		Platform: "darwin",
-		Emits:    "(allow file-write* (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/var/folders\") (literal \"/dev/null\"))",
+		Emits:    "(allow file-write* (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\") (literal \"/dev/null\"))",
 		Reviewed: "/dev/null is a sink that every shell redirects to.",
 		Why:      "Writes land in the workspace and the temporary directories only.",
 	},
@@ -860,7 +860,7 @@ const darwinProgram = "/usr/bin/sandbox-exec" // program
 // darwinProfile returns the SBPL profile in one allocation of exactly the
 // size it needs.
 func darwinProfile(p *plan) string {
-	n := 514                  // the unconditional rules
+	n := 530                  // the unconditional rules
 	n += 2 * len(p.workspace) // read-allowlist, write-allowlist
 	if p.network {
 		n += 17 // network
@@ -893,9 +893,9 @@ func darwinProfile(p *plan) string {
 	}
 	b.WriteString("(allow sysctl-read)\n(allow ipc-posix-shm)\n(allow mach*)\n(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"/dev\")\n    (subpath \"") // sysctl-read, ipc-posix-shm, mach, read-allowlist
 	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                     // read-allowlist
-	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/var/folders\")\n    (literal \"/\"))\n(allow file-write*\n    (subpath \"")                                                                                                                                                // read-allowlist, write-allowlist
+	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/\"))\n(allow file-write*\n    (subpath \"")                                                                                                                                        // read-allowlist, write-allowlist
 	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                     // write-allowlist
-	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/var/folders\")\n    (literal \"/dev/null\"))\n")                                                                                                                                                                           // write-allowlist
+	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/dev/null\"))\n")                                                                                                                                                                   // write-allowlist
 	for i := range p.read {
 		f := &p.read[i]
 		b.WriteString("(allow file-read* (subpath \"") // read-path
@@ -943,11 +943,11 @@ func darwinSteps(p *plan) []Step {
 	if p.network {
 		s = append(s, Step{Rule: "network", Args: []string{"(allow network*)\n"}}) // network
 	}
-	s = append(s, Step{Rule: "sysctl-read", Args: []string{"(allow sysctl-read)\n"}})                                                                                                                                                                                                                                                                                                               // sysctl-read
-	s = append(s, Step{Rule: "ipc-posix-shm", Args: []string{"(allow ipc-posix-shm)\n"}})                                                                                                                                                                                                                                                                                                           // ipc-posix-shm
-	s = append(s, Step{Rule: "mach", Args: []string{"(allow mach*)\n"}})                                                                                                                                                                                                                                                                                                                            // mach
-	s = append(s, Step{Rule: "read-allowlist", Args: []string{"(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"/dev\")\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/var/folders\")\n    (literal \"/\"))\n"}}) // read-allowlist
-	s = append(s, Step{Rule: "write-allowlist", Args: []string{"(allow file-write*\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/var/folders\")\n    (literal \"/dev/null\"))\n"}})                                                                                                                                                                       // write-allowlist
+	s = append(s, Step{Rule: "sysctl-read", Args: []string{"(allow sysctl-read)\n"}})                                                                                                                                                                                                                                                                                                                       // sysctl-read
+	s = append(s, Step{Rule: "ipc-posix-shm", Args: []string{"(allow ipc-posix-shm)\n"}})                                                                                                                                                                                                                                                                                                                   // ipc-posix-shm
+	s = append(s, Step{Rule: "mach", Args: []string{"(allow mach*)\n"}})                                                                                                                                                                                                                                                                                                                                    // mach
+	s = append(s, Step{Rule: "read-allowlist", Args: []string{"(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"/dev\")\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/\"))\n"}}) // read-allowlist
+	s = append(s, Step{Rule: "write-allowlist", Args: []string{"(allow file-write*\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/dev/null\"))\n"}})                                                                                                                                                                       // write-allowlist
 	for i := range p.read {
 		f := &p.read[i]
 		s = append(s, Step{Rule: "read-path", Args: []string{"(allow file-read* (subpath \"" + f.path + "\"))\n"}}) // read-path
