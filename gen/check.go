@@ -537,6 +537,9 @@ func checkDarwinOrder(c *errs, p *Platform) {
 	}
 }
 
+// maxSeccomp bounds the seccomp section; see checkSeccomp.
+const maxSeccomp = 100
+
 // checkSeccomp checks the seccomp section against the names the generator
 // has numbers for, and against the rule that loads the filter: a filter
 // with nothing in it would refuse nothing, and entries no rule loads would
@@ -563,6 +566,13 @@ func checkSeccomp(c *errs, p *Platform, local, global map[string]Pos) {
 				c.at(e.Pos, e.ID, "seccomp: ioctl %q has no number here (want one of %s, or its number added to gen/vocab.go)", e.Ioctl, words(slices.Sorted(maps.Keys(seccompIoctls))))
 			}
 		}
+	}
+	// A classic BPF jump reaches at most 255 instructions ahead, and the
+	// filter jumps from each entry of each ABI's section to a shared
+	// verdict at the end: two sections of at most maxSeccomp entries and a
+	// handful of fixed instructions each stay within reach.
+	if len(p.Seccomp) > maxSeccomp {
+		c.at(p.Seccomp[maxSeccomp].Pos, p.Seccomp[maxSeccomp].ID, "seccomp: %d entries (want at most %d: the filter's jumps reach 255 instructions)", len(p.Seccomp), maxSeccomp)
 	}
 	var loader *Rule
 	for _, r := range p.Rules {

@@ -143,7 +143,8 @@ func (a *bpfAsm) assemble() []byte {
 }
 
 // offset is how far instruction i jumps to reach label; BPF only jumps
-// forward, at most 255 instructions, which a filter this size never nears.
+// forward, at most 255 instructions, which the generator's bound on the
+// table's seccomp section keeps the filter within.
 func (a *bpfAsm) offset(i int, label string) byte {
 	if label == "" {
 		return 0
