@@ -112,7 +112,9 @@ func checkConfig(cfg Config) error {
 			return badPath("hidden path", h, "is the workspace")
 		}
 	}
-	if cfg.Policy > Off {
+	switch cfg.Policy {
+	case FromEnv, Required, Off:
+	default:
 		_, err := cfg.Policy.resolve()
 		return err
 	}
@@ -404,7 +406,7 @@ func checkOneName(field, p string, fi fs.FileInfo) error {
 		return nil
 	}
 	if n := names(fi); n > 1 {
-		return badPath(field, p, fmt.Sprintf("is a file with %d names (hard links), and the others would still read it (want one name, or the path revealed)", n))
+		return badPath(field, p, fmt.Sprintf("is a file with %d names (hard links), and the others would still read it (want the other names removed)", n))
 	}
 	return nil
 }

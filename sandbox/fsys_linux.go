@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // passwdHome is the home directory of uid in the password database, what
@@ -23,8 +25,12 @@ func passwdHome(uid int) string {
 			return home
 		}
 	}
+	// NSS can hang on an unreachable directory server; a home it cannot
+	// name in time is one there is no checking against.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
 	for _, getent := range []string{"/usr/bin/getent", "/bin/getent"} {
-		out, err := exec.Command(getent, "passwd", strconv.Itoa(uid)).Output()
+		out, err := exec.CommandContext(ctx, getent, "passwd", strconv.Itoa(uid)).Output()
 		if err == nil {
 			return passwdEntryHome(out, uid)
 		}

@@ -33,9 +33,10 @@ func (r *resolver) within(p string, roots []string) bool {
 			}
 		}
 	}
-	// Where the mount table cannot say: some directory on p's way down is
-	// the root itself. The root directory is never a writable root
-	// (checkConfig refuses it), so the walk stops below it.
+	// And by identity, where the mount table cannot say (macOS) or says
+	// nothing: some directory on p's way down is the root itself. The
+	// root directory is never a writable root (checkConfig refuses it), so
+	// the walk stops below it.
 	for a := p; a != "/"; a = path.Dir(a) {
 		if fa, err := r.lstat(a); err == nil && fa.IsDir() {
 			for _, root := range roots {
@@ -63,8 +64,15 @@ func (r *resolver) plantable(roots []string) string {
 // that lies in one of roots.
 func checkVia(r *resolver, field, p string, roots []string) error {
 	if link := r.plantable(roots); link != "" {
+		want := "the link's target named itself"
+		switch field {
+		case "home":
+			want = "HOME set to the link's target"
+		case "default hidden path":
+			want = "the link replaced by what it points to"
+		}
 		return badPath(field, p, "resolves through the symlink "+strconv.Quote(link)+
-			", which a sandboxed command can write, and so re-point between runs (want the link's target named itself)")
+			", which a sandboxed command can write, and so re-point between runs (want "+want+")")
 	}
 	return nil
 }

@@ -30,7 +30,8 @@ const (
 	Off
 )
 
-// String returns the policy's name as PolicyVariable spells it.
+// String returns the policy's name as PolicyVariable spells it; FromEnv,
+// which is no value of it, reads as the variable itself.
 func (p Policy) String() string {
 	switch p {
 	case Required:
