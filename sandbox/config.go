@@ -24,20 +24,30 @@ var (
 // clean and free of quotes, backslashes and control characters: the paths end
 // up inside bwrap arguments and SBPL string literals, so they are rejected
 // rather than repaired.
+//
+// Paths are resolved anew on every spawn, and a sandboxed command can change
+// what it can write before the next one. So no path here may go through a
+// symlink in the workspace, a Write path or (macOS) a temporary directory:
+// the command could have re-pointed it. Name the link's target instead.
 type Config struct {
 	// Workspace is the one writable tree, bound at its real path. It must
 	// exist; symlinks are resolved first, because bwrap cannot mount onto a
 	// path that goes through one. It is also the child's working directory.
+	// It cannot be, or contain, the home directory: the command could
+	// write the shell's startup files there.
 	Workspace string
 
 	// Hidden paths are added to the table's default hidden set. A hidden
 	// directory reads as empty, a hidden file as an empty file. A missing
 	// path is accepted: nothing is there to hide on Linux, and on macOS
-	// the deny rule still stops it from appearing later.
+	// the deny rule still stops it from appearing later. A hidden file
+	// with a second name (a hard link) is refused, since that name would
+	// still read it.
 	Hidden []string
 
 	// Read and Write are extra read-only and writable paths; they must
-	// exist. A Write path inside a hidden directory punches through it.
+	// exist. A Write path inside a hidden directory punches through it. A
+	// Write path, like the workspace, cannot be or contain the home.
 	Read, Write []string
 
 	// Reveal drops entries of the default hidden set, named by absolute
