@@ -135,10 +135,11 @@ func Command(ctx context.Context, cfg Config, name string, args ...string) (*exe
 // plan and the wrapper's files, of which owned are the descriptors opened
 // for this spawn alone.
 type spawn struct {
-	cmd   *exec.Cmd
-	plan  *plan
-	files []WrapFile
-	owned []*os.File
+	cmd     *exec.Cmd
+	plan    *plan
+	files   []WrapFile
+	owned   []*os.File
+	workdir string // the command's own working directory: the workspace
 }
 
 // command builds the exec.Cmd that Command returns and NewCmd embeds.
@@ -160,15 +161,18 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 	}
 	cmd.Env = stripEnv(os.Environ())
 	cmd.Dir = p.workspace
+	if w.Program != "" && runtime.GOOS == "linux" {
+		cmd.Dir = "/" // bwrap's own; the command's is the chdir rule's
+	}
 	if w.Program == "" {
-		return spawn{cmd: cmd}, nil // nothing wraps the command
+		return spawn{cmd: cmd, workdir: p.workspace}, nil // nothing wraps the command
 	}
 	fds, owned, err := openFiles(w.Files)
 	if err != nil {
 		return spawn{}, err
 	}
 	cmd.ExtraFiles = fds
-	return spawn{cmd: cmd, plan: p, files: w.Files, owned: owned}, nil
+	return spawn{cmd: cmd, plan: p, files: w.Files, owned: owned, workdir: p.workspace}, nil
 }
 
 // openFiles opens the descriptors for one spawn of a wrapper: the shared

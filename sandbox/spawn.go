@@ -58,6 +58,9 @@ type Cmd struct {
 	// owned are the ExtraFiles opened for this spawn alone, closed by
 	// Start.
 	owned []*os.File
+	// workdir is where the command starts: the workspace. Dir is bwrap's
+	// own working directory, / on Linux.
+	workdir string
 }
 
 // NewCmd is Command with the availability check folded into the spawn. It
@@ -79,7 +82,7 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 	if err != nil {
 		return nil, err
 	}
-	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned}
+	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir}
 	if s.plan != nil && check == checkFound {
 		if c.fold, err = newFold(c, s.plan, s.files); err != nil {
 			closeAll(s.owned)
@@ -93,6 +96,11 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 	}
 	return c, nil
 }
+
+// Workdir is the directory the command starts in, the workspace, where a
+// relative command name is found. On Linux it differs from Dir, which is
+// bwrap's: / (see the table's chdir rule).
+func (c *Cmd) Workdir() string { return c.workdir }
 
 // Sees reports whether the command, once started, finds at path (absolute)
 // what this process finds there: on Linux, not under the sandbox's private

@@ -180,7 +180,7 @@ func (f *fold) wait(c *Cmd) error {
 	}
 	msg, setupOK := f.diagnose(c)
 	if setupOK {
-		return lookupError(c.name, c.Dir, c.Env, f.plan)
+		return lookupError(c.name, f.plan.workspace, c.Env, f.plan)
 	}
 	return f.unavailable(msg)
 }

@@ -233,6 +233,12 @@ var ruleTable = [...]Rule{
 		Why:      "A root caller's child otherwise keeps every capability, and can remount / read-write, unmount a hiding tmpfs, or write anywhere.",
 	},
 	{
+		ID:       "chdir",
+		Platform: "linux",
+		Emits:    "--chdir $workspace",
+		Why:      "The command starts in the workspace, while bwrap itself starts in /: bwrap runs outside the sandbox, and a working directory the sandbox can write is one where an earlier run could have left a library for the dynamic loader to find (an empty or relative LD_LIBRARY_PATH entry means the working directory).",
+	},
+	{
 		ID:       "seccomp",
 		Platform: "linux",
 		When:     "seccomp",
@@ -713,7 +719,7 @@ func linuxMounts(p *plan, dst []mount) []mount {
 // linuxArgs returns bwrap's argv after the program name, ending in "--",
 // in one allocation of exactly the size it needs.
 func linuxArgs(p *plan) []string {
-	n := 17 // the unconditional rules
+	n := 19 // the unconditional rules
 	for i := range p.mounts {
 		switch p.mounts[i].rule {
 		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleHideFile:
@@ -776,7 +782,8 @@ func linuxArgs(p *plan) []string {
 	if !p.interactive {
 		a = append(a, "--new-session") // new-session
 	}
-	a = append(a, "--cap-drop", "ALL") // cap-drop
+	a = append(a, "--cap-drop", "ALL")    // cap-drop
+	a = append(a, "--chdir", p.workspace) // chdir
 	if p.seccompFD != "" {
 		a = append(a, "--seccomp", p.seccompFD) // seccomp
 	}
@@ -826,6 +833,7 @@ func linuxSteps(p *plan) []Step {
 		s = append(s, Step{Rule: "new-session", Args: []string{"--new-session"}}) // new-session
 	}
 	s = append(s, Step{Rule: "cap-drop", Args: []string{"--cap-drop", "ALL"}}) // cap-drop
+	s = append(s, Step{Rule: "chdir", Args: []string{"--chdir", p.workspace}}) // chdir
 	if p.seccompFD != "" {
 		s = append(s, Step{Rule: "seccomp", Args: []string{"--seccomp", p.seccompFD}}) // seccomp
 	}

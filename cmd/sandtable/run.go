@@ -59,7 +59,7 @@ func cmdRun(args []string) int {
 	if err != nil {
 		return report("run", err)
 	}
-	if err := checkRunnable(name, cmd.Dir, cmd.Env, cmd.Sees); err != nil {
+	if err := checkRunnable(name, cmd.Workdir(), cmd.Env, cmd.Sees); err != nil {
 		return report("run", err)
 	}
 	return spawn(cmd, cfg.Policy != sandbox.Off, sigs)
