@@ -63,6 +63,11 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 		if err := checkHomes(r, cfg, p, roots); err != nil {
 			return nil, err
 		}
+		if goos == "linux" {
+			if err := checkLoaderEnv(r, roots); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if p.read, err = grantFacts(r, "read path", cfg.Read, ws, roots); err != nil {
 		return nil, err

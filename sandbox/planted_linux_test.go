@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -355,5 +356,40 @@ func TestWritableThroughSubdirBindMount(t *testing.T) {
 	_, err = Prefix(Config{Workspace: ws, Write: []string{data}})
 	if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "home directory") {
 		t.Errorf("write path holding the home through a bind mount: Prefix = %v, want a refusal", err)
+	}
+}
+
+// TestLoaderEnvInWorkspace: bwrap runs outside the sandbox, and its dynamic
+// loader searches LD_LIBRARY_PATH before bwrap does anything, so an entry
+// in the workspace would load a library a sandboxed run left there. The
+// control shows the loader searching that directory (LD_DEBUG), and a
+// spawn now starting bwrap in /.
+func TestLoaderEnvInWorkspace(t *testing.T) {
+	_, _, ws := fixture(t)
+	lib := mkdir(t, ws, "build", "lib")
+	for _, v := range []string{lib, "/usr/lib:" + lib, lib[1:]} {
+		t.Setenv("LD_LIBRARY_PATH", v)
+		if _, err := Prefix(Config{Workspace: ws}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "LD_LIBRARY_PATH") {
+			t.Errorf("LD_LIBRARY_PATH=%s: Prefix = %v, want a refusal", v, err)
+		}
+	}
+	t.Setenv("LD_LIBRARY_PATH", "/usr/lib::")
+	cmd, err := Command(t.Context(), Config{Workspace: ws}, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Dir != "/" {
+		t.Errorf("bwrap starts in %q, want /", cmd.Dir)
+	}
+
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := exec.Command(bwrap, "--version")
+	probe.Env = append(os.Environ(), "LD_LIBRARY_PATH="+lib, "LD_DEBUG=libs")
+	out, _ := probe.CombinedOutput()
+	if !strings.Contains(string(out), lib) {
+		t.Errorf("control: the loader did not search %s for bwrap:\n%s", lib, out)
 	}
 }
