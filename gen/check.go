@@ -537,8 +537,22 @@ func checkDarwinOrder(c *errs, p *Platform) {
 	}
 }
 
-// maxSeccomp bounds the seccomp section; see checkSeccomp.
-const maxSeccomp = 100
+// maxSeccomp bounds the filter's length; see checkSeccomp.
+const maxSeccomp = 250
+
+// seccompLength is about how many instructions sandbox/seccomp.go
+// assembles for the entries: two ABI sections of a few fixed ones, one per
+// syscall and ioctl, up to five per setid-mode call, and the verdicts.
+func seccompLength(es []SeccompEntry) int {
+	per := 7
+	for _, e := range es {
+		per++
+		if e.SetidMode != "" {
+			per += 4
+		}
+	}
+	return 2*per + 3
+}
 
 // checkSeccomp checks the seccomp section against the names the generator
 // has numbers for, and against the rule that loads the filter: a filter
@@ -546,6 +560,8 @@ const maxSeccomp = 100
 // read as protection the sandbox does not have.
 func checkSeccomp(c *errs, p *Platform, local, global map[string]Pos) {
 	named := map[string]string{}
+	// e.What() names the kind, so a call may be a syscall entry and a
+	// setid-mode one; only the first would ever match.
 	for _, e := range p.Seccomp {
 		if first, ok := named[e.What()]; ok {
 			c.at(e.Pos, e.ID, "seccomp: %s is already refused by %q (want each once)", e.What(), first)
@@ -565,14 +581,19 @@ func checkSeccomp(c *errs, p *Platform, local, global map[string]Pos) {
 			if _, ok := seccompIoctls[e.Ioctl]; !ok {
 				c.at(e.Pos, e.ID, "seccomp: ioctl %q has no number here (want one of %s, or its number added to gen/vocab.go)", e.Ioctl, words(slices.Sorted(maps.Keys(seccompIoctls))))
 			}
+		case e.SetidMode != "":
+			if _, ok := seccompModeCalls[e.SetidMode]; !ok {
+				c.at(e.Pos, e.ID, "seccomp: setid-mode %q is no call the generator knows the mode argument of (want one of %s)", e.SetidMode, words(slices.Sorted(maps.Keys(seccompModeCalls))))
+			}
 		}
 	}
 	// A classic BPF jump reaches at most 255 instructions ahead, and the
 	// filter jumps from each entry of each ABI's section to a shared
 	// verdict at the end: two sections of at most maxSeccomp entries and a
 	// handful of fixed instructions each stay within reach.
-	if len(p.Seccomp) > maxSeccomp {
-		c.at(p.Seccomp[maxSeccomp].Pos, p.Seccomp[maxSeccomp].ID, "seccomp: %d entries (want at most %d: the filter's jumps reach 255 instructions)", len(p.Seccomp), maxSeccomp)
+	if n := seccompLength(p.Seccomp); n > maxSeccomp {
+		last := p.Seccomp[len(p.Seccomp)-1]
+		c.at(last.Pos, last.ID, "seccomp: the filter would be about %d instructions (want at most %d: its jumps reach 255 instructions)", n, maxSeccomp)
 	}
 	var loader *Rule
 	for _, r := range p.Rules {

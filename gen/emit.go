@@ -78,6 +78,16 @@ func emitTypes(f *jen.File) {
 		jen.Id("name").String(),
 		jen.Id("nr").Index(jen.Lit(4)).Uint32(),
 	)
+	f.Comment("seccompModeCall is one system call the seccomp filter refuses when the")
+	f.Comment("mode it sets has the setuid or setgid bit: the mode is argument mode, and")
+	f.Comment("counts, when flags is not -1, only if argument flags creates a file.")
+	f.Type().Id("seccompModeCall").Struct(
+		jen.Id("rule").String(),
+		jen.Id("name").String(),
+		jen.Id("nr").Index(jen.Lit(4)).Uint32(),
+		jen.Id("mode").Int(),
+		jen.Id("flags").Int(),
+	)
 	f.Comment("seccompIoctl is one ioctl request the seccomp filter refuses.")
 	f.Type().Id("seccompIoctl").Struct(
 		jen.Id("rule").String(),

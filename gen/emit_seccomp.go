@@ -26,6 +26,32 @@ func emitSeccomp(f *jen.File, p *Platform) {
 		}
 		g.Line()
 	})
+	f.Comment("seccompModeCalls are the system calls the seccomp filter refuses with EPERM")
+	f.Comment("when they would set the setuid or setgid bit, numbered as seccompSyscalls")
+	f.Comment("(0xffffffff where the ABI lacks the call).")
+	f.Var().Id("seccompModeCalls").Op("=").Index(jen.Op("...")).Id("seccompModeCall").ValuesFunc(func(g *jen.Group) {
+		for _, e := range p.Seccomp {
+			if e.SetidMode == "" {
+				continue
+			}
+			c := seccompModeCalls[e.SetidMode]
+			nrs := make([]jen.Code, 4)
+			for i, n := range c.nr {
+				nrs[i] = jen.Op(fmt.Sprint(n))
+				if n == noSyscall {
+					nrs[i] = jen.Op("0xffffffff")
+				}
+			}
+			g.Line().Comment(e.ID).Line().Values(
+				jen.Id("rule").Op(":").Lit(e.ID),
+				jen.Id("name").Op(":").Lit(e.SetidMode),
+				jen.Id("nr").Op(":").Index(jen.Lit(4)).Uint32().Values(nrs...),
+				jen.Id("mode").Op(":").Lit(c.mode),
+				jen.Id("flags").Op(":").Lit(c.flags),
+			)
+		}
+		g.Line()
+	})
 	f.Comment("seccompIoctls are the ioctl requests the seccomp filter refuses with EPERM.")
 	f.Var().Id("seccompIoctls").Op("=").Index(jen.Op("...")).Id("seccompIoctl").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Seccomp {

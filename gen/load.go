@@ -386,12 +386,14 @@ func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
 		if v := lookup(e, "id"); v != nil {
 			en.ID, _ = l.str(v, "", "seccomp: id")
 		}
-		l.keys(e, en.ID, []string{"id", "syscall", "ioctl", "why"}, func(key string, k, v *yaml.Node) {
+		l.keys(e, en.ID, []string{"id", "syscall", "ioctl", "setid-mode", "why"}, func(key string, k, v *yaml.Node) {
 			switch key {
 			case "syscall":
 				en.Syscall, _ = l.str(v, en.ID, "syscall")
 			case "ioctl":
 				en.Ioctl, _ = l.str(v, en.ID, "ioctl")
+			case "setid-mode":
+				en.SetidMode, _ = l.str(v, en.ID, "setid-mode")
 			case "why":
 				en.Why, _ = l.str(v, en.ID, "why")
 			}
@@ -399,8 +401,14 @@ func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
 		if lookup(e, "id") == nil {
 			l.at(en.Pos, "", "seccomp: missing key id (want a unique kebab-case id)")
 		}
-		if (lookup(e, "syscall") == nil) == (lookup(e, "ioctl") == nil) {
-			l.at(en.Pos, en.ID, "seccomp: an entry names one syscall or one ioctl (want exactly one of the two keys)")
+		kinds := 0
+		for _, k := range []string{"syscall", "ioctl", "setid-mode"} {
+			if lookup(e, k) != nil {
+				kinds++
+			}
+		}
+		if kinds != 1 {
+			l.at(en.Pos, en.ID, "seccomp: an entry names one syscall, one ioctl or one setid-mode call (want exactly one of the three keys)")
 		}
 		out = append(out, en)
 	}

@@ -62,13 +62,19 @@ type SeccompEntry struct {
 	ID      string
 	Syscall string
 	Ioctl   string
-	Why     string
+	// SetidMode is a system call refused only when the mode it sets has
+	// the setuid or setgid bit.
+	SetidMode string
+	Why       string
 }
 
 // What is the entry as a reviewer reads it.
 func (e SeccompEntry) What() string {
-	if e.Ioctl != "" {
+	switch {
+	case e.Ioctl != "":
 		return "ioctl " + e.Ioctl
+	case e.SetidMode != "":
+		return "setuid/setgid mode in " + e.SetidMode
 	}
 	return "syscall " + e.Syscall
 }

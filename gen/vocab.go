@@ -154,9 +154,33 @@ var tempDirs = map[string]bool{"/private/tmp": true, "/private/var/folders": tru
 // compat ABI, aarch64 and its arm compat ABI (the kernel's syscall tables;
 // sandbox/seccomp_linux_test.go checks the native one against x/sys).
 var seccompSyscalls = map[string][4]uint32{
-	"add_key":     {248, 286, 217, 309},
-	"request_key": {249, 287, 218, 310},
-	"keyctl":      {250, 288, 219, 311},
+	"add_key":        {248, 286, 217, 309},
+	"request_key":    {249, 287, 218, 310},
+	"keyctl":         {250, 288, 219, 311},
+	"openat2":        {437, 437, 437, 437},
+	"io_uring_setup": {425, 425, 425, 425},
+}
+
+// noSyscall marks an ABI that lacks a call (aarch64 has no chmod or open).
+const noSyscall = 0xffffffff
+
+// seccompModeCalls are the system calls a setid-mode entry may name: each
+// sets a file's mode, in the argument at index mode; for open and openat
+// that argument counts only when the flags at index flags create a file.
+// Numbers as in seccompSyscalls.
+var seccompModeCalls = map[string]struct {
+	nr          [4]uint32
+	mode, flags int
+}{
+	"chmod":     {nr: [4]uint32{90, 15, noSyscall, 15}, mode: 1, flags: -1},
+	"fchmod":    {nr: [4]uint32{91, 94, 52, 94}, mode: 1, flags: -1},
+	"fchmodat":  {nr: [4]uint32{268, 306, 53, 333}, mode: 2, flags: -1},
+	"fchmodat2": {nr: [4]uint32{452, 452, 452, 452}, mode: 2, flags: -1},
+	"creat":     {nr: [4]uint32{85, 8, noSyscall, 8}, mode: 1, flags: -1},
+	"mknod":     {nr: [4]uint32{133, 14, noSyscall, 14}, mode: 1, flags: -1},
+	"mknodat":   {nr: [4]uint32{259, 297, 33, 324}, mode: 2, flags: -1},
+	"open":      {nr: [4]uint32{2, 5, noSyscall, 5}, mode: 2, flags: 1},
+	"openat":    {nr: [4]uint32{257, 295, 56, 322}, mode: 3, flags: 2},
 }
 
 // seccompIoctls are the ioctl requests a seccomp entry may name, the same

@@ -21,6 +21,7 @@ const (
 	bpfLdWAbs  = 0x20 // BPF_LD | BPF_W | BPF_ABS
 	bpfJeqK    = 0x15 // BPF_JMP | BPF_JEQ | BPF_K
 	bpfJgeK    = 0x35 // BPF_JMP | BPF_JGE | BPF_K
+	bpfJsetK   = 0x45 // BPF_JMP | BPF_JSET | BPF_K
 	bpfRetK    = 0x06 // BPF_RET | BPF_K
 	retAllow   = 0x7fff0000
 	retEPERM   = 0x00050000 | 1 // SECCOMP_RET_ERRNO | EPERM
@@ -28,7 +29,15 @@ const (
 	offArch    = 4              // seccomp_data.arch
 	offArg1Low = 24             // low word of seccomp_data.args[1], little-endian
 	x32Bit     = 0x40000000     // __X32_SYSCALL_BIT
+	noSyscall  = 0xffffffff     // seccompModeCall.nr on an ABI without the call
+	sIsuid     = 0o4000
+	sIsgid     = 0o2000
+	oCreat     = 0o100      // the same on every ABI above
+	oTmpfile   = 0o20000000 // __O_TMPFILE
 )
+
+// offArgLow is the offset of the low word of seccomp_data.args[i].
+func offArgLow(i int) uint32 { return 16 + 8*uint32(i) }
 
 // seccompArch is one system call ABI a process of this GOARCH can enter the
 // kernel through: the native one and its 32-bit compat ABI, which has other
@@ -61,7 +70,7 @@ var nativeSeccomp = sync.OnceValue(func() []byte { return seccompFilter(runtime.
 // every arch above), or nil when there is none for goarch.
 func seccompFilter(goarch string) []byte {
 	arches, ok := seccompArches[goarch]
-	if !ok || len(seccompSyscalls)+len(seccompIoctls) == 0 {
+	if !ok || len(seccompSyscalls)+len(seccompModeCalls)+len(seccompIoctls) == 0 {
 		return nil
 	}
 	var a bpfAsm
@@ -77,23 +86,39 @@ func seccompFilter(goarch string) []byte {
 		for _, sc := range seccompSyscalls {
 			a.jump(bpfJeqK, sc.nr[arch.abi], "deny", "")
 		}
+		var modes []seccompModeCall
+		for _, mc := range seccompModeCalls {
+			if mc.nr[arch.abi] != noSyscall {
+				a.jump(bpfJeqK, mc.nr[arch.abi], fmt.Sprintf("mode%d.%d", i, len(modes)), "")
+				modes = append(modes, mc)
+			}
+		}
 		if len(seccompIoctls) == 0 {
 			a.stmt(bpfRetK, retAllow)
-			a.label(next)
-			continue
-		}
-		a.jump(bpfJeqK, arch.ioctl, ioctl, "allow")
-		a.label(ioctl)
-		// The kernel reads the request as an unsigned int, so only the
-		// low word counts: comparing all 64 bits would let 1<<32|TIOCSTI
-		// through (CVE-2019-10063).
-		a.stmt(bpfLdWAbs, offArg1Low)
-		for j, io := range seccompIoctls {
-			last := ""
-			if j == len(seccompIoctls)-1 {
-				last = "allow"
+		} else {
+			a.jump(bpfJeqK, arch.ioctl, ioctl, "allow")
+			a.label(ioctl)
+			// The kernel reads the request as an unsigned int, so only
+			// the low word counts: comparing all 64 bits would let
+			// 1<<32|TIOCSTI through (CVE-2019-10063).
+			a.stmt(bpfLdWAbs, offArg1Low)
+			for j, io := range seccompIoctls {
+				last := ""
+				if j == len(seccompIoctls)-1 {
+					last = "allow"
+				}
+				a.jump(bpfJeqK, io.request, "deny", last)
 			}
-			a.jump(bpfJeqK, io.request, "deny", last)
+		}
+		// A mode is an unsigned int too: its low word is all of it.
+		for j, mc := range modes {
+			a.label(fmt.Sprintf("mode%d.%d", i, j))
+			if mc.flags >= 0 {
+				a.stmt(bpfLdWAbs, offArgLow(mc.flags))
+				a.jump(bpfJsetK, oCreat|oTmpfile, "", "allow")
+			}
+			a.stmt(bpfLdWAbs, offArgLow(mc.mode))
+			a.jump(bpfJsetK, sIsuid|sIsgid, "deny", "allow")
 		}
 		a.label(next)
 	}

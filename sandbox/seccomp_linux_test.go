@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -27,9 +29,21 @@ func TestSeccompConstants(t *testing.T) {
 	// for the native ABI; a name missing here is one to add with its
 	// x/sys constant.
 	syscalls := map[string]uint32{"add_key": unix.SYS_ADD_KEY, "request_key": unix.SYS_REQUEST_KEY, "keyctl": unix.SYS_KEYCTL}
+	for name, nr := range probeCalls {
+		syscalls[name] = nr
+	}
 	for _, sc := range seccompSyscalls {
 		if want, ok := syscalls[sc.name]; !ok || sc.nr[native.abi] != want {
 			t.Errorf("%s: %s = %d on %s, want %d (known: %v)", sc.rule, sc.name, sc.nr[native.abi], runtime.GOARCH, want, ok)
+		}
+	}
+	for _, mc := range seccompModeCalls {
+		want, ok := syscalls[mc.name]
+		if !ok {
+			want = noSyscall // not on this ABI
+		}
+		if mc.nr[native.abi] != want {
+			t.Errorf("%s: %s = %d on %s, want %d", mc.rule, mc.name, mc.nr[native.abi], runtime.GOARCH, want)
 		}
 	}
 	ioctls := map[string]uint32{"TIOCSTI": unix.TIOCSTI, "TIOCLINUX": unix.TIOCLINUX}
@@ -156,3 +170,127 @@ func TestSeccompFilterUnderBwrap(t *testing.T) {
 		t.Errorf("control without the filter printed\n%swant\n%s", control, wantControl)
 	}
 }
+
+// seccompSetidProbe sets modes and creates files in the sandbox's /tmp
+// through every raw call the table names that this ABI has, with 0755,
+// 04755 and 02755, then opens a file through openat2 and starts an
+// io_uring, printing each errno. With the filter the setuid and setgid
+// modes, openat2 and io_uring say EPERM, and 0755 and a plain open (whose
+// ignored mode argument has the setuid bit) still work.
+const seccompSetidProbe = `
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+nr = dict(a.split("=") for a in sys.argv[1:])
+cwd, L = ctypes.c_long(-100), ctypes.c_long
+def errno(r):
+    return ctypes.get_errno() if r < 0 else 0
+def call(name, *args):
+    return errno(libc.syscall(L(int(nr[name])), *args))
+os.close(os.open("/tmp/f", os.O_CREAT | os.O_WRONLY, 0o644))
+fd = os.open("/tmp/f", os.O_RDONLY)
+creating = L(os.O_CREAT | os.O_WRONLY)
+tries = {
+    "chmod": lambda m: call("chmod", b"/tmp/f", L(m)),
+    "fchmod": lambda m: call("fchmod", L(fd), L(m)),
+    "fchmodat": lambda m: call("fchmodat", cwd, b"/tmp/f", L(m), L(0)),
+    "fchmodat2": lambda m: call("fchmodat2", cwd, b"/tmp/f", L(m), L(0)),
+    "creat": lambda m: call("creat", b"/tmp/c%o" % m, L(m)),
+    "open": lambda m: call("open", b"/tmp/o%o" % m, creating, L(m)),
+    "openat": lambda m: call("openat", cwd, b"/tmp/a%o" % m, creating, L(m)),
+    "mknod": lambda m: call("mknod", b"/tmp/n%o" % m, L(0o100000 | m), L(0)),
+    "mknodat": lambda m: call("mknodat", cwd, b"/tmp/t%o" % m, L(0o100000 | m), L(0)),
+}
+for name in sorted(tries):
+    if name in nr:
+        print(name, tries[name](0o755), tries[name](0o4755), tries[name](0o2755))
+print("open-plain", call("openat", cwd, b"/tmp/f", L(os.O_RDONLY), L(0o4755)))
+how = (ctypes.c_uint64 * 3)(os.O_RDONLY, 0, 0)
+print("openat2", call("openat2", cwd, b"/tmp/f", how, L(24)))
+params = (ctypes.c_uint8 * 120)()
+print("io_uring_setup", call("io_uring_setup", L(1), params))
+`
+
+// TestSeccompSetidUnderBwrap: a setuid file left in the workspace keeps its
+// bit on the host, a root shell when the caller is root. The control runs
+// the same probe without the filter.
+func TestSeccompSetidUnderBwrap(t *testing.T) {
+	bwrap := realBwrap(t)
+	filter := seccompFilter(runtime.GOARCH)
+	if filter == nil {
+		t.Skipf("no seccomp filter for %s", runtime.GOARCH)
+	}
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is needed to make the raw system calls")
+	}
+	run := func(withFilter bool) string {
+		t.Helper()
+		args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid", "--die-with-parent"}
+		cmd := exec.Command(bwrap)
+		if withFilter {
+			fd, err := unix.MemfdCreate("seccomp", unix.MFD_CLOEXEC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := os.NewFile(uintptr(fd), "seccomp")
+			defer f.Close()
+			if _, err := f.Write(filter); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.Seek(0, 0); err != nil {
+				t.Fatal(err)
+			}
+			cmd.ExtraFiles = []*os.File{f}
+			args = append(args, "--seccomp", "3")
+		}
+		args = append(args, "--", python, "-c", seccompSetidProbe)
+		for name, nr := range probeCalls {
+			args = append(args, fmt.Sprintf("%s=%d", name, nr))
+		}
+		cmd.Args = append([]string{bwrap}, args...)
+		var out, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("bwrap (filter %v): %v\n%s", withFilter, err, stderr.String())
+		}
+		return out.String()
+	}
+	var modes []string
+	for _, mc := range seccompModeCalls {
+		if _, ok := probeCalls[mc.name]; ok {
+			modes = append(modes, mc.name)
+		}
+	}
+	slices.Sort(modes)
+	eperm := fmt.Sprint(int(unix.EPERM))
+	var want, control strings.Builder
+	for _, name := range modes {
+		fmt.Fprintf(&want, "%s 0 %s %s\n", name, eperm, eperm)
+		fmt.Fprintf(&control, "%s 0 0 0\n", name)
+	}
+	fmt.Fprintf(&want, "open-plain 0\nopenat2 %s\nio_uring_setup %s\n", eperm, eperm)
+	fmt.Fprintf(&control, "open-plain 0\nopenat2 0\nio_uring_setup 0\n")
+	if got := run(true); got != want.String() {
+		t.Errorf("with the filter the child printed\n%swant\n%s", got, want.String())
+	}
+	if got := run(false); got != control.String() {
+		t.Errorf("control without the filter printed\n%swant\n%s", got, control.String())
+	}
+	if len(modes) != len(seccompModeCalls)-len(absentCalls) {
+		t.Errorf("the probe tries %q, the table names %d calls, %d of them absent here", modes, len(seccompModeCalls), len(absentCalls))
+	}
+}
+
+// probeCalls are the numbers, on this ABI, of every call the probes make.
+var probeCalls = func() map[string]uint32 {
+	m := map[string]uint32{
+		"fchmod": unix.SYS_FCHMOD, "fchmodat": unix.SYS_FCHMODAT, "fchmodat2": unix.SYS_FCHMODAT2,
+		"openat": unix.SYS_OPENAT, "mknodat": unix.SYS_MKNODAT, "openat2": unix.SYS_OPENAT2,
+		"io_uring_setup": unix.SYS_IO_URING_SETUP,
+	}
+	for name, nr := range legacyCalls {
+		m[name] = nr
+	}
+	return m
+}()

@@ -83,6 +83,17 @@ type seccompSyscall struct {
 	nr   [4]uint32
 }
 
+// seccompModeCall is one system call the seccomp filter refuses when the
+// mode it sets has the setuid or setgid bit: the mode is argument mode, and
+// counts, when flags is not -1, only if argument flags creates a file.
+type seccompModeCall struct {
+	rule  string
+	name  string
+	nr    [4]uint32
+	mode  int
+	flags int
+}
+
 // seccompIoctl is one ioctl request the seccomp filter refuses.
 type seccompIoctl struct {
 	rule    string
@@ -292,6 +303,83 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCLINUX (EPERM)",
 		Why:      "Can paste a console's selection as input, the same hole as TIOCSTI on a virtual console.",
+	},
+	{
+		ID:       "refuse-setid-chmod",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse setuid/setgid mode in chmod (EPERM)",
+		Why:      "A setuid or setgid file the sandbox leaves in the workspace keeps its bit on the host, where the workspace is no nosuid mount: from a root caller's sandbox, a root shell for any local user. The mode is refused; every other chmod works.",
+	},
+	{
+		ID:       "refuse-setid-fchmod",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse setuid/setgid mode in fchmod (EPERM)",
+		Why:      "The same bits, set through a descriptor.",
+	},
+	{
+		ID:       "refuse-setid-fchmodat",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse setuid/setgid mode in fchmodat (EPERM)",
+		Why:      "The same bits, set relative to a directory.",
+	},
+	{
+		ID:       "refuse-setid-fchmodat2",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse setuid/setgid mode in fchmodat2 (EPERM)",
+		Why:      "The same bits, through the newer call with flags.",
+	},
+	{
+		ID:       "refuse-setid-creat",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse setuid/setgid mode in creat (EPERM)",
+		Why:      "A file created with the bits already set.",
+	},
+	{
+		ID:       "refuse-setid-open",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse setuid/setgid mode in open (EPERM)",
+		Why:      "A file created (O_CREAT, O_TMPFILE) with the bits already set.",
+	},
+	{
+		ID:       "refuse-setid-openat",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse setuid/setgid mode in openat (EPERM)",
+		Why:      "The same, relative to a directory.",
+	},
+	{
+		ID:       "refuse-setid-mknod",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse setuid/setgid mode in mknod (EPERM)",
+		Why:      "A regular file made by mknod with the bits set.",
+	},
+	{
+		ID:       "refuse-setid-mknodat",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse setuid/setgid mode in mknodat (EPERM)",
+		Why:      "The same, relative to a directory.",
+	},
+	{
+		ID:       "refuse-openat2",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse syscall openat2 (EPERM)",
+		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it.",
+	},
+	{
+		ID:       "refuse-io-uring",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse syscall io_uring_setup (EPERM)",
+		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold; programs fall back to plain I/O.",
 	},
 	{
 		ID:       "version",
@@ -853,6 +941,34 @@ var seccompSyscalls = [...]seccompSyscall{
 	{rule: "refuse-request-key", name: "request_key", nr: [4]uint32{249, 287, 218, 310}},
 	// refuse-keyctl
 	{rule: "refuse-keyctl", name: "keyctl", nr: [4]uint32{250, 288, 219, 311}},
+	// refuse-openat2
+	{rule: "refuse-openat2", name: "openat2", nr: [4]uint32{437, 437, 437, 437}},
+	// refuse-io-uring
+	{rule: "refuse-io-uring", name: "io_uring_setup", nr: [4]uint32{425, 425, 425, 425}},
+}
+
+// seccompModeCalls are the system calls the seccomp filter refuses with EPERM
+// when they would set the setuid or setgid bit, numbered as seccompSyscalls
+// (0xffffffff where the ABI lacks the call).
+var seccompModeCalls = [...]seccompModeCall{
+	// refuse-setid-chmod
+	{rule: "refuse-setid-chmod", name: "chmod", nr: [4]uint32{90, 15, 0xffffffff, 15}, mode: 1, flags: -1},
+	// refuse-setid-fchmod
+	{rule: "refuse-setid-fchmod", name: "fchmod", nr: [4]uint32{91, 94, 52, 94}, mode: 1, flags: -1},
+	// refuse-setid-fchmodat
+	{rule: "refuse-setid-fchmodat", name: "fchmodat", nr: [4]uint32{268, 306, 53, 333}, mode: 2, flags: -1},
+	// refuse-setid-fchmodat2
+	{rule: "refuse-setid-fchmodat2", name: "fchmodat2", nr: [4]uint32{452, 452, 452, 452}, mode: 2, flags: -1},
+	// refuse-setid-creat
+	{rule: "refuse-setid-creat", name: "creat", nr: [4]uint32{85, 8, 0xffffffff, 8}, mode: 1, flags: -1},
+	// refuse-setid-open
+	{rule: "refuse-setid-open", name: "open", nr: [4]uint32{2, 5, 0xffffffff, 5}, mode: 2, flags: 1},
+	// refuse-setid-openat
+	{rule: "refuse-setid-openat", name: "openat", nr: [4]uint32{257, 295, 56, 322}, mode: 3, flags: 2},
+	// refuse-setid-mknod
+	{rule: "refuse-setid-mknod", name: "mknod", nr: [4]uint32{133, 14, 0xffffffff, 14}, mode: 1, flags: -1},
+	// refuse-setid-mknodat
+	{rule: "refuse-setid-mknodat", name: "mknodat", nr: [4]uint32{259, 297, 33, 324}, mode: 2, flags: -1},
 }
 
 // seccompIoctls are the ioctl requests the seccomp filter refuses with EPERM.
