@@ -30,7 +30,11 @@ func passwdHome(uid int) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	for _, getent := range []string{"/usr/bin/getent", "/bin/getent"} {
-		out, err := exec.CommandContext(ctx, getent, "passwd", strconv.Itoa(uid)).Output()
+		cmd := exec.CommandContext(ctx, getent, "passwd", strconv.Itoa(uid))
+		// Not the caller's working directory or loader variables: NSS
+		// loads libraries, and the workspace may be where it would look.
+		cmd.Dir, cmd.Env = "/", []string{"PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
 		if err == nil {
 			return passwdEntryHome(out, uid)
 		}

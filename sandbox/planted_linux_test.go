@@ -393,3 +393,40 @@ func TestLoaderEnvInWorkspace(t *testing.T) {
 		t.Errorf("control: the loader did not search %s for bwrap:\n%s", lib, out)
 	}
 }
+
+// TestProbeRunsSystemTrue: the availability probe's sandbox hides nothing,
+// so the true it runs must not be one a sandboxed run left on the caller's
+// PATH in the workspace. The control runs the same PATH through a spawn's
+// real sandbox, where the planted true does run (but sees no secret).
+func TestProbeRunsSystemTrue(t *testing.T) {
+	_, home, ws := fixture(t)
+	writeFile(t, home, ".ssh/id_rsa", "PRIVATE")
+	bin := mkdir(t, ws, "bin")
+	loot := filepath.Join(ws, "loot")
+	writeFile(t, bin, "true", fmt.Sprintf("#!/bin/sh\ncat %q/.ssh/id_rsa > %q 2>&1\nexit 0\n", home, loot))
+	if err := os.Chmod(filepath.Join(bin, "true"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	w, err := PrefixFor("linux", Config{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bwrapHosts.Delete(w.Program) // as in a new process: probe first
+	if _, err := Command(t.Context(), Config{Workspace: ws}, "sh", "-c", "exit 0"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(loot); err == nil {
+		t.Fatalf("the probe ran the planted true: %q", b)
+	}
+	cmd, err := Command(t.Context(), Config{Workspace: ws}, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(loot); !strings.Contains(string(b), "No such file") {
+		t.Errorf("control: the planted true in the real sandbox printed %q, want it run and the key hidden", b)
+	}
+}

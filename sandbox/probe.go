@@ -38,7 +38,10 @@ func runProbe(prog string, extra []*os.File, args ...string) (failure string, ok
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, prog, args...)
-	cmd.Dir = "/"
+	// The probe's sandbox hides nothing, so what it runs must be the
+	// system's: a PATH of system directories only, and no other variable
+	// (none of the caller's secrets, no loader variable for bwrap).
+	cmd.Dir, cmd.Env = "/", []string{"PATH=/usr/bin:/bin"}
 	cmd.ExtraFiles = extra
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
