@@ -12,25 +12,34 @@ import (
 var loaderVars = []string{"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT"}
 
 // checkLoaderEnv refuses a loader variable of this process's environment,
-// which bwrap inherits, that names a place the sandbox can write: a library
-// an earlier run left there would run on the host. A relative entry is
-// taken from bwrap's working directory, /, and an empty one is / itself.
+// which bwrap inherits, that could name a place the sandbox can write: a
+// library an earlier run left there would run on the host. The entries are
+// read as glibc reads them: LD_LIBRARY_PATH split on colons and
+// semicolons, the others on colons and spaces, a relative entry from
+// bwrap's working directory (/), through symlinks; an entry the loader
+// would expand ($ORIGIN, $LIB, $PLATFORM) is refused, since its expansion
+// is the loader's to make.
 func checkLoaderEnv(r *resolver, roots []string) error {
 	for _, name := range loaderVars {
 		v, ok := os.LookupEnv(name)
 		if !ok {
 			continue
 		}
-		sep := func(c rune) bool { return c == ':' }
-		if name != "LD_LIBRARY_PATH" {
-			sep = func(c rune) bool { return c == ':' || c == ' ' }
+		seps := ": \t\n"
+		if name == "LD_LIBRARY_PATH" {
+			seps = ":;"
 		}
-		for _, e := range strings.FieldsFunc(v, sep) {
-			if !strings.Contains(e, "/") && name != "LD_LIBRARY_PATH" {
-				continue // a bare library name, looked up in the system's directories
+		for _, e := range strings.FieldsFunc(v, func(c rune) bool { return strings.ContainsRune(seps, c) }) {
+			if strings.Contains(e, "$") {
+				return badPath(name+" entry", e, "is expanded by the loader, past what a check can follow (want a plain path)")
 			}
-			if r.within(path.Join("/", e), roots) {
-				return badPath(name+" entry", e, "lies where a sandboxed command can write, and bwrap, "+
+			if !strings.Contains(e, "/") && name != "LD_LIBRARY_PATH" {
+				continue // a bare library name, looked up in the directories checked here
+			}
+			p := path.Join("/", e)
+			real, _, _ := r.resolve(p)
+			if r.plantable(roots) != "" || r.within(real, roots) || r.within(p, roots) {
+				return badPath(name+" entry", e, "leads where a sandboxed command can write, and bwrap, "+
 					"which runs outside the sandbox, would load a library it left there (want the entry removed)")
 			}
 		}

@@ -367,12 +367,24 @@ func TestWritableThroughSubdirBindMount(t *testing.T) {
 func TestLoaderEnvInWorkspace(t *testing.T) {
 	_, _, ws := fixture(t)
 	lib := mkdir(t, ws, "build", "lib")
-	for _, v := range []string{lib, "/usr/lib:" + lib, lib[1:]} {
+	link := filepath.Join(filepath.Dir(ws), "wslink")
+	if err := os.Symlink(ws, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{lib, "/usr/lib:" + lib, lib[1:], "/usr/lib;" + lib, filepath.Join(link, "build", "lib"), "/usr/$LIB/../../" + lib} {
 		t.Setenv("LD_LIBRARY_PATH", v)
 		if _, err := Prefix(Config{Workspace: ws}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "LD_LIBRARY_PATH") {
 			t.Errorf("LD_LIBRARY_PATH=%s: Prefix = %v, want a refusal", v, err)
 		}
 	}
+	os.Unsetenv("LD_LIBRARY_PATH")
+	for _, v := range []string{filepath.Join(lib, "libx.so"), "libc.so.6 " + filepath.Join(lib, "libx.so")} {
+		t.Setenv("LD_PRELOAD", v)
+		if _, err := Prefix(Config{Workspace: ws}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "LD_PRELOAD") {
+			t.Errorf("LD_PRELOAD=%s: Prefix = %v, want a refusal", v, err)
+		}
+	}
+	os.Unsetenv("LD_PRELOAD")
 	t.Setenv("LD_LIBRARY_PATH", "/usr/lib::")
 	cmd, err := Command(t.Context(), Config{Workspace: ws}, "true")
 	if err != nil {
