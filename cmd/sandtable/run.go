@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -95,6 +96,9 @@ func catchSignals() *signals {
 func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 	<-sigs.ready // before the thread is locked, which would slow the wait
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if wrapped {
+		cmd.Stdin = sandboxStdin(os.Stdin)
+	}
 	ownSession := wrapped && runtime.GOOS == "linux" && hasFlag(cmd.Args[1:], "--new-session")
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -224,4 +228,22 @@ func startError(name string, err error) error {
 		return exitError{exitNotFound, fmt.Errorf("%s: command not found", name)}
 	}
 	return exitError{exitCannotRun, fmt.Errorf("%s: %w", name, err)}
+}
+
+// sandboxStdin is what the sandboxed command gets for stdin. A descriptor
+// of a regular file or a directory could be reopened, read-write, through
+// /proc/self/fd/0, past every mount: a file the caller redirected in is
+// passed through a pipe instead, and a directory (which has nothing to
+// read) not at all. Terminals, pipes and sockets are passed as they are.
+func sandboxStdin(f *os.File) io.Reader {
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return f
+	case fi.IsDir():
+		return nil // /dev/null
+	case fi.Mode().IsRegular():
+		return struct{ io.Reader }{f}
+	}
+	return f
 }
