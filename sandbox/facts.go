@@ -188,69 +188,78 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 		}
 	}
 
-	// Defaults are resolved from the resolved home, so ~/.ssh costs one
-	// lstat, not one per component of $HOME.
-	var realHome string
-	if home != "" {
-		var err error
-		if realHome, _, err = r.resolve(home); err != nil {
-			if !isMissing(err) {
-				return nil, fsPathError("home", home, err)
-			}
-			if err := checkUnlocked(r, err, "home", home, realHome, roots); err != nil {
-				return nil, err
-			}
-			home, realHome = "", "" // no home: nothing under it to hide
-		}
+	// The defaults are hidden under $HOME and, when it differs, under the
+	// home the password database gives, which is where the shell and ssh
+	// look whatever HOME says.
+	homes := []string{home}
+	if ph := strings.TrimRight(ownPasswdHome(), "/"); ph != "" && ph != home && home != "" && checkPath("home", ph) == nil {
+		homes = append(homes, ph)
 	}
-	for i, d := range defaultHidden {
-		if len(revealed) > 0 && revealed[i] {
-			continue
+	for hi, home := range homes {
+		// Defaults are resolved from the resolved home, so ~/.ssh costs one
+		// lstat, not one per component of $HOME.
+		var realHome string
+		if home != "" {
+			var err error
+			if realHome, _, err = r.resolve(home); err != nil {
+				if !isMissing(err) {
+					return nil, fsPathError("home", home, err)
+				}
+				if err := checkUnlocked(r, err, "home", home, realHome, roots); err != nil {
+					return nil, err
+				}
+				home, realHome = "", "" // no home: nothing under it to hide
+			}
 		}
-		var (
-			real string
-			fi   fs.FileInfo
-			err  error
-		)
-		if d.underHome {
-			if realHome == "" {
+		for i, d := range defaultHidden {
+			if len(revealed) > 0 && revealed[i] || hi > 0 && !d.underHome {
 				continue
 			}
-			real, fi, err = r.resolveUnder(realHome, d.path)
-		} else {
-			real, fi, err = r.resolve(d.path)
-		}
-		if err := checkVia(r, "default hidden path", defaultPath(d, home), roots); err != nil {
-			return nil, err
-		}
-		if err != nil {
-			if !isMissing(err) {
-				return nil, fsPathError("default hidden path", defaultPath(d, home), err)
+			var (
+				real string
+				fi   fs.FileInfo
+				err  error
+			)
+			if d.underHome {
+				if realHome == "" {
+					continue
+				}
+				real, fi, err = r.resolveUnder(realHome, d.path)
+			} else {
+				real, fi, err = r.resolve(d.path)
 			}
-			if err := checkUnlocked(r, err, "default hidden path", defaultPath(d, home), real, roots); err != nil {
+			if err := checkVia(r, "default hidden path", defaultPath(d, home), roots); err != nil {
 				return nil, err
 			}
-			// Kept, as a missing Config.Hidden entry is: the Linux rules
-			// skip it, and on macOS its deny pair stops the path from
-			// appearing, readable, while the sandbox runs. One that could
-			// not be written in a profile has nothing to hide either.
-			if checkResolved("default hidden path", defaultPath(d, home), real) == nil {
-				add(fact(real, kindMissing, ws))
+			if err != nil {
+				if !isMissing(err) {
+					return nil, fsPathError("default hidden path", defaultPath(d, home), err)
+				}
+				if err := checkUnlocked(r, err, "default hidden path", defaultPath(d, home), real, roots); err != nil {
+					return nil, err
+				}
+				// Kept, as a missing Config.Hidden entry is: the Linux rules
+				// skip it, and on macOS its deny pair stops the path from
+				// appearing, readable, while the sandbox runs. One that could
+				// not be written in a profile has nothing to hide either.
+				if checkResolved("default hidden path", defaultPath(d, home), real) == nil {
+					add(fact(real, kindMissing, ws))
+				}
+				continue
 			}
-			continue
-		}
-		if real == ws {
-			continue // the caller chose to work there
-		}
-		if err := checkResolved("default hidden path", defaultPath(d, home), real); err != nil {
-			return nil, err
-		}
-		if strict {
-			if err := checkOneName("default hidden path", defaultPath(d, home), fi); err != nil {
+			if real == ws {
+				continue // the caller chose to work there
+			}
+			if err := checkResolved("default hidden path", defaultPath(d, home), real); err != nil {
 				return nil, err
 			}
+			if strict {
+				if err := checkOneName("default hidden path", defaultPath(d, home), fi); err != nil {
+					return nil, err
+				}
+			}
+			add(fact(real, kindOf(fi), ws))
 		}
-		add(fact(real, kindOf(fi), ws))
 	}
 
 	for _, h := range cfg.Hidden {

@@ -165,16 +165,23 @@ func TestHomeInWritePath(t *testing.T) {
 // TestPasswdHomeWorkspace: the shell finds the home in the password
 // database whatever HOME says, so that home is refused as a workspace too.
 func TestPasswdHomeWorkspace(t *testing.T) {
-	fixture(t)
-	ph := passwdHome(os.Getuid())
-	if ph == "" {
-		t.Skip("no password database entry for this user")
-	}
-	if _, err := os.Stat(ph); err != nil {
-		t.Skipf("the password database's home %s: %v", ph, err)
-	}
+	base, home, _ := fixture(t)
+	ph := mkdir(t, base, "passwd-home")
+	withPasswdHome(t, ph)
 	if _, err := Prefix(Config{Workspace: ph}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "is the home directory") {
-		t.Errorf("workspace %s with HOME=%s: Prefix = %v, want a refusal", ph, os.Getenv("HOME"), err)
+		t.Errorf("workspace %s with HOME=%s: Prefix = %v, want a refusal", ph, home, err)
+	}
+	// Its defaults are hidden too: ssh reads ~/.ssh there, whatever HOME
+	// says. The control reads the key with that home not hidden.
+	writeFile(t, ph, ".ssh/id_rsa", "PRIVATE")
+	ws := mkdir(t, base, "ws2")
+	out, _ := inSandbox(t, Config{Workspace: ws}, fmt.Sprintf(`cat %q/.ssh/id_rsa`, ph))
+	if strings.Contains(out, "PRIVATE") {
+		t.Errorf("the password database's ~/.ssh was readable: %s", out)
+	}
+	withPasswdHome(t, "")
+	if out, _ := inSandbox(t, Config{Workspace: ws}, fmt.Sprintf(`cat %q/.ssh/id_rsa`, ph)); !strings.Contains(out, "PRIVATE") {
+		t.Errorf("control: %s", out)
 	}
 }
 
