@@ -192,7 +192,10 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 	// home the password database gives, which is where the shell and ssh
 	// look whatever HOME says.
 	homes := []string{home}
-	if ph := strings.TrimRight(ownPasswdHome(), "/"); ph != "" && ph != home && home != "" && checkPath("home", ph) == nil {
+	if ph := strings.TrimRight(ownPasswdHome(), "/"); ph != "" && ph != home && home != "" {
+		if err := checkPath("home", ph); err != nil {
+			return nil, err
+		}
 		homes = append(homes, ph)
 	}
 	for hi, home := range homes {
@@ -212,7 +215,9 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 			}
 		}
 		for i, d := range defaultHidden {
-			if len(revealed) > 0 && revealed[i] || hi > 0 && !d.underHome {
+			// Reveals name paths under $HOME, and reveal nothing under
+			// the other home.
+			if hi == 0 && len(revealed) > 0 && revealed[i] || hi > 0 && !d.underHome {
 				continue
 			}
 			var (

@@ -11,11 +11,13 @@ import (
 // anything.
 var loaderVars = []string{"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT"}
 
+// loaderSeparators are what glibc splits each variable's entries on.
+var loaderSeparators = map[string]string{"LD_LIBRARY_PATH": ":;", "LD_PRELOAD": ": ", "LD_AUDIT": ":"}
+
 // checkLoaderEnv refuses a loader variable of this process's environment,
 // which bwrap inherits, that could name a place the sandbox can write: a
 // library an earlier run left there would run on the host. The entries are
-// read as glibc reads them: LD_LIBRARY_PATH split on colons and
-// semicolons, the others on colons and spaces, a relative entry from
+// read as glibc reads them (loaderSeparators), a relative entry from
 // bwrap's working directory (/), through symlinks; an entry the loader
 // would expand ($ORIGIN, $LIB, $PLATFORM) is refused, since its expansion
 // is the loader's to make.
@@ -25,16 +27,20 @@ func checkLoaderEnv(r *resolver, roots []string) error {
 		if !ok {
 			continue
 		}
-		seps := ": \t\n"
-		if name == "LD_LIBRARY_PATH" {
-			seps = ":;"
-		}
-		for _, e := range strings.FieldsFunc(v, func(c rune) bool { return strings.ContainsRune(seps, c) }) {
+		for _, e := range strings.FieldsFunc(v, func(c rune) bool { return strings.ContainsRune(loaderSeparators[name], c) }) {
 			if strings.Contains(e, "$") {
 				return badPath(name+" entry", e, "is expanded by the loader, past what a check can follow (want a plain path)")
 			}
 			if !strings.Contains(e, "/") && name != "LD_LIBRARY_PATH" {
 				continue // a bare library name, looked up in the directories checked here
+			}
+			// The kernel applies .. after the links before it, which a
+			// sandboxed run can plant: a path with . or .. means what the
+			// file system says at load time, not what it says now.
+			for _, c := range strings.Split(e, "/") {
+				if c == "." || c == ".." {
+					return badPath(name+" entry", e, "has . or .. components, whose meaning a sandboxed run can change (want a clean path)")
+				}
 			}
 			p := path.Join("/", e)
 			real, _, _ := r.resolve(p)

@@ -179,6 +179,14 @@ func TestPasswdHomeWorkspace(t *testing.T) {
 	if strings.Contains(out, "PRIVATE") {
 		t.Errorf("the password database's ~/.ssh was readable: %s", out)
 	}
+	// A reveal names a path under $HOME, and reveals nothing of the other.
+	if out, _ := inSandbox(t, Config{Workspace: ws, Reveal: []string{filepath.Join(home, ".ssh")}}, fmt.Sprintf(`cat %q/.ssh/id_rsa`, ph)); strings.Contains(out, "PRIVATE") {
+		t.Errorf("revealing $HOME/.ssh revealed the password database's: %s", out)
+	}
+	withPasswdHome(t, ph+"/.")
+	if _, err := Prefix(Config{Workspace: ws}); !errors.Is(err, ErrBadPath) {
+		t.Errorf("a password database home that is not clean: Prefix = %v, want a refusal", err)
+	}
 	withPasswdHome(t, "")
 	if out, _ := inSandbox(t, Config{Workspace: ws}, fmt.Sprintf(`cat %q/.ssh/id_rsa`, ph)); !strings.Contains(out, "PRIVATE") {
 		t.Errorf("control: %s", out)
@@ -392,6 +400,16 @@ func TestLoaderEnvInWorkspace(t *testing.T) {
 		}
 	}
 	os.Unsetenv("LD_PRELOAD")
+	spaced := mkdir(t, ws, "My Project")
+	t.Setenv("LD_AUDIT", filepath.Join(spaced, "audit.so"))
+	if _, err := Prefix(Config{Workspace: ws}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "LD_AUDIT") {
+		t.Errorf("LD_AUDIT with a space, in the workspace: Prefix = %v, want a refusal", err)
+	}
+	os.Unsetenv("LD_AUDIT")
+	t.Setenv("LD_LIBRARY_PATH", filepath.Join(ws, "build")+"/../../other/lib")
+	if _, err := Prefix(Config{Workspace: ws}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), ". or ..") {
+		t.Errorf("LD_LIBRARY_PATH with ..: Prefix = %v, want a refusal", err)
+	}
 	t.Setenv("LD_LIBRARY_PATH", "/usr/lib::")
 	cmd, err := Command(t.Context(), Config{Workspace: ws}, "true")
 	if err != nil {
