@@ -98,6 +98,7 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if wrapped {
 		cmd.Stdin = sandboxStdin(os.Stdin)
+		cmd.Stdout, cmd.Stderr = sandboxOutput(os.Stdout), sandboxOutput(os.Stderr)
 	}
 	ownSession := wrapped && runtime.GOOS == "linux" && hasFlag(cmd.Args[1:], "--new-session")
 	if cmd.SysProcAttr == nil {
@@ -230,20 +231,63 @@ func startError(name string, err error) error {
 	return exitError{exitCannotRun, fmt.Errorf("%s: %w", name, err)}
 }
 
-// sandboxStdin is what the sandboxed command gets for stdin. A descriptor
-// of a regular file or a directory could be reopened, read-write, through
-// /proc/self/fd/0, past every mount: a file the caller redirected in is
-// passed through a pipe instead, and a directory (which has nothing to
-// read) not at all. Terminals, pipes and sockets are passed as they are.
+// The standard descriptors sandtable was given reach the command as they
+// are only when reopening them (through /proc/self/fd) gives nothing more:
+// a terminal, a pipe, a socket, /dev/null. A regular file, a block device
+// or another character device could be reopened read-write past every
+// mount, and a directory opens the whole tree under it, hidden paths
+// included; such descriptors are passed through a pipe, or not at all.
+
+// sandboxStdin is what the sandboxed command gets for stdin.
 func sandboxStdin(f *os.File) io.Reader {
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
-		return f
-	case fi.IsDir():
-		return nil // /dev/null
-	case fi.Mode().IsRegular():
+	switch passable(f) {
+	case passPipe:
 		return struct{ io.Reader }{f}
+	case passNone:
+		return nil // /dev/null
 	}
 	return f
+}
+
+// sandboxOutput is what it gets for stdout or stderr.
+func sandboxOutput(f *os.File) io.Writer {
+	switch passable(f) {
+	case passPipe:
+		return struct{ io.Writer }{f}
+	case passNone:
+		return nil // /dev/null: a directory takes no output
+	}
+	return f
+}
+
+type passing int
+
+const (
+	passAsIs passing = iota
+	passPipe
+	passNone
+)
+
+func passable(f *os.File) passing {
+	fi, err := f.Stat()
+	if err != nil {
+		return passAsIs
+	}
+	m := fi.Mode()
+	switch {
+	case m.IsDir():
+		return passNone
+	case m.IsRegular(), m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0:
+		return passPipe
+	case m&fs.ModeCharDevice != 0 && !isTerminal(f) && !isDevNull(fi):
+		return passPipe
+	}
+	return passAsIs
+}
+
+// isDevNull reports whether fi is the null device, which is harmless to
+// pass on and the usual stand-in for no input.
+func isDevNull(fi fs.FileInfo) bool {
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(fi, null)
 }

@@ -327,3 +327,41 @@ func TestRunStdinFile(t *testing.T) {
 		t.Errorf("control: the unsandboxed command did not write through its stdin: %q", b)
 	}
 }
+
+// TestRunOutputDirectory: a directory given as stdout would open the tree
+// under it, hidden paths included, through /proc/self/fd/1. It is not
+// passed on; a file given as stdout still gets the output, through a pipe.
+// The control, under policy off, reads the hidden file through it.
+func TestRunOutputDirectory(t *testing.T) {
+	requireBwrap(t)
+	e := newEnv(t)
+	e.write(t, filepath.Join(e.home, ".netrc"), "machine x password SECRET\n", 0o600)
+	run := func(policy string, stdout *os.File) string {
+		cmd := e.command("run", "--policy", policy, "--", "sh", "-c", "exec 3>&1 1>&2; cat /proc/self/fd/3/.netrc; echo out >&3")
+		cmd.Stdout = stdout
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		_ = cmd.Run()
+		return stderr.String()
+	}
+	dir, err := os.Open(e.home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.Close()
+	if out := run("required", dir); strings.Contains(out, "SECRET") {
+		t.Errorf("the hidden file was read through stdout: %q", out)
+	}
+	if out := run("off", dir); !strings.Contains(out, "SECRET") {
+		t.Errorf("control: %q", out)
+	}
+	file, err := os.Create(filepath.Join(e.ws, "out.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	run("required", file)
+	if b, _ := os.ReadFile(file.Name()); string(b) != "out\n" {
+		t.Errorf("stdout file got %q, want the output", b)
+	}
+}
