@@ -124,37 +124,9 @@ func TestSeccompFilterUnderBwrap(t *testing.T) {
 	}
 	t.Cleanup(func() { _, _ = unix.KeyctlInt(unix.KEYCTL_UNLINK, id, unix.KEY_SPEC_SESSION_KEYRING, 0, 0) })
 
-	run := func(withFilter bool) string {
-		t.Helper()
-		args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--die-with-parent"}
-		cmd := exec.Command(bwrap)
-		if withFilter {
-			fd, err := unix.MemfdCreate("seccomp", unix.MFD_CLOEXEC)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := os.NewFile(uintptr(fd), "seccomp")
-			defer f.Close()
-			if _, err := f.Write(filter); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.Seek(0, 0); err != nil {
-				t.Fatal(err)
-			}
-			cmd.ExtraFiles = []*os.File{f}
-			args = append(args, "--seccomp", "3")
-		}
-		args = append(args, "--", python, "-c", seccompProbe,
-			fmt.Sprint(unix.SYS_KEYCTL), fmt.Sprint(unix.SYS_IOCTL), fmt.Sprint(unix.SYS_ADD_KEY), fmt.Sprint(unix.SYS_REQUEST_KEY), desc)
-		cmd.Args = append([]string{bwrap}, args...)
-		cmd.Stdin = nil // /dev/null
-		var out, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("bwrap (filter %v): %v\n%s", withFilter, err, stderr.String())
-		}
-		return out.String()
-	}
+	probeArgs := []string{python, "-c", seccompProbe,
+		fmt.Sprint(unix.SYS_KEYCTL), fmt.Sprint(unix.SYS_IOCTL), fmt.Sprint(unix.SYS_ADD_KEY), fmt.Sprint(unix.SYS_REQUEST_KEY), desc}
+	run := func(withFilter bool) string { return underFilter(t, bwrap, filter, withFilter, nil, probeArgs) }
 
 	eperm, enotty := fmt.Sprint(int(unix.EPERM)), fmt.Sprint(int(unix.ENOTTY))
 	got := run(true)
@@ -224,37 +196,12 @@ func TestSeccompSetidUnderBwrap(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 is needed to make the raw system calls")
 	}
+	probeArgs := []string{python, "-c", seccompSetidProbe}
+	for name, nr := range probeCalls {
+		probeArgs = append(probeArgs, fmt.Sprintf("%s=%d", name, nr))
+	}
 	run := func(withFilter bool) string {
-		t.Helper()
-		args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-pid", "--die-with-parent"}
-		cmd := exec.Command(bwrap)
-		if withFilter {
-			fd, err := unix.MemfdCreate("seccomp", unix.MFD_CLOEXEC)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := os.NewFile(uintptr(fd), "seccomp")
-			defer f.Close()
-			if _, err := f.Write(filter); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.Seek(0, 0); err != nil {
-				t.Fatal(err)
-			}
-			cmd.ExtraFiles = []*os.File{f}
-			args = append(args, "--seccomp", "3")
-		}
-		args = append(args, "--", python, "-c", seccompSetidProbe)
-		for name, nr := range probeCalls {
-			args = append(args, fmt.Sprintf("%s=%d", name, nr))
-		}
-		cmd.Args = append([]string{bwrap}, args...)
-		var out, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("bwrap (filter %v): %v\n%s", withFilter, err, stderr.String())
-		}
-		return out.String()
+		return underFilter(t, bwrap, filter, withFilter, []string{"--tmpfs", "/tmp"}, probeArgs)
 	}
 	var modes []string
 	for _, mc := range seccompModeCalls {
@@ -294,3 +241,36 @@ var probeCalls = func() map[string]uint32 {
 	}
 	return m
 }()
+
+// underFilter runs argv in a bare bwrap sandbox (the host read-only, with
+// extra bwrap options), with filter loaded when withFilter, and returns
+// its stdout.
+func underFilter(t *testing.T, bwrap string, filter []byte, withFilter bool, extra, argv []string) string {
+	t.Helper()
+	args := append([]string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}, extra...)
+	args = append(args, "--unshare-pid", "--die-with-parent")
+	cmd := exec.Command(bwrap)
+	if withFilter {
+		fd, err := unix.MemfdCreate("seccomp", unix.MFD_CLOEXEC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := os.NewFile(uintptr(fd), "seccomp")
+		defer f.Close()
+		if _, err := f.Write(filter); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Seek(0, 0); err != nil {
+			t.Fatal(err)
+		}
+		cmd.ExtraFiles = []*os.File{f}
+		args = append(args, "--seccomp", "3")
+	}
+	cmd.Args = append(append(append([]string{bwrap}, args...), "--"), argv...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("bwrap (filter %v): %v\n%s", withFilter, err, stderr.String())
+	}
+	return out.String()
+}
