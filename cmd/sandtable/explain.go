@@ -172,13 +172,24 @@ func unwrappedLines(vars []strippedVar, cmdArgs []string) []line {
 }
 
 // programLine is the line that starts bwrap, after the env lines.
-func programLine(wrap sandbox.Wrap, vars []strippedVar) line {
-	return line{shellJoin(programWords(wrap.Program, len(vars) > 0)), "program"}
+func programLine(wrap sandbox.Wrap) line {
+	return line{shellJoin(programWords(wrap.Program, true)), "program"}
+}
+
+// bwrapEnvLines are envLines and then env's -C /: bwrap starts in /, as run
+// starts it (the table's chdir rule says why), whatever directory the
+// line is pasted in.
+func bwrapEnvLines(vars []strippedVar) []line {
+	lines := envLines(vars)
+	if len(lines) == 0 {
+		return []line{{"env -C /", "chdir"}}
+	}
+	return append(lines, line{"-C /", "chdir"})
 }
 
 // linuxLines are the pasteable command line.
 func linuxLines(wrap sandbox.Wrap, vars []strippedVar, cmdArgs []string) []line {
-	lines := append(envLines(vars), programLine(wrap, vars))
+	lines := append(bwrapEnvLines(vars), programLine(wrap))
 	opts := wrap.Args
 	if n := len(opts); n > 0 && opts[n-1] == "--" {
 		opts = opts[:n-1]
@@ -199,7 +210,7 @@ func linuxLines(wrap sandbox.Wrap, vars []strippedVar, cmdArgs []string) []line 
 // linuxStepLines are the same lines as linuxLines, each noting the rule
 // that emitted it, with the filter's bytes abbreviated.
 func linuxStepLines(wrap sandbox.Wrap, vars []strippedVar, steps []sandbox.Step, cmdArgs []string) []line {
-	lines := append(envLines(vars), programLine(wrap, vars))
+	lines := append(bwrapEnvLines(vars), programLine(wrap))
 	for _, s := range steps {
 		if len(s.Args) == 1 && s.Args[0] == "--" {
 			for i, r := range redirections(wrap.Files, true) {
