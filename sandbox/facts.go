@@ -64,7 +64,7 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 			return nil, err
 		}
 		if goos == "linux" {
-			if err := checkLoaderEnv(r, roots); err != nil {
+			if err := checkLoaderEnv(r, roots, os.LookupEnv); err != nil {
 				return nil, err
 			}
 		}

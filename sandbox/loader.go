@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"os"
 	"path"
 	"strings"
 )
@@ -14,16 +13,16 @@ var loaderVars = []string{"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT"}
 // loaderSeparators are what glibc splits each variable's entries on.
 var loaderSeparators = map[string]string{"LD_LIBRARY_PATH": ":;", "LD_PRELOAD": ": ", "LD_AUDIT": ":"}
 
-// checkLoaderEnv refuses a loader variable of this process's environment,
-// which bwrap inherits, that could name a place the sandbox can write: a
+// checkLoaderEnv refuses a loader variable of bwrap's environment (lookup
+// reads it) that could name a place the sandbox can write: a
 // library an earlier run left there would run on the host. The entries are
 // read as glibc reads them (loaderSeparators), a relative entry from
 // bwrap's working directory (/), through symlinks; an entry the loader
 // would expand ($ORIGIN, $LIB, $PLATFORM) is refused, since its expansion
 // is the loader's to make.
-func checkLoaderEnv(r *resolver, roots []string) error {
+func checkLoaderEnv(r *resolver, roots []string, lookup func(string) (string, bool)) error {
 	for _, name := range loaderVars {
-		v, ok := os.LookupEnv(name)
+		v, ok := lookup(name)
 		if !ok {
 			continue
 		}
@@ -44,11 +43,32 @@ func checkLoaderEnv(r *resolver, roots []string) error {
 			}
 			p := path.Join("/", e)
 			real, _, _ := r.resolve(p)
-			if r.plantable(roots) != "" || r.within(real, roots) || r.within(p, roots) {
+			// glibc also searches subdirectories of each entry
+			// (glibc-hwcaps/x86-64-v3, tls, x86_64, ...), so a writable
+			// root below one is as good as one above it.
+			below := false
+			for _, root := range roots {
+				below = below || r.within(root, []string{real})
+			}
+			if below || r.plantable(roots) != "" || r.within(real, roots) || r.within(p, roots) {
 				return badPath(name+" entry", e, "leads where a sandboxed command can write, and bwrap, "+
 					"which runs outside the sandbox, would load a library it left there (want the entry removed)")
 			}
 		}
 	}
 	return nil
+}
+
+// envLookup reads a variable from an environment list as exec does: the
+// last of several entries for one name wins.
+func envLookup(env []string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		v, ok := "", false
+		for _, kv := range env {
+			if val, found := strings.CutPrefix(kv, name+"="); found {
+				v, ok = val, true
+			}
+		}
+		return v, ok
+	}
 }

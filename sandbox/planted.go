@@ -93,14 +93,14 @@ func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 		if h == "" || (i > 0 && h == homes[0]) {
 			continue
 		}
+		// A home that does not exist yet counts where it would be: the
+		// sandbox could create it, and its startup files with it.
 		realHome, _, err := r.resolve(h)
-		if err != nil && !errors.Is(err, fs.ErrPermission) {
-			continue // no home: nothing there to protect
+		if err != nil && !isMissing(err) {
+			continue
 		}
-		if i == 0 {
-			if err := checkVia(r, "home", h, roots); err != nil {
-				return err
-			}
+		if err := checkVia(r, "home", h, roots); err != nil {
+			return err
 		}
 		grants := append([]string{cfg.Workspace}, cfg.Write...)
 		reals := []string{p.workspace}

@@ -410,6 +410,21 @@ func TestLoaderEnvInWorkspace(t *testing.T) {
 	if _, err := Prefix(Config{Workspace: ws}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), ". or ..") {
 		t.Errorf("LD_LIBRARY_PATH with ..: Prefix = %v, want a refusal", err)
 	}
+	// A writable root below an entry: glibc searches its subdirectories.
+	t.Setenv("LD_LIBRARY_PATH", filepath.Dir(ws))
+	if _, err := Prefix(Config{Workspace: ws}); !errors.Is(err, ErrBadPath) {
+		t.Errorf("LD_LIBRARY_PATH above the workspace: Prefix = %v, want a refusal", err)
+	}
+	os.Unsetenv("LD_LIBRARY_PATH")
+	// A loader variable the caller adds to a NewCmd's Env after the fact.
+	c, err := NewCmd(t.Context(), Config{Workspace: ws}, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Env = append(c.Env, "LD_LIBRARY_PATH="+lib)
+	if err := c.Run(); !errors.Is(err, ErrBadPath) {
+		t.Errorf("NewCmd with LD_LIBRARY_PATH added to Env: Run = %v, want a refusal", err)
+	}
 	t.Setenv("LD_LIBRARY_PATH", "/usr/lib::")
 	cmd, err := Command(t.Context(), Config{Workspace: ws}, "true")
 	if err != nil {
@@ -465,5 +480,26 @@ func TestProbeRunsSystemTrue(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(loot); !strings.Contains(string(b), "No such file") {
 		t.Errorf("control: the planted true in the real sandbox printed %q, want it run and the key hidden", b)
+	}
+}
+
+// TestMissingHomeInWorkspace: a home that does not exist yet, inside the
+// workspace, is one a run could create, .profile and all, for the next
+// login to run outside the sandbox.
+func TestMissingHomeInWorkspace(t *testing.T) {
+	base, _, ws := fixture(t)
+	withPasswdHome(t, filepath.Join(ws, "home"))
+	if _, err := Prefix(Config{Workspace: ws}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "home directory") {
+		t.Errorf("Prefix = %v, want the workspace refused for holding the (missing) home", err)
+	}
+	// The passwd home through a link in a write path is refused like $HOME.
+	wp := mkdir(t, base, "wp")
+	real := mkdir(t, base, "realhome")
+	if err := os.Symlink(real, filepath.Join(wp, "home")); err != nil {
+		t.Fatal(err)
+	}
+	withPasswdHome(t, filepath.Join(wp, "home"))
+	if _, err := Prefix(Config{Workspace: ws, Write: []string{wp}}); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "resolves through the symlink") {
+		t.Errorf("passwd home through a link in a write path: Prefix = %v, want a refusal", err)
 	}
 }

@@ -48,6 +48,17 @@ func (f *fold) start(c *Cmd) error {
 		return errors.New("exec: already started")
 	}
 	f.started = true
+	// Prefix checked this process's loader variables; the caller may have
+	// added some to Env since, and bwrap, outside the sandbox, loads what
+	// they name.
+	env := c.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	var r resolver
+	if err := checkLoaderEnv(&r, writableRoots("linux", f.plan), envLookup(env)); err != nil {
+		return err
+	}
 	userns, statusFD := f.host.support()
 	if (userns == supportUnknown && f.plan.disableUserns || statusFD == supportUnknown) && !c.replayable() {
 		// A rejected first attempt could not be retried with this I/O:
