@@ -525,8 +525,10 @@ func (e *escEnv) specArgs(steps []Step) []string {
 		e.t.Fatal(err)
 	}
 	a := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
+	// Default files are left out: the spec's tmpfs on a file fails every
+	// spawn, and a host with /etc/shadow would then show no escape at all.
 	for _, s := range defaults {
-		if s.Rule == "hide-dir" || s.Rule == "hide-file" {
+		if s.Rule == "hide-dir" {
 			a = append(a, "--tmpfs", s.Args[len(s.Args)-1])
 		}
 	}

@@ -503,3 +503,20 @@ func TestMissingHomeInWorkspace(t *testing.T) {
 		t.Errorf("passwd home through a link in a write path: Prefix = %v, want a refusal", err)
 	}
 }
+
+// TestShadowHidden: a root caller's sandbox is uid 0 without capabilities,
+// which still reads root's 0600 files such as /etc/shadow. Control: the
+// same read outside the sandbox.
+func TestShadowHidden(t *testing.T) {
+	_, _, ws := fixture(t)
+	if os.Geteuid() != 0 {
+		t.Skip("only a root caller can read /etc/shadow to begin with")
+	}
+	out, err := outside(t, "wc -c < /etc/shadow")
+	if err != nil || strings.TrimSpace(out) == "0" {
+		t.Skipf("control: /etc/shadow unreadable or empty here: %v %q", err, out)
+	}
+	if got, _ := inSandbox(t, Config{Workspace: ws}, "wc -c < /etc/shadow"); strings.TrimSpace(got) != "0" {
+		t.Errorf("the sandbox read %s bytes of /etc/shadow (outside: %s)", strings.TrimSpace(got), strings.TrimSpace(out))
+	}
+}
