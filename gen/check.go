@@ -560,13 +560,22 @@ func seccompLength(es []SeccompEntry) int {
 // read as protection the sandbox does not have.
 func checkSeccomp(c *errs, p *Platform, local, global map[string]Pos) {
 	named := map[string]string{}
-	// e.What() names the kind, so a call may be a syscall entry and a
-	// setid-mode one; only the first would ever match.
+	outright := map[string]string{}
+	for _, e := range p.Seccomp {
+		if e.Syscall != "" {
+			outright[e.Syscall] = e.ID
+		}
+	}
 	for _, e := range p.Seccomp {
 		if first, ok := named[e.What()]; ok {
 			c.at(e.Pos, e.ID, "seccomp: %s is already refused by %q (want each once)", e.What(), first)
 		}
 		named[e.What()] = e.ID
+		// The filter tests a call's number before its mode: one refused
+		// outright makes a setid-mode entry for it dead text.
+		if id, ok := outright[e.SetidMode]; ok && e.SetidMode != "" {
+			c.at(e.Pos, e.ID, "seccomp: %s is refused outright by %q (want one entry for it)", e.SetidMode, id)
+		}
 		checkID(c, e.Pos, e.ID, local, nil)
 		if prev, ok := global[e.ID]; ok && e.ID != "" {
 			c.at(e.Pos, e.ID, "id already names a shared entry at %s (want an id of its own)", prev)
