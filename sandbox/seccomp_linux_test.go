@@ -103,15 +103,7 @@ for req in (0x5412, (1 << 32) | 0x5412, 0x541c):
 `
 
 func TestSeccompFilterUnderBwrap(t *testing.T) {
-	bwrap := realBwrap(t)
-	filter := seccompFilter(runtime.GOARCH)
-	if filter == nil {
-		t.Skipf("no seccomp filter for %s", runtime.GOARCH)
-	}
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is needed to make the raw system calls")
-	}
+	bwrap, filter, python := filterProbeSetup(t)
 	// Credentials, the session keyring among them, belong to a thread: the
 	// thread that adds the key must be the one that forks bwrap. The thread
 	// is dropped, not reused, when the test's goroutine ends locked.
@@ -187,15 +179,7 @@ print("io_uring_setup", call("io_uring_setup", L(1), params))
 // bit on the host, a root shell when the caller is root. The control runs
 // the same probe without the filter.
 func TestSeccompSetidUnderBwrap(t *testing.T) {
-	bwrap := realBwrap(t)
-	filter := seccompFilter(runtime.GOARCH)
-	if filter == nil {
-		t.Skipf("no seccomp filter for %s", runtime.GOARCH)
-	}
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is needed to make the raw system calls")
-	}
+	bwrap, filter, python := filterProbeSetup(t)
 	probeArgs := []string{python, "-c", seccompSetidProbe}
 	for name, nr := range probeCalls {
 		probeArgs = append(probeArgs, fmt.Sprintf("%s=%d", name, nr))
@@ -273,4 +257,19 @@ func underFilter(t *testing.T, bwrap string, filter []byte, withFilter bool, ext
 		t.Fatalf("bwrap (filter %v): %v\n%s", withFilter, err, stderr.String())
 	}
 	return out.String()
+}
+
+// filterProbeSetup is what the probes under the filter need: a working
+// bwrap, this architecture's filter, and python3 to make raw calls.
+func filterProbeSetup(t *testing.T) (bwrap string, filter []byte, python string) {
+	t.Helper()
+	bwrap = realBwrap(t)
+	if filter = seccompFilter(runtime.GOARCH); filter == nil {
+		t.Skipf("no seccomp filter for %s", runtime.GOARCH)
+	}
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is needed to make the raw system calls")
+	}
+	return bwrap, filter, python
 }
