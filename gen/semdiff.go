@@ -618,6 +618,9 @@ func seccompDiff(o, n *Platform) []string {
 		out = append(out, "linux: "+fmt.Sprintf(format, args...))
 	}
 	entries := func(p *Platform) []Entry {
+		if p == nil {
+			return nil
+		}
 		var es []Entry
 		for _, e := range p.Seccomp {
 			es = append(es, Entry{Pos: e.Pos, ID: e.ID, Value: e.What(), Why: e.Why})

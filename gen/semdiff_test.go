@@ -103,3 +103,17 @@ func flipWord(s string) string {
 	}
 	return s
 }
+
+// TestSemDiffMissingPlatform diffs tables a direct caller built without a
+// platform: a missing side reads as empty, never as a nil dereference.
+func TestSemDiffMissingPlatform(t *testing.T) {
+	full := &Table{Linux: &Platform{Name: "linux", Seccomp: []SeccompEntry{{ID: "refuse-keyctl", Syscall: "keyctl"}}}}
+	empty := &Table{}
+	lines := SemDiff(full, empty)
+	if len(lines) == 0 || !strings.Contains(strings.Join(lines, "\n"), "refuse-keyctl") {
+		t.Errorf("removing the linux platform: %q, want the seccomp entry reported", lines)
+	}
+	if got := SemDiff(empty, empty); len(got) != 0 {
+		t.Errorf("two empty tables: %q, want no difference", got)
+	}
+}
