@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 )
 
-// Check validates every rule against the vocabularies and the invariants of
-// DESIGN.md, reporting every problem at once.
+// Check validates every rule against the vocabularies and the order
+// invariants (README, "Changing a rule"), reporting every problem at once.
 func Check(t *Table) error {
 	var c errs
 	ids := map[string]Pos{}

@@ -144,7 +144,7 @@ var sbplOps = map[string]bool{
 var sbplFilters = []string{"subpath", "literal"}
 
 // tempDirs are the paths an SBPL write grant may name without `reviewed`:
-// macOS's temporary directories, which the spec makes writable. Linux has
+// macOS's temporary directories, writable on macOS as /tmp is on Linux. Linux has
 // none: its private /tmp is a --tmpfs, and a bind of the host's /tmp is a
 // host write like any other.
 var tempDirs = map[string]bool{"/private/tmp": true, "/private/var/folders": true}

@@ -9,7 +9,7 @@ import (
 
 // The builders' cost, with the path facts already gathered: these measure
 // the generated code alone, which is what runs on every spawn after the
-// lstats. scripts/bench.sh turns the output into the ratios issue 7 asks for
+// lstats. scripts/bench-ratios.sh turns the output into the README's ratios
 // (1024 paths against 8, the template against the builder).
 
 // benchSizes are the numbers of hidden paths the builders are measured at.

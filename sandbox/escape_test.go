@@ -2,14 +2,15 @@
 
 package sandbox
 
-// The escape suite (issue 4): a hostile child tries to break out of the
+// The escape suite: a hostile child tries to break out of the
 // sandbox in every way we could think of, as root and as an unprivileged
 // caller. Each attempt is a small bash snippet run through Command and must
 // fail; each one also runs a control that shows the same snippet succeeds
 // once the rule that stops it is taken out of the argv (or outside the
 // sandbox), so an attempt that "fails" because the snippet is broken cannot
-// pass. TestEscapeSpecArgv replays the attempts against the spec's original
-// argv and checks the suite catches the holes DESIGN.md lists.
+// pass. TestEscapeSpecArgv replays the attempts against the original
+// upstream argv (README, "What is proved") and checks the suite catches
+// the holes that argv leaves.
 //
 // The attempts themselves are in escape_attempts_test.go; the terminal ones
 // (TIOCSTI, job control) in escape_pty_test.go.
@@ -294,7 +295,7 @@ const (
 	modeRules                     // the real argv with some rules' steps dropped or swapped
 	modeOutside                   // no sandbox at all
 	modeUnstripped                // the real argv, but the environment is not stripped
-	modeSpec                      // the spec's original argv
+	modeSpec                      // the original upstream argv
 	modeNone                      // no control is possible for this user
 )
 
@@ -435,7 +436,7 @@ func (e *escEnv) childEnv(env []string) []string {
 }
 
 // argv is bwrap, its arguments and the files behind their descriptors for
-// a control or the spec, built with the public API from the same facts
+// a control or the upstream argv, built with the public API from the same facts
 // Command uses: Prefix for the program and the real argv, Explain for each
 // rule's share of it. A control that drops a rule still passes every file:
 // a descriptor nothing names is harmless.
@@ -512,11 +513,11 @@ func (m escMode) dropping(s Step) string {
 	return ""
 }
 
-// specArgs is the argv of the spec's build_bwrap_prefix: the host
+// specArgs is the original upstream argv (build_bwrap_prefix): the host
 // read-only, a fresh /dev, /proc and /tmp, every hidden path as a tmpfs
 // before the workspace bind, then the namespaces. Hidden paths are the
 // table's defaults that exist plus the caller's, as the caller spelled them.
-// (Read and write grants have no counterpart in the spec; they are bound
+// (Read and write grants have no counterpart upstream; they are bound
 // after the workspace, in order.)
 func (e *escEnv) specArgs(steps []Step) []string {
 	e.t.Helper()
@@ -525,7 +526,7 @@ func (e *escEnv) specArgs(steps []Step) []string {
 		e.t.Fatal(err)
 	}
 	a := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"}
-	// Default files are left out: the spec's tmpfs on a file fails every
+	// Default files are left out: upstream's tmpfs on a file fails every
 	// spawn, and a host with /etc/shadow would then show no escape at all.
 	for _, s := range defaults {
 		if s.Rule == "hide-dir" {
@@ -788,10 +789,10 @@ func TestEscape(t *testing.T) {
 	t.Logf("%d attempts, %d of them ran that must fail; per user:%s", len(escAttempts), ran, tab)
 }
 
-// TestEscapeSpecArgv replays every attempt against the spec's original argv
+// TestEscapeSpecArgv replays every attempt against the original upstream argv
 // (no /proc/sys bind, no --new-session, no --cap-drop, no --disable-userns,
 // hidden paths as --tmpfs before the workspace) and requires the suite to
-// catch the holes DESIGN.md lists.
+// catch the holes listed below.
 func TestEscapeSpecArgv(t *testing.T) {
 	requireBwrap(t)
 	tab := newEscTable()
@@ -808,7 +809,7 @@ func TestEscapeSpecArgv(t *testing.T) {
 				switch {
 				case !r.ran && strings.Contains(r.out, "bwrap:"):
 					res = "SPAWN FAILS"
-					t.Logf("the spec argv cannot start: %s", strings.TrimSpace(r.out))
+					t.Logf("the upstream argv cannot start: %s", strings.TrimSpace(r.out))
 				case !r.ran:
 					t.Errorf("spec argv did not run the snippet (%v): %s", r.err, r.out)
 					res = "broken"
@@ -831,9 +832,9 @@ func TestEscapeSpecArgv(t *testing.T) {
 			spawnFails++
 		}
 	}
-	t.Logf("against the spec's argv: %d escapes and %d refused spawns out of %d runs:%s", escapes, spawnFails, len(got), tab)
+	t.Logf("against the upstream argv: %d escapes and %d refused spawns out of %d runs:%s", escapes, spawnFails, len(got), tab)
 
-	// The holes DESIGN.md's Facts name, each of which the suite must see.
+	// The holes the upstream argv leaves, each of which the suite must see.
 	want := []struct{ attempt, user, res, why string }{
 		{"remount-root-rw", "root", "ESCAPES", "root remounts / read-write"},
 		{"umount-hidden", "root", "ESCAPES", "root unmounts the hiding tmpfs"},
@@ -856,7 +857,7 @@ func TestEscapeSpecArgv(t *testing.T) {
 			// Filtered out by -run, or the user is missing (already
 			// reported by escUsers); otherwise it is a bug.
 			if ranAs[w.user] && ranAttempt[w.attempt] {
-				t.Errorf("%s as %s did not run against the spec argv", w.attempt, w.user)
+				t.Errorf("%s as %s did not run against the upstream argv", w.attempt, w.user)
 			}
 			continue
 		}

@@ -149,7 +149,7 @@ func TestBuildersPreallocateExactly(t *testing.T) {
 	}
 }
 
-// TestRuleOrderInvariants checks DESIGN.md's invariants on every built argv
+// TestRuleOrderInvariants checks the order invariants on every built argv
 // and profile, whatever the table says: the generator refuses tables that
 // break them, and this catches a generator that stops refusing.
 func TestRuleOrderInvariants(t *testing.T) {
