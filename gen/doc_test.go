@@ -161,7 +161,7 @@ func TestPostureDerived(t *testing.T) {
 		{linux["Read"], "root-read-only", "the whole host file system, read-only"},
 		{linux["Write"], "workspace-bind", "the workspace, read-write"},
 		{linux["Write"], "tmp", "`/tmp`: private and empty"},
-		{linux["Network"], "share-net", "unless `Config.NoNetwork`"},
+		{linux["Network"], "share-net", "with `NetworkHost`"},
 		{linux["Hidden paths"], "hide-dir", "each hidden path that is a directory: covered by an empty tmpfs"},
 		{linux["Home directory"], "root-read-only", "readable, not writable"},
 		{linux["Privileges"], "seccomp", "`keyctl`, `openat2` and `io_uring_setup` fail with EPERM"},
@@ -169,7 +169,7 @@ func TestPostureDerived(t *testing.T) {
 		{linux["Other"], "status-fd", "on a pipe the caller reads, only for `NewCmd`"},
 		{linux["Terminal"], "seccomp", "`TIOCSTI` and `TIOCLINUX` fail with EPERM, with `Config.Interactive` too, where `sandbox/seccomp.go` has a filter"},
 		{darwin["Read"], "read-allowlist", "the workspace"},
-		{darwin["Network"], "network", "unless `Config.NoNetwork`"},
+		{darwin["Network"], "network", "with `NetworkHost`"},
 		{darwin["Hidden paths"], "hide-dir", "not an ancestor of the workspace"},
 		{darwin["Home directory"], "deny-default", "not readable, not writable"},
 	} {

@@ -35,7 +35,8 @@ func (p posture) add(row, rule, text, cond string) {
 // condPhrase says how a reviewer reads a `when` word, true and negated. A
 // test keeps it in step with the vocabulary in vocab.go.
 var condPhrase = map[string][2]string{
-	"network":               {"unless `Config.NoNetwork`", "only with `Config.NoNetwork`"},
+	"network":               {"unless the network is off (`NetworkOff`)", "only with `NetworkOff`"},
+	"network-host":          {"with `NetworkHost` (`--network host`; the default)", "unless `NetworkHost`"},
 	"interactive":           {"only with `Config.Interactive`", "unless `Config.Interactive`"},
 	"caller-root":           {"only when the caller is root", "unless the caller is root"},
 	"disable-userns":        {"when bwrap has `--disable-userns` (0.8.0+)", "when bwrap lacks `--disable-userns`"},

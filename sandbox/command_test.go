@@ -100,7 +100,7 @@ func TestExplainAndRules(t *testing.T) {
 	dir := realTempDir(t)
 	t.Setenv("HOME", mkdir(t, dir, "home"))
 	ws := mkdir(t, dir, "ws")
-	steps, err := Explain("linux", Config{Workspace: ws, NoNetwork: true})
+	steps, err := Explain("linux", Config{Workspace: ws, Network: Network{Mode: NetworkOff}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,9 +56,15 @@ type Config struct {
 	// cannot silently reveal nothing.
 	Reveal []string
 
-	// NoNetwork cuts the child off from the network, loopback included
-	// (it gets its own). The network is on by default because package
+	// Network is how the child reaches the network: off, or the host's
+	// (see NetworkMode). The network is on by default because package
 	// managers fetch.
+	Network Network
+
+	// NoNetwork is Network.Mode = NetworkOff, and an error with any other
+	// explicit mode.
+	//
+	// Deprecated: set Network.Mode to NetworkOff.
 	NoNetwork bool
 
 	// Interactive keeps the caller's session so job control and /dev/tty

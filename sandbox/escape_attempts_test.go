@@ -505,7 +505,7 @@ unshare -Urm sh -c 'mknod "$WS/disk2" b "$DEV_MAJ" "$DEV_MIN" && head -c 512 "$W
 			sock := filepath.Join(e.dir, "agent.sock")
 			e.serveUnix(sock)
 			e.cfg.Hidden = []string{sock}
-			e.cfg.NoNetwork = true
+			e.cfg.Network.Mode = NetworkOff
 		},
 		script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
 		control: func(e *escEnv) escMode { return dropRules("hide-file=" + e.vars["SOCK"]) },
@@ -516,7 +516,7 @@ unshare -Urm sh -c 'mknod "$WS/disk2" b "$DEV_MAJ" "$DEV_MIN" && head -c 512 "$W
 		needs: []string{"python3"},
 		setup: func(e *escEnv) {
 			e.serveUnix(filepath.Join(e.home, ".gnupg", "S.sandtable-"+e.a.name))
-			e.cfg.NoNetwork = true
+			e.cfg.Network.Mode = NetworkOff
 		},
 		script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
 		control: func(e *escEnv) escMode { return dropRules("hide-dir=" + filepath.Join(e.home, ".gnupg")) },
@@ -541,7 +541,7 @@ unshare -Urm sh -c 'mknod "$WS/disk2" b "$DEV_MAJ" "$DEV_MIN" && head -c 512 "$W
 		name: "loopback-tcp",
 		what: "reach a host service on 127.0.0.1 with the network off",
 		setup: func(e *escEnv) {
-			e.cfg.NoNetwork = true
+			e.cfg.Network.Mode = NetworkOff
 			e.serve("tcp", "127.0.0.1:0", func(a net.Addr) { e.vars["PORT"] = strconv.Itoa(a.(*net.TCPAddr).Port) })
 		},
 		script:  `timeout 5 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$PORT" && head -n 1 <&3'`,
@@ -552,7 +552,7 @@ unshare -Urm sh -c 'mknod "$WS/disk2" b "$DEV_MAJ" "$DEV_MIN" && head -c 512 "$W
 		what:  "reach a host abstract unix socket with the network off",
 		needs: []string{"python3"},
 		setup: func(e *escEnv) {
-			e.cfg.NoNetwork = true
+			e.cfg.Network.Mode = NetworkOff
 			name := fmt.Sprintf("sandtable-escape-%x", rand.Uint64())
 			e.serve("unix", "@"+name, nil)
 			e.vars["SOCK"] = "@" + name // connectPy makes @ a leading NUL

@@ -22,7 +22,7 @@ func ExamplePrefixFor() {
 	defer os.RemoveAll(dir)
 	ws, _ := filepath.EvalSymlinks(dir) // the profile names the real path
 
-	w, err := sandbox.PrefixFor("darwin", sandbox.Config{Workspace: ws, NoNetwork: true})
+	w, err := sandbox.PrefixFor("darwin", sandbox.Config{Workspace: ws, Network: sandbox.Network{Mode: sandbox.NetworkOff}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func Example() {
 	cmd, err := sandbox.Command(context.Background(), sandbox.Config{
 		Workspace: "/home/me/project",
 		Hidden:    []string{"/home/me/project/.env"},
-		NoNetwork: true,
+		Network:   sandbox.Network{Mode: sandbox.NetworkOff},
 	}, "make", "test")
 	if errors.Is(err, sandbox.ErrUnavailable) {
 		log.Fatal(err) // e.g. "...; install it: sudo apt-get install bubblewrap; ..."

@@ -30,9 +30,11 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	mode, _ := networkMode(cfg) // checkConfig refused a bad one
 	p := &plan{
 		workspace:   ws,
-		network:     !cfg.NoNetwork,
+		network:     mode != NetworkOff,
+		netHost:     mode == NetworkHost,
 		interactive: cfg.Interactive,
 		callerRoot:  os.Geteuid() == 0,
 	}
@@ -116,6 +118,9 @@ func checkConfig(cfg Config) error {
 		case cfg.Workspace:
 			return badPath("hidden path", h, "is the workspace")
 		}
+	}
+	if _, err := networkMode(cfg); err != nil {
+		return err
 	}
 	switch cfg.Policy {
 	case FromEnv, Required, Off:

@@ -38,7 +38,8 @@ type plan struct {
 	// path inside it; see pinFacts.
 	pins []pathFact
 
-	network       bool
+	network       bool // any mode but NetworkOff
+	netHost       bool // NetworkHost
 	interactive   bool
 	callerRoot    bool
 	disableUserns bool // the installed bwrap knows --disable-userns

@@ -26,7 +26,7 @@ const probeTimeout = 10 * time.Second
 // the spawn's own resolved workspace, which is known to exist and to pass the
 // validator, so the probe costs no lstat of its own.
 func probePlan(ws string) *plan {
-	p := &plan{workspace: ws, network: true, callerRoot: os.Geteuid() == 0}
+	p := &plan{workspace: ws, network: true, netHost: true, callerRoot: os.Geteuid() == 0}
 	p.numberFiles(nativeSeccomp() != nil)
 	return p
 }

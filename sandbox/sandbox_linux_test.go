@@ -308,22 +308,22 @@ func TestSandboxNoNetwork(t *testing.T) {
 	script := fmt.Sprintf(`tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\n' ' '; echo
 if exec 3<>/dev/tcp/127.0.0.1/%d; then head -1 <&3; else echo connect-failed; fi`, port)
 
-	out, err := inSandbox(t, Config{Workspace: ws, NoNetwork: true}, script)
+	out, err := inSandbox(t, Config{Workspace: ws, Network: Network{Mode: NetworkOff}}, script)
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	ifaces, rest, _ := strings.Cut(out, "\n")
 	if strings.TrimSpace(ifaces) != "lo" {
-		t.Errorf("NoNetwork: interfaces %q, want only lo", ifaces)
+		t.Errorf("NetworkOff: interfaces %q, want only lo", ifaces)
 	}
 	if strings.Contains(rest, "hello from the host") || !strings.Contains(rest, "connect-failed") {
-		t.Errorf("NoNetwork: reached the host's listener: %s", rest)
+		t.Errorf("NetworkOff: reached the host's listener: %s", rest)
 	}
 
 	// Control: with the network on the same script reaches it.
-	out, err = inSandbox(t, Config{Workspace: ws}, script)
+	out, err = inSandbox(t, Config{Workspace: ws, Network: Network{Mode: NetworkHost}}, script)
 	if err != nil || !strings.Contains(out, "hello from the host") {
-		t.Errorf("network on: could not reach the host's listener: %v: %s", err, out)
+		t.Errorf("NetworkHost: could not reach the host's listener: %v: %s", err, out)
 	}
 }
 

@@ -230,9 +230,9 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "share-net",
 		Platform: "linux",
-		When:     "network",
+		When:     "network-host",
 		Emits:    "--share-net",
-		Why:      "Rejoin the host network so package managers can fetch. Off per spawn with Config.NoNetwork. It also exposes the host's abstract unix sockets.",
+		Why:      "Network mode host (--network host, Network.Mode NetworkHost, today's default): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
 	},
 	{
 		ID:       "die-with-parent",
@@ -418,9 +418,9 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "network",
 		Platform: "darwin",
-		When:     "network",
+		When:     "network-host",
 		Emits:    "(allow network*)",
-		Why:      "Package managers fetch. Off per spawn with Config.NoNetwork.",
+		Why:      "Network mode host (the default): package managers fetch. This also allows connecting to unix sockets outside the sandbox, which macOS counts as network-outbound. Mode off (--network off) drops it.",
 	},
 	{
 		ID:       "sysctl-read",
@@ -902,7 +902,7 @@ func linuxArgs(p *plan) []string {
 	if p.disableUserns {
 		n += 1 // disable-userns
 	}
-	if p.network {
+	if p.netHost {
 		n += 1 // share-net
 	}
 	if !p.interactive {
@@ -943,7 +943,7 @@ func linuxArgs(p *plan) []string {
 	if p.disableUserns {
 		a = append(a, "--disable-userns") // disable-userns
 	}
-	if p.network {
+	if p.netHost {
 		a = append(a, "--share-net") // share-net
 	}
 	a = append(a, "--die-with-parent") // die-with-parent
@@ -993,7 +993,7 @@ func linuxSteps(p *plan) []Step {
 	if p.disableUserns {
 		s = append(s, Step{Rule: "disable-userns", Args: []string{"--disable-userns"}}) // disable-userns
 	}
-	if p.network {
+	if p.netHost {
 		s = append(s, Step{Rule: "share-net", Args: []string{"--share-net"}}) // share-net
 	}
 	s = append(s, Step{Rule: "die-with-parent", Args: []string{"--die-with-parent"}}) // die-with-parent
@@ -1066,7 +1066,7 @@ const darwinProgram = "/usr/bin/sandbox-exec" // program
 func darwinProfile(p *plan) string {
 	n := 530                  // the unconditional rules
 	n += 2 * len(p.workspace) // read-allowlist, write-allowlist
-	if p.network {
+	if p.netHost {
 		n += 17 // network
 	}
 	for i := range p.read {
@@ -1092,7 +1092,7 @@ func darwinProfile(p *plan) string {
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString("(version 1)\n(deny default)\n(allow process-exec*)\n(allow process-fork)\n") // version, deny-default, process-exec, process-fork
-	if p.network {
+	if p.netHost {
 		b.WriteString("(allow network*)\n") // network
 	}
 	b.WriteString("(allow sysctl-read)\n(allow ipc-posix-shm)\n(allow mach*)\n(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"/dev\")\n    (subpath \"") // sysctl-read, ipc-posix-shm, mach, read-allowlist
@@ -1144,7 +1144,7 @@ func darwinSteps(p *plan) []Step {
 	s = append(s, Step{Rule: "deny-default", Args: []string{"(deny default)\n"}})        // deny-default
 	s = append(s, Step{Rule: "process-exec", Args: []string{"(allow process-exec*)\n"}}) // process-exec
 	s = append(s, Step{Rule: "process-fork", Args: []string{"(allow process-fork)\n"}})  // process-fork
-	if p.network {
+	if p.netHost {
 		s = append(s, Step{Rule: "network", Args: []string{"(allow network*)\n"}}) // network
 	}
 	s = append(s, Step{Rule: "sysctl-read", Args: []string{"(allow sysctl-read)\n"}})                                                                                                                                                                                                                                                                                                                       // sysctl-read

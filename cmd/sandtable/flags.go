@@ -80,6 +80,7 @@ type sandboxFlags struct {
 	hide, read, write, reveal pathList
 	noNetwork, interactive    bool
 	policy                    string
+	network                   string
 }
 
 func (f *sandboxFlags) register(fs *flag.FlagSet) {
@@ -88,7 +89,8 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.read, "read", "mount the existing `path` read-only, e.g. inside a hidden one (repeatable)")
 	fs.Var(&f.write, "write", "make the existing `path` writable too (repeatable)")
 	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, e.g. ~/.npmrc (repeatable)")
-	fs.BoolVar(&f.noNetwork, "no-network", false, "cut the command off from the network, loopback included")
+	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only) or host (the host's\n        network: its loopback services and abstract unix sockets too); default: host")
+	fs.BoolVar(&f.noNetwork, "no-network", false, "--network off: cut the command off from the network, loopback included")
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
 	fs.StringVar(&f.policy, "policy", "", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
 }
@@ -121,7 +123,17 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 			*l.out = append(*l.out, abs)
 		}
 	}
-	cfg.NoNetwork = f.noNetwork
+	if f.network != "" {
+		if cfg.Network.Mode, err = sandbox.ParseNetworkMode(f.network); err != nil {
+			return cfg, usageError{fmt.Errorf("--network: %w", err)}
+		}
+	}
+	if f.noNetwork {
+		if cfg.Network.Mode != sandbox.NetworkDefault && cfg.Network.Mode != sandbox.NetworkOff {
+			return cfg, usageError{fmt.Errorf("--no-network contradicts --network %s", f.network)}
+		}
+		cfg.Network.Mode = sandbox.NetworkOff
+	}
 	cfg.Interactive = f.interactive
 	if f.policy != "" {
 		if cfg.Policy, err = sandbox.ParsePolicy(f.policy); err != nil {

@@ -1,0 +1,77 @@
+package sandbox
+
+import (
+	"errors"
+	"slices"
+	"testing"
+)
+
+func TestNetworkMode(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want NetworkMode
+		bad  bool
+	}{
+		{Config{}, NetworkHost, false},
+		{Config{Network: Network{Mode: NetworkOff}}, NetworkOff, false},
+		{Config{Network: Network{Mode: NetworkHost}}, NetworkHost, false},
+		{Config{NoNetwork: true}, NetworkOff, false},
+		{Config{NoNetwork: true, Network: Network{Mode: NetworkOff}}, NetworkOff, false},
+		{Config{NoNetwork: true, Network: Network{Mode: NetworkHost}}, 0, true},
+		{Config{Network: Network{Mode: NetworkMode(200)}}, 0, true},
+	} {
+		got, err := networkMode(c.cfg)
+		if c.bad {
+			if !errors.Is(err, ErrBadPolicy) {
+				t.Errorf("%+v: %v, want an error wrapping ErrBadPolicy", c.cfg, err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%+v: %v, %v; want %v", c.cfg, got, err, c.want)
+		}
+	}
+	for _, s := range []string{"off", "OFF", "host"} {
+		if _, err := ParseNetworkMode(s); err != nil {
+			t.Errorf("ParseNetworkMode(%q): %v", s, err)
+		}
+	}
+	for _, s := range []string{"", "default", "on", "none"} {
+		if _, err := ParseNetworkMode(s); !errors.Is(err, ErrBadPolicy) {
+			t.Errorf("ParseNetworkMode(%q): %v, want ErrBadPolicy", s, err)
+		}
+	}
+}
+
+// TestNetworkModeRows checks each mode's argv against its rows: off has no
+// --share-net, host has it, and the deprecated NoNetwork is exactly off.
+func TestNetworkModeRows(t *testing.T) {
+	ws := t.TempDir()
+	argv := func(cfg Config) []string {
+		t.Helper()
+		cfg.Workspace = ws
+		steps, err := Explain("linux", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a []string
+		for _, s := range steps {
+			a = append(a, s.Args...)
+		}
+		return a
+	}
+	off := argv(Config{Network: Network{Mode: NetworkOff}})
+	host := argv(Config{Network: Network{Mode: NetworkHost}})
+	if slices.Contains(off, "--share-net") || !slices.Contains(host, "--share-net") {
+		t.Errorf("off %q\nhost %q\nwant --share-net in host only", off, host)
+	}
+	if alias := argv(Config{NoNetwork: true}); !slices.Equal(alias, off) {
+		t.Errorf("NoNetwork %q, want NetworkOff's %q", alias, off)
+	}
+	if def := argv(Config{}); !slices.Equal(def, host) {
+		t.Errorf("default %q, want NetworkHost's %q", def, host)
+	}
+	if _, err := Explain("linux", Config{Workspace: ws, NoNetwork: true, Network: Network{Mode: NetworkHost}}); !errors.Is(err, ErrBadPolicy) {
+		t.Errorf("NoNetwork with NetworkHost: %v, want ErrBadPolicy", err)
+	}
+}
