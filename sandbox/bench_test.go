@@ -19,7 +19,7 @@ var benchSizes = []int{0, 8, 64, 1024}
 // under a realistic home, in the shape newPlan returns (mounts sorted).
 func benchPlan(n int) *plan {
 	const ws = "/home/user/src/project"
-	p := &plan{workspace: ws, network: true, callerRoot: true, disableUserns: true}
+	p := &plan{workspace: ws, network: true, netHost: true, callerRoot: true, disableUserns: true}
 	for i := range n {
 		kind, name := kindDir, fmt.Sprintf("/home/user/.config/tool-%04d", i)
 		if i%2 == 1 {

@@ -78,6 +78,7 @@ func fuzzPlan(t *testing.T, ws, read, write, hidden string, kind, flags uint8) (
 		write:         []pathFact{fact(write, kindDir, ws)},
 		hidden:        []pathFact{fact(hidden, pathKind(kind%3), ws)},
 		network:       flags&1 != 0,
+		netHost:       flags&1 != 0,
 		interactive:   flags&2 != 0,
 		disableUserns: flags&4 != 0,
 		callerRoot:    flags&8 != 0,

@@ -56,6 +56,7 @@ func newTestPlan(c profileCase) *plan {
 	p := &plan{
 		workspace:     c.workspace,
 		network:       !c.noNetwork,
+		netHost:       !c.noNetwork,
 		interactive:   c.interactive,
 		callerRoot:    !c.callerNotRoot,
 		disableUserns: !c.oldBwrap,

@@ -300,7 +300,7 @@ func sexpPlans(t *testing.T) []*plan {
 	var plans []*plan
 	for i, ws := range paths {
 		other := paths[(i+1)%len(paths)]
-		p := &plan{workspace: ws, network: i%2 == 0, interactive: i%3 == 0, disableUserns: true, nullFD: "3"}
+		p := &plan{workspace: ws, network: i%2 == 0, netHost: i%2 == 0, interactive: i%3 == 0, disableUserns: true, nullFD: "3"}
 		p.read = []pathFact{fact(other+"/r", kindDir, ws)}
 		p.write = []pathFact{fact(other+"/w", kindDir, ws)}
 		p.hidden = []pathFact{
