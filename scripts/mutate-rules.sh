@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Proves the golden files bite: for each rule id given (default: every rule
-# in rules/linux.yaml and rules/darwin.yaml), delete that rule in a scratch
+# Proves the golden files bite: for each row id given (default: every row
+# of every section in rules/*.yaml), delete that row in a scratch
 # copy of the tree, regenerate, and require that generation refuses the
 # table or that at least one test fails. Prints one line per rule; exits 1 if
 # any deletion goes unnoticed. Slow (one build per rule): `make mutate`.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
-tests=${MUTATE_TESTS:-'TestGen|TestProfile|TestDoc|TestSteps'}
+tests=${MUTATE_TESTS:-'TestGen|TestProfile|TestDoc|TestSteps|TestGoldenRules'}
 ids=("$@")
 if [ ${#ids[@]} -eq 0 ]; then
-	mapfile -t ids < <(sed -n 's/^  - id: \([a-z0-9-]*\)$/\1/p' "$root/rules/linux.yaml" "$root/rules/darwin.yaml" | sort -u)
+	mapfile -t ids < <(sed -n 's/^  - id: \([a-z0-9-]*\)$/\1/p' "$root"/rules/*.yaml | sort -u)
 fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -19,7 +19,7 @@ for id in "${ids[@]}"; do
 	mkdir -p "$scratch/tree"
 	(cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$scratch/tree")
 	changed=""
-	for f in "$scratch"/tree/rules/linux.yaml "$scratch"/tree/rules/darwin.yaml; do
+	for f in "$scratch"/tree/rules/*.yaml; do
 		# Drop the list item "  - id: $id" up to the next item, comment or top-level key.
 		awk -v id="$id" '
 			$0 == "  - id: " id { skip = 1; next }
@@ -35,7 +35,7 @@ for id in "${ids[@]}"; do
 		echo "$id ($changed ): caught — the generator refuses the table: $(echo "$gen_out" | head -n 1)"
 		continue
 	fi
-	if test_out=$(cd "$scratch/tree" && go test -count=1 ./gen ./sandbox -run "$tests" 2>&1); then
+	if test_out=$(cd "$scratch/tree" && go test -count=1 ./gen ./sandbox ./cmd/sandtable -run "$tests" 2>&1); then
 		echo "$id ($changed ): MISSED — no test failed"; missed=1
 	else
 		failed=$(echo "$test_out" | sed -n 's/^ *--- FAIL: \([^ ]*\).*/\1/p' | head -n 4 | tr '\n' ' ')
