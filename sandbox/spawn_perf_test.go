@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"testing"
 )
 
-// spawnBenchConfig is a workspace and an empty home, so the argv has no
-// hidden file (and no descriptor) that the raw bwrap run would lack.
+// spawnBenchConfig is a workspace and an empty home, so the argv is the
+// same on every host apart from the system defaults (/etc/shadow, /run/...)
+// that exist there.
 func spawnBenchConfig(b *testing.B) Config {
 	b.Helper()
 	base, err := os.MkdirTemp("/var/tmp", "sandtable-bench-")
@@ -57,9 +57,6 @@ func BenchmarkSpawn(b *testing.B) {
 	if err != nil {
 		b.Skipf("no working sandbox here: %v", err)
 	}
-	if slices.ContainsFunc(w.Files, func(f WrapFile) bool { return f.Path != "" }) {
-		b.Fatalf("the benchmark config hides a file: %q", w.Args)
-	}
 	ctx := context.Background()
 	run := func(b *testing.B, start func() error) {
 		for b.Loop() {
@@ -82,7 +79,9 @@ func BenchmarkSpawn(b *testing.B) {
 		run(b, func() error {
 			cmd := exec.Command(w.Program, append(w.Args, "/bin/true")...)
 			cmd.Dir = cfg.Workspace
-			// The argv reads the seccomp filter: a fresh memfd per spawn.
+			// The argv reads the seccomp filter (a fresh memfd per spawn)
+			// and, when a hidden path is a file (/etc/shadow), /dev/null:
+			// the same descriptors NewCmd passes.
 			fds, owned, err := openFiles(w.Files)
 			if err != nil {
 				return err
