@@ -217,8 +217,9 @@ func (f *fold) statusArgs(fd int) []string {
 	return linuxArgs(f.plan)
 }
 
-// renew replaces the embedded exec.Cmd, which cannot be started twice, by
-// an unstarted copy with args.
+// renew resets the embedded exec.Cmd, which cannot be started twice, to an
+// unstarted copy with args, in place: a caller holding c.Cmd sees the
+// retry's Process and ProcessState.
 func (c *Cmd) renew(args []string) {
 	old := c.Cmd
 	var n *exec.Cmd
@@ -231,7 +232,7 @@ func (c *Cmd) renew(args []string) {
 	n.Stdin, n.Stdout, n.Stderr = old.Stdin, old.Stdout, old.Stderr
 	n.ExtraFiles, n.SysProcAttr = old.ExtraFiles, old.SysProcAttr
 	n.Cancel, n.WaitDelay = old.Cancel, old.WaitDelay
-	c.Cmd = n
+	*old = *n
 }
 
 // rewind puts the offset of the memfds opened for this spawn back at their

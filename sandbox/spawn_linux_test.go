@@ -383,3 +383,24 @@ func TestNewCmdStatusFDRule(t *testing.T) {
 		t.Errorf("bwrap ran with\n%q\nwhich is not NewCmd's argv\n%q\nwith the status descriptor added", got, before[1:])
 	}
 }
+
+// TestRenewKeepsPointer retries a spawn as an old bwrap's rejected option
+// does: the exec.Cmd a caller took from Cmd before Start is the one that
+// runs, so its Process and ProcessState are the retry's.
+func TestRenewKeepsPointer(t *testing.T) {
+	c := &Cmd{Cmd: exec.Command("/bin/sh", "-c", "exit 3"), ctx: context.Background()}
+	held := c.Cmd
+	if err := c.Cmd.Run(); err == nil {
+		t.Fatal("exit 3 succeeded")
+	}
+	c.renew([]string{"/bin/sh", "-c", "exit 0"})
+	if c.Cmd != held {
+		t.Fatal("renew replaced the embedded exec.Cmd")
+	}
+	if err := c.Cmd.Run(); err != nil {
+		t.Fatalf("the renewed command: %v", err)
+	}
+	if held.ProcessState == nil || !held.ProcessState.Success() {
+		t.Errorf("the caller's pointer does not see the retry: %v", held.ProcessState)
+	}
+}
