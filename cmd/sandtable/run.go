@@ -29,7 +29,9 @@ sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
 SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to CMD. With --interactive,
 CMD shares the terminal's process group, so only SIGTERM is passed on: the
 terminal delivers the others itself, and any sent to sandtable alone (with
-kill, say) are ignored; stop such a run with SIGTERM.`,
+kill, say) are ignored; stop such a run with SIGTERM. A terminal among
+stdin, stdout and stderr gets back its settings after the run, however CMD
+ended.`,
 	example: `  sandtable run -- sh -c 'echo hi > out.txt'
   sandtable run --workspace ~/src/app --no-network -- make test`,
 }
@@ -121,6 +123,7 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 		}
 	default:
 	}
+	terminals := saveTerminals()
 	if err := cmd.Start(); err != nil {
 		if wrapped {
 			if errors.Is(err, sandbox.ErrUnavailable) {
@@ -139,6 +142,7 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 	}()
 	err := cmd.Wait()
 	signal.Stop(sigs.c)
+	restoreTerminals(terminals)
 	// NewCmd tells bwrap's own failures apart from CMD's status. CMD that
 	// cannot be executed was mostly caught by checkRunnable already.
 	switch {

@@ -1,0 +1,70 @@
+//go:build linux || darwin
+
+package main
+
+import (
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// savedTerminal is one standard descriptor's terminal as it was before the
+// run: its settings (termios) and, on Linux, its line discipline and
+// exclusive mode.
+type savedTerminal struct {
+	fd      int
+	termios unix.Termios
+	extra   ttyExtra
+}
+
+// saveTerminals records the state of every standard descriptor that is a
+// terminal, before the command can change it: a command that turns echo
+// off or leaves raw mode on, and exits or is killed before it puts them
+// back, would leave the caller's terminal unusable (as ssh and script do,
+// the terminal is restored after the run whatever ended it).
+func saveTerminals() []savedTerminal {
+	var saved []savedTerminal
+	for fd := range 3 {
+		t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+		if err != nil {
+			continue
+		}
+		saved = append(saved, savedTerminal{fd: fd, termios: *t, extra: getTTYExtra(fd)})
+	}
+	return saved
+}
+
+// restoreTerminals puts back what the run changed of saved. It changes
+// nothing that is as it was, so a run in the background that left the
+// terminal alone is not stopped by SIGTTOU; one that did change it gets
+// its settings back all the same, with SIGTTOU ignored meanwhile, as a
+// shell does when it takes the terminal back.
+func restoreTerminals(saved []savedTerminal) {
+	ignoring := false
+	ignore := func() {
+		if !ignoring {
+			signal.Ignore(syscall.SIGTTOU)
+			ignoring = true
+		}
+	}
+	defer func() {
+		if ignoring {
+			signal.Reset(syscall.SIGTTOU)
+		}
+	}()
+	for _, s := range saved {
+		// The line discipline first: under another than the one saved
+		// (N_NULL, say) the settings cannot even be read.
+		if s.extra.changed(s.fd) {
+			ignore()
+			s.extra.restore(s.fd)
+		}
+		now, err := unix.IoctlGetTermios(s.fd, ioctlGetTermios)
+		if err != nil || *now == s.termios {
+			continue
+		}
+		ignore()
+		_ = unix.IoctlSetTermios(s.fd, ioctlSetTermios, &s.termios)
+	}
+}
