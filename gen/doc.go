@@ -47,6 +47,7 @@ func Doc(t *Table) ([]byte, error) {
 				row(code(e.ID), code(e.What()), prose(e.Why))
 			}
 		})
+		terminalNote(&b, t.Linux.Seccomp)
 	}
 
 	b.WriteString("\n## macOS rules\n\n")

@@ -167,7 +167,7 @@ func TestPostureDerived(t *testing.T) {
 		{linux["Privileges"], "seccomp", "`keyctl`, `openat2` and `io_uring_setup` fail with EPERM"},
 		{linux["Privileges"], "seccomp", "no setuid or setgid file: `chmod`, "},
 		{linux["Other"], "status-fd", "on a pipe the caller reads, only for `NewCmd`"},
-		{linux["Terminal"], "seccomp", "`TIOCSTI` and `TIOCLINUX` fail with EPERM, with `Config.Interactive` too, where `sandbox/seccomp.go` has a filter"},
+		{linux["Terminal"], "seccomp", "`TIOCSTI`, `TIOCLINUX`, `TIOCSETD`, `TIOCEXCL`, "},
 		{darwin["Read"], "read-allowlist", "the workspace"},
 		{darwin["Network"], "network", "with `NetworkHost`"},
 		{darwin["Hidden paths"], "hide-dir", "not an ancestor of the workspace"},

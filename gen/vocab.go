@@ -187,6 +187,12 @@ var seccompModeCalls = map[string]struct {
 // seccompIoctls are the ioctl requests a seccomp entry may name, the same
 // number on every ABI the filter knows.
 var seccompIoctls = map[string]uint32{
-	"TIOCSTI":   0x5412,
-	"TIOCLINUX": 0x541c,
+	"TIOCSTI":        0x5412,
+	"TIOCLINUX":      0x541c,
+	"TIOCSETD":       0x5423,
+	"TIOCEXCL":       0x540c,
+	"TIOCCONS":       0x541d,
+	"TIOCSSERIAL":    0x541f,
+	"TIOCVHANGUP":    0x5437,
+	"TIOCSLCKTRMIOS": 0x5457,
 }

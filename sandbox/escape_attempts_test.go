@@ -655,6 +655,39 @@ unshare -Urm sh -c 'mknod "$WS/disk2" b "$DEV_MAJ" "$DEV_MIN" && head -c 512 "$W
 		hole:    "seccomp",
 	},
 	{
+		name:    "tiocsetd",
+		what:    "set the caller's terminal (stdout) to the N_NULL line discipline, dead after the run",
+		needs:   []string{"python3"},
+		setup:   setupTermAttack,
+		script:  `"$PY" -c "$TERM_PY" setd`,
+		run:     runPtyState,
+		escaped: func(e *escEnv, r *escResult) bool { return !strings.Contains(r.out, "[ldisc] 0\n") },
+		control: func(e *escEnv) escMode { return dropSeccomp("refuse-tiocsetd") },
+	},
+	{
+		name: "tiocsetd-interactive",
+		what: "N_NULL with Config.Interactive, where the terminal is the command's own",
+		setup: func(e *escEnv) {
+			setupTermAttack(e)
+			e.cfg.Interactive = true
+		},
+		needs:   []string{"python3"},
+		script:  `"$PY" -c "$TERM_PY" setd`,
+		run:     runPtyState,
+		escaped: func(e *escEnv, r *escResult) bool { return !strings.Contains(r.out, "[ldisc] 0\n") },
+		control: func(e *escEnv) escMode { return dropSeccomp("refuse-tiocsetd") },
+	},
+	{
+		name:    "tiocexcl",
+		what:    "put the caller's terminal in exclusive mode: the caller's later opens of it fail with EBUSY",
+		needs:   []string{"python3"},
+		setup:   setupTermAttack,
+		script:  `"$PY" -c "$TERM_PY" excl`,
+		run:     runPtyState,
+		escaped: func(e *escEnv, r *escResult) bool { return !strings.Contains(r.out, "[exclusive] 0\n") },
+		control: func(e *escEnv) escMode { return dropSeccomp("refuse-tiocexcl") },
+	},
+	{
 		name: "outlive-parent",
 		what: "keep running (and writing) after the process that started bwrap is killed",
 		// The grandchild writes its marker only once the test has

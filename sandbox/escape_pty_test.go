@@ -5,6 +5,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -14,6 +15,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // tiocstiPy pushes $INJECT and a newline into its stdin's terminal, one
@@ -144,9 +147,42 @@ func ptyCommand(cmd *exec.Cmd, slave *os.File) {
 	cmd.SysProcAttr.Ctty = 0
 }
 
+// termPy attacks its stdout's terminal: "setd" sets the N_NULL line
+// discipline (27), "excl" exclusive mode. Neither needs the terminal to be
+// the caller's controlling one.
+const termPy = `
+import fcntl, struct, sys
+req = {"setd": (0x5423, struct.pack("i", 27)), "excl": (0x540c, b"")}[sys.argv[1]]
+try:
+    fcntl.ioctl(1, req[0], req[1])
+    print("ioctl done", file=sys.stderr)
+except OSError as e:
+    print("ioctl refused:", e, file=sys.stderr)
+`
+
+func setupTermAttack(e *escEnv) { e.vars["TERM_PY"] = termPy }
+
+// runPtyState is runPty, and adds to the output the terminal's line
+// discipline ("[ldisc] 0" is N_TTY) and exclusive mode as the caller finds
+// them once the run is over.
+func runPtyState(e *escEnv, cmd *exec.Cmd) *escResult {
+	return runPtyThen(e, cmd, func(slave *os.File) string {
+		ldisc, err1 := unix.IoctlGetInt(int(slave.Fd()), unix.TIOCGETD)
+		excl, err2 := unix.IoctlGetInt(int(slave.Fd()), unix.TIOCGEXCL)
+		if err1 != nil || err2 != nil {
+			e.t.Fatalf("the terminal's state: %v, %v", err1, err2)
+		}
+		return fmt.Sprintf("\n[ldisc] %d\n[exclusive] %d\n", ldisc, excl)
+	})
+}
+
 // runPty runs the command on a fresh terminal and reports what reached its
 // master side (echoed input included) and what was left in its input queue.
-func runPty(e *escEnv, cmd *exec.Cmd) *escResult {
+func runPty(e *escEnv, cmd *exec.Cmd) *escResult { return runPtyThen(e, cmd, nil) }
+
+// runPtyThen is runPty, adding what state reports of the terminal once
+// the command has exited.
+func runPtyThen(e *escEnv, cmd *exec.Cmd, state func(slave *os.File) string) *escResult {
 	master, slave := openPty(e.t)
 	defer master.Close()
 	if e.u.cred != nil {
@@ -156,6 +192,10 @@ func runPty(e *escEnv, cmd *exec.Cmd) *escResult {
 	out := readPty(master)
 	err := cmd.Run()
 	time.Sleep(20 * time.Millisecond)
+	after := ""
+	if state != nil {
+		after = state(slave)
+	}
 	pending := pendingInput(slave)
 	slave.Close()
 	select {
@@ -163,7 +203,7 @@ func runPty(e *escEnv, cmd *exec.Cmd) *escResult {
 	case <-time.After(2 * time.Second):
 	}
 	s := out.String()
-	return &escResult{out: s + "\n[input queue] " + pending, err: err, ran: strings.Contains(s, escRan)}
+	return &escResult{out: s + "\n[input queue] " + pending + after, err: err, ran: strings.Contains(s, escRan)}
 }
 
 // TestEscapeInteractiveJobControl: with Interactive the child keeps the

@@ -26,6 +26,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -306,13 +307,18 @@ type escMode struct {
 	swap map[string][]string // rule id -> the args that replace its step
 	why  string              // modeNone: why no control can succeed
 	note string              // modeRules: what else the control changes
+	// seccompOut are seccomp entries (rule ids) the control's filter is
+	// assembled without; the rest of the filter stays.
+	seccompOut []string
 }
 
 func dropRules(ids ...string) escMode { return escMode{kind: modeRules, drop: ids} }
 func swapRule(id string, args ...string) escMode {
 	return escMode{kind: modeRules, swap: map[string][]string{id: args}}
 }
-func outsideCtl() escMode      { return escMode{kind: modeOutside} }
+// dropSeccomp keeps the filter but assembles it without these entries.
+func dropSeccomp(ids ...string) escMode { return escMode{kind: modeRules, seccompOut: ids} }
+func outsideCtl() escMode               { return escMode{kind: modeOutside} }
 func noCtl(why string) escMode { return escMode{kind: modeNone, why: why} }
 func unstrippedCtl() escMode   { return escMode{kind: modeUnstripped} }
 
@@ -347,6 +353,9 @@ func (m escMode) String() string {
 	}
 	for _, id := range slices.Sorted(mapKeys(m.swap)) {
 		parts = append(parts, id+"→"+strings.Join(m.swap[id], " "))
+	}
+	for _, id := range m.seccompOut {
+		parts = append(parts, "-seccomp:"+id)
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "the real argv")
@@ -484,7 +493,25 @@ func (e *escEnv) argv(m escMode) (string, []string, []WrapFile) {
 			e.t.Fatalf("control swaps %q, but no step matches it in %q", id, all)
 		}
 	}
-	return w.Program, a, w.Files
+	return w.Program, a, e.withoutSeccomp(w.Files, m.seccompOut)
+}
+
+// withoutSeccomp replaces the filter among files by one assembled without
+// the entries ids.
+func (e *escEnv) withoutSeccomp(files []WrapFile, ids []string) []WrapFile {
+	e.t.Helper()
+	if len(ids) == 0 {
+		return files
+	}
+	out := slices.Clone(files)
+	for i, f := range out {
+		if f.Path == "" && bytes.Equal(f.Data, nativeSeccomp()) {
+			out[i].Data = generatedSeccomp.without(e.t, ids...).filter(runtime.GOARCH)
+			return out
+		}
+	}
+	e.t.Fatalf("control drops seccomp entries %q, but the argv loads no filter", ids)
+	return nil
 }
 
 // openTestFiles opens a wrapper's descriptors for one spawn and closes the

@@ -60,6 +60,17 @@ var seccompArches = map[string][]seccompArch{
 	},
 }
 
+// seccompTable is what one filter refuses: the generated entries, or (in
+// tests) a copy without some of them.
+type seccompTable struct {
+	syscalls []seccompSyscall
+	modes    []seccompModeCall
+	ioctls   []seccompIoctl
+}
+
+// generatedSeccomp is the table's seccomp section.
+var generatedSeccomp = seccompTable{seccompSyscalls[:], seccompModeCalls[:], seccompIoctls[:]}
+
 // nativeSeccomp is the filter for this process's architecture, assembled
 // once: every plan asks whether there is one, and every Linux Prefix passes
 // it on. Nil when there is none.
@@ -68,9 +79,11 @@ var nativeSeccomp = sync.OnceValue(func() []byte { return seccompFilter(runtime.
 // seccompFilter returns the filter for goarch as bwrap reads it (an array
 // of struct sock_filter in the machine's byte order, little-endian on
 // every arch above), or nil when there is none for goarch.
-func seccompFilter(goarch string) []byte {
+func seccompFilter(goarch string) []byte { return generatedSeccomp.filter(goarch) }
+
+func (t seccompTable) filter(goarch string) []byte {
 	arches, ok := seccompArches[goarch]
-	if !ok || len(seccompSyscalls)+len(seccompModeCalls)+len(seccompIoctls) == 0 {
+	if !ok || len(t.syscalls)+len(t.modes)+len(t.ioctls) == 0 {
 		return nil
 	}
 	var a bpfAsm
@@ -83,17 +96,17 @@ func seccompFilter(goarch string) []byte {
 		if arch.x32 {
 			a.jump(bpfJgeK, x32Bit, "deny", "")
 		}
-		for _, sc := range seccompSyscalls {
+		for _, sc := range t.syscalls {
 			a.jump(bpfJeqK, sc.nr[arch.abi], "deny", "")
 		}
 		var modes []seccompModeCall
-		for _, mc := range seccompModeCalls {
+		for _, mc := range t.modes {
 			if mc.nr[arch.abi] != noSyscall {
 				a.jump(bpfJeqK, mc.nr[arch.abi], fmt.Sprintf("mode%d.%d", i, len(modes)), "")
 				modes = append(modes, mc)
 			}
 		}
-		if len(seccompIoctls) == 0 {
+		if len(t.ioctls) == 0 {
 			a.stmt(bpfRetK, retAllow)
 		} else {
 			a.jump(bpfJeqK, arch.ioctl, ioctl, "allow")
@@ -102,9 +115,9 @@ func seccompFilter(goarch string) []byte {
 			// the low word counts: comparing all 64 bits would let
 			// 1<<32|TIOCSTI through (CVE-2019-10063).
 			a.stmt(bpfLdWAbs, offArg1Low)
-			for j, io := range seccompIoctls {
+			for j, io := range t.ioctls {
 				last := ""
-				if j == len(seccompIoctls)-1 {
+				if j == len(t.ioctls)-1 {
 					last = "allow"
 				}
 				a.jump(bpfJeqK, io.request, "deny", last)

@@ -46,7 +46,11 @@ func TestSeccompConstants(t *testing.T) {
 			t.Errorf("%s: %s = %d on %s, want %d", mc.rule, mc.name, mc.nr[native.abi], runtime.GOARCH, want)
 		}
 	}
-	ioctls := map[string]uint32{"TIOCSTI": unix.TIOCSTI, "TIOCLINUX": unix.TIOCLINUX}
+	ioctls := map[string]uint32{
+		"TIOCSTI": unix.TIOCSTI, "TIOCLINUX": unix.TIOCLINUX, "TIOCSETD": unix.TIOCSETD, "TIOCEXCL": unix.TIOCEXCL,
+		"TIOCCONS": unix.TIOCCONS, "TIOCSSERIAL": unix.TIOCSSERIAL, "TIOCVHANGUP": unix.TIOCVHANGUP,
+		"TIOCSLCKTRMIOS": unix.TIOCSLCKTRMIOS,
+	}
 	for _, io := range seccompIoctls {
 		if want, ok := ioctls[io.name]; !ok || io.request != want {
 			t.Errorf("%s: %s = %#x, want %#x (known: %v)", io.rule, io.name, io.request, want, ok)
@@ -76,10 +80,11 @@ func TestSeccompConstants(t *testing.T) {
 
 // seccompProbe is run inside bwrap: it calls keyctl and request_key on a
 // key the test put in its session keyring, add_key into its own process
-// keyring, and ioctl with TIOCSTI (also with the high word set) and
-// TIOCLINUX on /dev/null, and prints each errno. Without the filter the key
-// is read and found, one is added, and the ioctls on a non-terminal say
-// ENOTTY; with it every one says EPERM.
+// keyring, and ioctl on /dev/null with each request it is given (every
+// one the table refuses, and TIOCSTI with the high word set), and prints
+// each errno. Without the filter the key is read and found, one is added,
+// and the ioctls on a non-terminal say ENOTTY; with it every one says
+// EPERM.
 const seccompProbe = `
 import ctypes, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -97,7 +102,7 @@ else:
     print("key", buf.raw[:n].decode())
 print("request_key-errno", errno(libc.syscall(request_key, b"user", desc, None, ctypes.c_long(0))))
 print("add_key-errno", errno(libc.syscall(add_key, b"user", desc + b"-planted", b"v", ctypes.c_long(1), ctypes.c_long(-2))))
-for req in (0x5412, (1 << 32) | 0x5412, 0x541c):
+for req in (int(a) for a in sys.argv[6:]):
     r = libc.syscall(ioctl, ctypes.c_long(0), ctypes.c_ulong(req), b"x")
     print("ioctl-%x-errno" % (req & 0xffffffff), errno(r))
 `
@@ -117,19 +122,25 @@ func TestSeccompFilterUnderBwrap(t *testing.T) {
 	t.Cleanup(func() { _, _ = unix.KeyctlInt(unix.KEYCTL_UNLINK, id, unix.KEY_SPEC_SESSION_KEYRING, 0, 0) })
 
 	probeArgs := []string{python, "-c", seccompProbe,
-		fmt.Sprint(unix.SYS_KEYCTL), fmt.Sprint(unix.SYS_IOCTL), fmt.Sprint(unix.SYS_ADD_KEY), fmt.Sprint(unix.SYS_REQUEST_KEY), desc}
+		fmt.Sprint(unix.SYS_KEYCTL), fmt.Sprint(unix.SYS_IOCTL), fmt.Sprint(unix.SYS_ADD_KEY), fmt.Sprint(unix.SYS_REQUEST_KEY), desc,
+		fmt.Sprint(uint64(1)<<32 | unix.TIOCSTI)}
+	eperm, enotty := fmt.Sprint(int(unix.EPERM)), fmt.Sprint(int(unix.ENOTTY))
+	want := "keyctl-errno " + eperm + "\nrequest_key-errno " + eperm + "\nadd_key-errno " + eperm + "\n" +
+		fmt.Sprintf("ioctl-%x-errno %s\n", unix.TIOCSTI, eperm)
+	wantControl := "key " + secret + "\nrequest_key-errno 0\nadd_key-errno 0\n" +
+		fmt.Sprintf("ioctl-%x-errno %s\n", unix.TIOCSTI, enotty)
+	for _, io := range seccompIoctls {
+		probeArgs = append(probeArgs, fmt.Sprint(io.request))
+		want += fmt.Sprintf("ioctl-%x-errno %s\n", io.request, eperm)
+		wantControl += fmt.Sprintf("ioctl-%x-errno %s\n", io.request, enotty)
+	}
 	run := func(withFilter bool) string { return underFilter(t, bwrap, filter, withFilter, nil, probeArgs) }
 
-	eperm, enotty := fmt.Sprint(int(unix.EPERM)), fmt.Sprint(int(unix.ENOTTY))
 	got := run(true)
-	want := "keyctl-errno " + eperm + "\nrequest_key-errno " + eperm + "\nadd_key-errno " + eperm +
-		"\nioctl-5412-errno " + eperm + "\nioctl-5412-errno " + eperm + "\nioctl-541c-errno " + eperm + "\n"
 	if got != want {
 		t.Errorf("with the filter the child printed\n%swant\n%s", got, want)
 	}
 	control := run(false)
-	wantControl := "key " + secret + "\nrequest_key-errno 0\nadd_key-errno 0\n" +
-		"ioctl-5412-errno " + enotty + "\nioctl-5412-errno " + enotty + "\nioctl-541c-errno " + enotty + "\n"
 	if control != wantControl {
 		t.Errorf("control without the filter printed\n%swant\n%s", control, wantControl)
 	}

@@ -392,6 +392,48 @@ var ruleTable = [...]Rule{
 		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold; programs fall back to plain I/O.",
 	},
 	{
+		ID:       "refuse-tiocsetd",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse ioctl TIOCSETD (EPERM)",
+		Why:      "Changes the terminal's line discipline: N_NULL on the caller's terminal (the command's stdout, with or without Config.Interactive) discards every key typed and every byte written after sandtable exits, and no reset of the settings brings it back. Programs that attach a discipline (slattach, pppd) have no place in the sandbox.",
+	},
+	{
+		ID:       "refuse-tiocexcl",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse ioctl TIOCEXCL (EPERM)",
+		Why:      "Puts the terminal in exclusive mode, which outlives the run: every later open of it by the caller's unprivileged programs (a password prompt on /dev/tty, a new shell on the pty) fails with EBUSY. Only serial-port tools ask for it.",
+	},
+	{
+		ID:       "refuse-tioccons",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse ioctl TIOCCONS (EPERM)",
+		Why:      "Redirects the system console's messages to this terminal, or off another one. The kernel asks for a capability the sandbox lacks; the row keeps it refused if one is ever granted.",
+	},
+	{
+		ID:       "refuse-tiocsserial",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse ioctl TIOCSSERIAL (EPERM)",
+		Why:      "Reconfigures a serial port, such as a caller's serial console passed as stdout: its custom divisor, which the owner may set without privilege, garbles the line after the run, and restoring the terminal settings does not undo it.",
+	},
+	{
+		ID:       "refuse-tiocvhangup",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse ioctl TIOCVHANGUP (EPERM)",
+		Why:      "Hangs up the terminal, killing the caller's session on it. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
+	},
+	{
+		ID:       "refuse-tiocslcktrmios",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse ioctl TIOCSLCKTRMIOS (EPERM)",
+		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
+	},
+	{
 		ID:       "version",
 		Platform: "darwin",
 		Emits:    "(version 1)",
@@ -1057,6 +1099,18 @@ var seccompIoctls = [...]seccompIoctl{
 	{rule: "refuse-tiocsti", name: "TIOCSTI", request: 0x5412},
 	// refuse-tioclinux
 	{rule: "refuse-tioclinux", name: "TIOCLINUX", request: 0x541c},
+	// refuse-tiocsetd
+	{rule: "refuse-tiocsetd", name: "TIOCSETD", request: 0x5423},
+	// refuse-tiocexcl
+	{rule: "refuse-tiocexcl", name: "TIOCEXCL", request: 0x540c},
+	// refuse-tioccons
+	{rule: "refuse-tioccons", name: "TIOCCONS", request: 0x541d},
+	// refuse-tiocsserial
+	{rule: "refuse-tiocsserial", name: "TIOCSSERIAL", request: 0x541f},
+	// refuse-tiocvhangup
+	{rule: "refuse-tiocvhangup", name: "TIOCVHANGUP", request: 0x5437},
+	// refuse-tiocslcktrmios
+	{rule: "refuse-tiocslcktrmios", name: "TIOCSLCKTRMIOS", request: 0x5457},
 }
 
 const darwinProgram = "/usr/bin/sandbox-exec" // program
