@@ -27,6 +27,8 @@ func Check(t *Table) error {
 		if p.Name == "linux" {
 			checkLinuxOrder(&c, p)
 			checkSeccomp(&c, p, platformIDs, ids)
+			checkLimits(&c, p, platformIDs, ids)
+			checkRemountOrder(&c, p)
 		} else {
 			checkDarwinOrder(&c, p)
 		}
@@ -296,6 +298,7 @@ func checkArgs(c *errs, r *Rule) {
 			c.at(r.ArgsPos, r.ID, "args: %s takes %d operand(s) (got %d; want %d after it)", flag, spec.operands, len(r.Args)-i-1, spec.operands)
 			return
 		}
+		checkSize(c, r, i)
 		for k, op := range r.Args[i+1 : i+1+spec.operands] {
 			checkOperand(c, r, op, linuxVars)
 			switch fdOperand, fdVar := spec.fd && k == 0, slices.Contains(fdVars, op); {
@@ -311,7 +314,7 @@ func checkArgs(c *errs, r *Rule) {
 				}
 			}
 		}
-		if dst := r.Args[i+spec.operands]; spec.dest && (dst == varWorkspace || dst == varPath) && r.Group != "mounts" {
+		if dst := r.Args[i+spec.operands]; spec.dest && (dst == varWorkspace || dst == varPath) && r.Group != "mounts" && flag != "--remount-ro" {
 			// Table order would let a hidden path inside the workspace be
 			// mounted first and then covered by the workspace bind.
 			c.at(r.ArgsPos, r.ID, "args: %s at %s outside group mounts is applied in table order, not parent before child (want group: mounts)", flag, dst)
@@ -319,13 +322,14 @@ func checkArgs(c *errs, r *Rule) {
 		i += 1 + spec.operands
 	}
 	if r.Group == "mounts" {
-		spec := bwrapFlags[r.Args[0]]
+		j := mountFlagAt(r.Args)
+		spec := bwrapFlags[r.Args[j]]
 		last := r.Args[len(r.Args)-1]
 		want := varWorkspace
 		if r.For != "" {
 			want = varPath
 		}
-		if !spec.dest || 1+spec.operands != len(r.Args) || last != want {
+		if !spec.dest || 1+spec.operands != len(r.Args)-j || last != want {
 			example := "[--bind, $workspace, $workspace]"
 			if want == varPath {
 				example = "[--tmpfs, $path]"

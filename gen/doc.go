@@ -50,6 +50,8 @@ func Doc(t *Table) ([]byte, error) {
 		terminalNote(&b, t.Linux.Seccomp)
 	}
 
+	limitsDoc(&b, t.Linux)
+
 	b.WriteString("\n## macOS rules\n\n")
 	b.WriteString("The SBPL profile passed to `" + t.Darwin.Program + " -p`, in table order. Where\n")
 	b.WriteString("several filtered rules match an access, the last one wins.\n\n")

@@ -21,6 +21,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
 	emitSeccomp(f, t.Linux)
+	emitLimits(f, t.Linux)
 	emitDarwin(f, t.Darwin)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
@@ -136,6 +137,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 			}
 			for _, e := range p.Seccomp {
 				g.Add(row(e.ID, p.Name, "", "seccomp", "refuse "+e.What()+" (EPERM)", "", e.Why))
+			}
+			for _, e := range p.Limits {
+				g.Add(row(e.ID, p.Name, "", "limits", "default "+e.What(), "", e.Why))
 			}
 		}
 		for _, e := range t.Common.StripEnv {

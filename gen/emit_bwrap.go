@@ -46,6 +46,9 @@ func linuxOperand(r *Rule, a string, inGroup bool) jen.Code {
 	case varStatusFD:
 		return jen.Id("p").Dot("statusFD")
 	}
+	if c := limitOperand(a); c != nil {
+		return c
+	}
 	return jen.Lit(a)
 }
 

@@ -343,12 +343,14 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 	p := &Platform{Pos: l.pos(root), Name: name}
 	allowed := []string{"schema", "platform", "program", "rules"}
 	if name == "linux" {
-		allowed = append(allowed, "seccomp")
+		allowed = append(allowed, "seccomp", "limits")
 	}
 	l.keys(root, "", allowed, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "seccomp":
 			p.Seccomp = l.seccomp(v)
+		case "limits":
+			p.Limits = l.limits(v)
 		case "program":
 			p.Program, _ = l.str(v, "", "program")
 		case "rules":

@@ -13,7 +13,7 @@ import (
 // postureRows are the posture table's rows, in the order a reviewer asks.
 var postureRows = []string{
 	"Read", "Write", "Home directory", "Hidden paths", "Network", "Processes",
-	"Devices", "Terminal", "Privileges", "Environment", "Other",
+	"Resources", "Devices", "Terminal", "Privileges", "Environment", "Other",
 }
 
 // entry is one thing a platform's rules give or take, and the rule's id.
@@ -42,6 +42,7 @@ var condPhrase = map[string][2]string{
 	"disable-userns":        {"when bwrap has `--disable-userns` (0.8.0+)", "when bwrap lacks `--disable-userns`"},
 	"seccomp":               {"where `sandbox/seccomp.go` has a filter for the architecture", "where `sandbox/seccomp.go` has no filter for the architecture"},
 	"status-fd":             {"only for `NewCmd`", "except for `NewCmd`"},
+	"block-fd":              {"only for `NewCmd`, while it applies the run-time limits", "except while `NewCmd` applies the run-time limits"},
 	"is-dir":                {"a directory", "not a directory"},
 	"is-file":               {"a file", "not a file"},
 	"is-missing":            {"missing", "not missing"},
@@ -138,7 +139,9 @@ func linuxPosture(p posture, pl *Platform) {
 				break
 			}
 			ops := r.Args[i+1 : i+1+n]
-			linuxFlag(p, r, flag, ops, cond, pl.Seccomp)
+			if !sizePosture(p, r, i, cond) {
+				linuxFlag(p, r, flag, ops, cond, pl.Seccomp)
+			}
 			i += 1 + n
 		}
 	}

@@ -16,6 +16,7 @@ func SemDiff(old, new *Table) []string {
 	var out []string
 	out = append(out, platformDiff("linux", old.Linux, new.Linux)...)
 	out = append(out, seccompDiff(old.Linux, new.Linux)...)
+	out = append(out, limitsDiff(old.Linux, new.Linux)...)
 	out = append(out, platformDiff("darwin", old.Darwin, new.Darwin)...)
 	return append(out, commonDiff(&old.Common, &new.Common)...)
 }
@@ -87,7 +88,7 @@ var bwrapRestricts = []string{
 	"--unshare-net", "--unshare-uts", "--unshare-cgroup", "--unshare-cgroup-try",
 	"--disable-userns", "--assert-userns-disabled", "--new-session", "--die-with-parent",
 	"--cap-drop", "--ro-bind-data", "--remount-ro", "--clearenv", "--unsetenv",
-	"--seccomp", "--add-seccomp-fd", "--proc", "--dev",
+	"--seccomp", "--add-seccomp-fd", "--proc", "--dev", "--size",
 }
 
 // flagPolarity says which way one bwrap flag moves the sandbox. A read-only

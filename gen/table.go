@@ -53,6 +53,8 @@ type Platform struct {
 	// Seccomp is what the filter a --seccomp $seccompfd rule loads
 	// refuses (linux only).
 	Seccomp []SeccompEntry
+	// Limits bound what one run may use (linux only); see LimitEntry.
+	Limits []LimitEntry
 }
 
 // SeccompEntry is one row of the linux table's seccomp section: a system

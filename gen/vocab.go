@@ -28,6 +28,7 @@ var conditions = map[string]condition{
 	"disable-userns":        {scope: scopeGlobal, expr: "p.disableUserns"},
 	"seccomp":               {scope: scopeGlobal, expr: `p.seccompFD != ""`},
 	"status-fd":             {scope: scopeGlobal, expr: `p.statusFD != ""`},
+	"block-fd":              {scope: scopeGlobal, expr: `p.blockFD != ""`},
 	"is-dir":                {scope: scopeItem, expr: "f.kind == kindDir", kind: true},
 	"is-file":               {scope: scopeItem, expr: "f.kind == kindFile", kind: true},
 	"is-missing":            {scope: scopeItem, expr: "f.kind == kindMissing", kind: true},
@@ -61,13 +62,13 @@ const (
 	varHome      = "$home"
 )
 
-var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD}
+var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD, varTmpSize, varShmSize, varBlockFD}
 
 // fdVars are the variables whose value is a descriptor number; the others
 // are paths. A descriptor operand takes one of these and nothing else: a
 // path there makes bwrap read a random descriptor, and a constant number
 // could name any descriptor the plan hands out.
-var fdVars = []string{varNullFD, varSeccompFD, varStatusFD}
+var fdVars = []string{varNullFD, varSeccompFD, varStatusFD, varBlockFD}
 
 // varCondition is the condition under which a variable has a value: a
 // descriptor the plan does not always hand out is "" otherwise, and bwrap
@@ -76,6 +77,7 @@ var varCondition = map[string]string{
 	varNullFD:    "is-file",
 	varSeccompFD: "seccomp",
 	varStatusFD:  "status-fd",
+	varBlockFD:   "block-fd",
 }
 var darwinVars = []string{varWorkspace, varPath}
 

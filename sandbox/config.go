@@ -75,6 +75,10 @@ type Config struct {
 	// only for a human at a terminal.
 	Interactive bool
 
+	// Limits bound what one run may use; the zero value takes the table's
+	// defaults. See Limits.
+	Limits Limits
+
 	// Policy says whether the sandbox is required or off; the zero value,
 	// FromEnv, leaves it to PolicyVariable (required when unset).
 	Policy Policy

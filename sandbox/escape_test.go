@@ -530,7 +530,9 @@ func openTestFiles(t *testing.T, files []WrapFile) []*os.File {
 func (m escMode) dropping(s Step) string {
 	for _, d := range m.drop {
 		id, path, scoped := strings.Cut(d, "=")
-		if s.Rule != id {
+		// A rule's -read-only companion remounts what the rule mounted,
+		// and fails the spawn without it.
+		if s.Rule != id && s.Rule != id+"-read-only" {
 			continue
 		}
 		if !scoped || slices.Contains(s.Args, path) {

@@ -38,6 +38,9 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 		interactive: cfg.Interactive,
 		callerRoot:  os.Geteuid() == 0,
 	}
+	if err := p.setLimits(cfg.Limits); err != nil {
+		return nil, err
+	}
 	if p.write, err = grantFacts(r, "write path", cfg.Write, ws, nil); err != nil {
 		return nil, err
 	}

@@ -182,6 +182,14 @@ func checkLinuxPlan(t testing.TB, name string, p *plan) {
 				if arg != p.statusFD || arg == "" {
 					t.Fatalf("%s: rule %s: %q where the status descriptor %q belongs", name, s.Rule, arg, p.statusFD)
 				}
+			case "$blockfd":
+				if arg != p.blockFD || arg == "" {
+					t.Fatalf("%s: rule %s: %q where the block descriptor %q belongs", name, s.Rule, arg, p.blockFD)
+				}
+			case "$tmpsize", "$shmsize":
+				if n, err := strconv.ParseUint(arg, 10, 64); err != nil || n == 0 || arg != p.limitArg(map[string]int{"$tmpsize": limitTmpSize, "$shmsize": limitShmSize}[tmpl[k]]) {
+					t.Fatalf("%s: rule %s: %q where the size %s belongs", name, s.Rule, arg, tmpl[k])
+				}
 			case "$path":
 				if !slices.Contains(iterPaths(p, rule.For), arg) {
 					t.Fatalf("%s: rule %s: %q is none of the %s paths", name, s.Rule, arg, rule.For)

@@ -54,6 +54,11 @@ type plan struct {
 	// --json-status-fd). Only NewCmd's Start sets it, for the argv it
 	// starts; every other argv has none.
 	statusFD string
+	// blockFD is the pipe bwrap waits on before it runs the command
+	// (bwrap --block-fd), set like statusFD; limitArgs are the limits'
+	// bwrap operands (see limitArg).
+	blockFD   string
+	limitArgs [limitCount]string
 
 	// mounts is the Linux mount group in depth order, parent before child
 	// and table order on ties; see sortMounts.

@@ -20,7 +20,7 @@ func (p *plan) shows(path string) bool {
 		if path != dst && !strings.HasPrefix(path, dst+"/") && dst != "/" {
 			continue
 		}
-		switch s.Args[0] {
+		switch s.Args[mountFlagAt(s.Args)] {
 		case "--tmpfs", "--dev", "--proc", "--mqueue":
 			fresh = path != dst
 		case "--bind", "--ro-bind", "--bind-try", "--ro-bind-try", "--dev-bind", "--dev-bind-try",

@@ -159,8 +159,14 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "tmp",
 		Platform: "linux",
-		Emits:    "--tmpfs /tmp",
-		Why:      "A private, empty, writable /tmp that vanishes with the sandbox.",
+		Emits:    "--size $tmpsize --tmpfs /tmp",
+		Why:      "A private, empty, writable /tmp that vanishes with the sandbox, no larger than the tmp-size limit: a tmpfs is memory.",
+	},
+	{
+		ID:       "shm",
+		Platform: "linux",
+		Emits:    "--size $shmsize --tmpfs /dev/shm",
+		Why:      "The /dev/shm that --dev leaves is a directory of /dev's own tmpfs, writable and half of RAM; a tmpfs of its own, no larger than the shm-size limit, takes its place for POSIX shared memory.",
 	},
 	{
 		ID:       "workspace-bind",
@@ -196,8 +202,8 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		For:      "hidden",
 		When:     "is-dir",
-		Emits:    "--tmpfs $path",
-		Why:      "An empty tmpfs shadows a hidden directory. Only for directories: --tmpfs on a missing path or a regular file fails the whole spawn.",
+		Emits:    "--size 4096 --tmpfs $path",
+		Why:      "An empty tmpfs shadows a hidden directory. Only for directories: --tmpfs on a missing path or a regular file fails the whole spawn. hide-dir-read-only makes it read-only once the mounts beneath it exist; one page is the bound should that ever be lost (bwrap refuses a size of 0, which the kernel would read as half of RAM).",
 	},
 	{
 		ID:       "hide-file",
@@ -206,6 +212,20 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A read-only empty file (the contents of /dev/null) replaces a hidden file, socket or device. A missing path emits nothing: there is nothing to hide, and bwrap would fail the spawn.",
+	},
+	{
+		ID:       "hide-dir-read-only",
+		Platform: "linux",
+		For:      "hidden",
+		When:     "is-dir",
+		Emits:    "--remount-ro $path",
+		Why:      "The tmpfs hiding a directory is read-only, so the command cannot store anything in it (memory charged to no process of its own); a write or read path beneath it keeps its own mount and flags.",
+	},
+	{
+		ID:       "dev-read-only",
+		Platform: "linux",
+		Emits:    "--remount-ro /dev",
+		Why:      "--dev's tmpfs is writable by the command and half of RAM; read-only, its devices still open for writing, and /dev/shm and /dev/pts are mounts of their own.",
 	},
 	{
 		ID:       "unshare-all",
@@ -432,6 +452,20 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSLCKTRMIOS (EPERM)",
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
+	},
+	{
+		ID:       "limit-tmp",
+		Platform: "linux",
+		When:     "limits",
+		Emits:    "default tmp-size 1GiB, at most 1/4 of RAM",
+		Why:      "The private /tmp is memory: without a size a tmpfs is half of RAM, and what a command stores there is charged to no process of its own, so the OOM killer picks others. 1 GiB holds a compiler's or a test runner's scratch files; a quarter of RAM on a small machine.",
+	},
+	{
+		ID:       "limit-shm",
+		Platform: "linux",
+		When:     "limits",
+		Emits:    "default shm-size 64MiB, at most 1/4 of RAM",
+		Why:      "/dev/shm is memory too. 64 MiB is what container runtimes give it by default, enough for POSIX semaphores and the shared memory of a test's worker pool.",
 	},
 	{
 		ID:       "version",
@@ -886,12 +920,12 @@ const linuxProgram = "bwrap" // program
 
 // Table indices of the linux mount-group rules, for mount.rule.
 const (
-	linuxRuleWorkspaceBind = 5  // workspace-bind
-	linuxRuleReadPath      = 6  // read-path
-	linuxRuleWritePath     = 7  // write-path
-	linuxRulePinDir        = 8  // pin-dir
-	linuxRuleHideDir       = 9  // hide-dir
-	linuxRuleHideFile      = 10 // hide-file
+	linuxRuleWorkspaceBind = 6  // workspace-bind
+	linuxRuleReadPath      = 7  // read-path
+	linuxRuleWritePath     = 8  // write-path
+	linuxRulePinDir        = 9  // pin-dir
+	linuxRuleHideDir       = 10 // hide-dir
+	linuxRuleHideFile      = 11 // hide-file
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -929,13 +963,19 @@ func linuxMounts(p *plan, dst []mount) []mount {
 // linuxArgs returns bwrap's argv after the program name, ending in "--",
 // in one allocation of exactly the size it needs.
 func linuxArgs(p *plan) []string {
-	n := 19 // the unconditional rules
+	n := 27 // the unconditional rules
 	for i := range p.mounts {
 		switch p.mounts[i].rule {
 		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleHideFile:
 			n += 3
 		case linuxRuleHideDir:
-			n += 2
+			n += 4
+		}
+	}
+	for i := range p.hidden {
+		f := &p.hidden[i]
+		if f.kind == kindDir {
+			n += 2 // hide-dir-read-only
 		}
 	}
 	if p.disableUserns {
@@ -957,11 +997,12 @@ func linuxArgs(p *plan) []string {
 		n += 2 // status-fd
 	}
 	a := make([]string, 0, n)
-	a = append(a, "--ro-bind", "/", "/")                 // root-read-only
-	a = append(a, "--dev", "/dev")                       // dev
-	a = append(a, "--proc", "/proc")                     // proc
-	a = append(a, "--ro-bind", "/proc/sys", "/proc/sys") // proc-sys-read-only
-	a = append(a, "--tmpfs", "/tmp")                     // tmp
+	a = append(a, "--ro-bind", "/", "/")                                     // root-read-only
+	a = append(a, "--dev", "/dev")                                           // dev
+	a = append(a, "--proc", "/proc")                                         // proc
+	a = append(a, "--ro-bind", "/proc/sys", "/proc/sys")                     // proc-sys-read-only
+	a = append(a, "--size", p.limitArg(limitTmpSize), "--tmpfs", "/tmp")     // tmp
+	a = append(a, "--size", p.limitArg(limitShmSize), "--tmpfs", "/dev/shm") // shm
 	for _, m := range p.mounts {
 		switch m.rule {
 		case linuxRuleWorkspaceBind:
@@ -973,12 +1014,19 @@ func linuxArgs(p *plan) []string {
 		case linuxRulePinDir:
 			a = append(a, "--bind", m.path, m.path) // pin-dir
 		case linuxRuleHideDir:
-			a = append(a, "--tmpfs", m.path) // hide-dir
+			a = append(a, "--size", "4096", "--tmpfs", m.path) // hide-dir
 		case linuxRuleHideFile:
 			a = append(a, "--ro-bind-data", p.nullFD, m.path) // hide-file
 		}
 	}
-	a = append(a, "--unshare-all") // unshare-all
+	for i := range p.hidden {
+		f := &p.hidden[i]
+		if f.kind == kindDir {
+			a = append(a, "--remount-ro", f.path) // hide-dir-read-only
+		}
+	}
+	a = append(a, "--remount-ro", "/dev") // dev-read-only
+	a = append(a, "--unshare-all")        // unshare-all
 	if p.disableUserns {
 		a = append(a, "--unshare-user") // unshare-user
 	}
@@ -1007,11 +1055,12 @@ func linuxArgs(p *plan) []string {
 // linuxSteps is linuxArgs grouped by the rule that emitted each part.
 func linuxSteps(p *plan) []Step {
 	var s []Step
-	s = append(s, Step{Rule: "root-read-only", Args: []string{"--ro-bind", "/", "/"}})                     // root-read-only
-	s = append(s, Step{Rule: "dev", Args: []string{"--dev", "/dev"}})                                      // dev
-	s = append(s, Step{Rule: "proc", Args: []string{"--proc", "/proc"}})                                   // proc
-	s = append(s, Step{Rule: "proc-sys-read-only", Args: []string{"--ro-bind", "/proc/sys", "/proc/sys"}}) // proc-sys-read-only
-	s = append(s, Step{Rule: "tmp", Args: []string{"--tmpfs", "/tmp"}})                                    // tmp
+	s = append(s, Step{Rule: "root-read-only", Args: []string{"--ro-bind", "/", "/"}})                          // root-read-only
+	s = append(s, Step{Rule: "dev", Args: []string{"--dev", "/dev"}})                                           // dev
+	s = append(s, Step{Rule: "proc", Args: []string{"--proc", "/proc"}})                                        // proc
+	s = append(s, Step{Rule: "proc-sys-read-only", Args: []string{"--ro-bind", "/proc/sys", "/proc/sys"}})      // proc-sys-read-only
+	s = append(s, Step{Rule: "tmp", Args: []string{"--size", p.limitArg(limitTmpSize), "--tmpfs", "/tmp"}})     // tmp
+	s = append(s, Step{Rule: "shm", Args: []string{"--size", p.limitArg(limitShmSize), "--tmpfs", "/dev/shm"}}) // shm
 	for _, m := range p.mounts {
 		switch m.rule {
 		case linuxRuleWorkspaceBind:
@@ -1023,12 +1072,19 @@ func linuxSteps(p *plan) []Step {
 		case linuxRulePinDir:
 			s = append(s, Step{Rule: "pin-dir", Args: []string{"--bind", m.path, m.path}}) // pin-dir
 		case linuxRuleHideDir:
-			s = append(s, Step{Rule: "hide-dir", Args: []string{"--tmpfs", m.path}}) // hide-dir
+			s = append(s, Step{Rule: "hide-dir", Args: []string{"--size", "4096", "--tmpfs", m.path}}) // hide-dir
 		case linuxRuleHideFile:
 			s = append(s, Step{Rule: "hide-file", Args: []string{"--ro-bind-data", p.nullFD, m.path}}) // hide-file
 		}
 	}
-	s = append(s, Step{Rule: "unshare-all", Args: []string{"--unshare-all"}}) // unshare-all
+	for i := range p.hidden {
+		f := &p.hidden[i]
+		if f.kind == kindDir {
+			s = append(s, Step{Rule: "hide-dir-read-only", Args: []string{"--remount-ro", f.path}}) // hide-dir-read-only
+		}
+	}
+	s = append(s, Step{Rule: "dev-read-only", Args: []string{"--remount-ro", "/dev"}}) // dev-read-only
+	s = append(s, Step{Rule: "unshare-all", Args: []string{"--unshare-all"}})          // unshare-all
 	if p.disableUserns {
 		s = append(s, Step{Rule: "unshare-user", Args: []string{"--unshare-user"}}) // unshare-user
 	}
@@ -1111,6 +1167,36 @@ var seccompIoctls = [...]seccompIoctl{
 	{rule: "refuse-tiocvhangup", name: "TIOCVHANGUP", request: 0x5437},
 	// refuse-tiocslcktrmios
 	{rule: "refuse-tiocslcktrmios", name: "TIOCSLCKTRMIOS", request: 0x5457},
+}
+
+// The limits package sandbox applies, as indices into limitTable.
+const (
+	limitTmpSize   = 0 // tmp-size
+	limitShmSize   = 1 // shm-size
+	limitProcesses = 2 // processes
+	limitMemory    = 3 // memory
+	limitCPUTime   = 4 // cpu-time
+	limitCount     = 5
+)
+
+// limitRow is one limit's default from the table: value in the limit's unit
+// (bytes, processes, seconds), 0 for none, and arg the same in decimal for a
+// bwrap operand; at most 1/ramShare of the machine's memory when ramShare is
+// not 0; refuse when a run stops where the machine cannot enforce it.
+type limitRow struct {
+	rule     string
+	value    uint64
+	arg      string
+	ramShare uint64
+	refuse   bool
+}
+
+// limitTable is the limits section; a limit without a row has none.
+var limitTable = [limitCount]limitRow{
+	// limit-tmp
+	limitTmpSize: {rule: "limit-tmp", value: 1073741824, arg: "1073741824", ramShare: 4},
+	// limit-shm
+	limitShmSize: {rule: "limit-shm", value: 67108864, arg: "67108864", ramShare: 4},
 }
 
 const darwinProgram = "/usr/bin/sandbox-exec" // program

@@ -81,6 +81,7 @@ type sandboxFlags struct {
 	noNetwork, interactive    bool
 	policy                    string
 	network                   string
+	limits                    limitFlags
 }
 
 func (f *sandboxFlags) register(fs *flag.FlagSet) {
@@ -93,6 +94,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noNetwork, "no-network", false, "--network off: cut the command off from the network, loopback included")
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
 	fs.StringVar(&f.policy, "policy", "", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
+	f.limits.register(fs)
 }
 
 // config resolves the flags' paths the way a shell user expects (relative to
@@ -135,6 +137,7 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 		cfg.Network.Mode = sandbox.NetworkOff
 	}
 	cfg.Interactive = f.interactive
+	f.limits.apply(&cfg.Limits)
 	if f.policy != "" {
 		if cfg.Policy, err = sandbox.ParsePolicy(f.policy); err != nil {
 			return cfg, usageError{fmt.Errorf("--policy: %w", err)}
