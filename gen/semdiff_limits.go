@@ -11,6 +11,9 @@ func limitsDiff(o, n *Platform) []string {
 	}
 	byLimit := func(p *Platform) map[string]LimitEntry {
 		m := map[string]LimitEntry{}
+		if p == nil {
+			return m // a table without the platform: every limit removed
+		}
 		for _, e := range p.Limits {
 			_ = e.parse()
 			m[e.Limit] = e
