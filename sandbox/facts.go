@@ -232,6 +232,7 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 				real string
 				fi   fs.FileInfo
 				err  error
+				dp   = defaultPath(d, home) // once: one allocation per entry
 			)
 			if d.underHome {
 				if realHome == "" {
@@ -241,21 +242,21 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 			} else {
 				real, fi, err = r.resolve(d.path)
 			}
-			if err := checkVia(r, "default hidden path", defaultPath(d, home), roots); err != nil {
+			if err := checkVia(r, "default hidden path", dp, roots); err != nil {
 				return nil, err
 			}
 			if err != nil {
 				if !isMissing(err) {
-					return nil, fsPathError("default hidden path", defaultPath(d, home), err)
+					return nil, fsPathError("default hidden path", dp, err)
 				}
-				if err := checkUnlocked(r, err, "default hidden path", defaultPath(d, home), real, roots); err != nil {
+				if err := checkUnlocked(r, err, "default hidden path", dp, real, roots); err != nil {
 					return nil, err
 				}
 				// Kept, as a missing Config.Hidden entry is: the Linux rules
 				// skip it, and on macOS its deny pair stops the path from
 				// appearing, readable, while the sandbox runs. One that could
 				// not be written in a profile has nothing to hide either.
-				if checkResolved("default hidden path", defaultPath(d, home), real) == nil {
+				if checkResolved("default hidden path", dp, real) == nil {
 					add(fact(real, kindMissing, ws))
 				}
 				continue
@@ -263,11 +264,11 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 			if real == ws {
 				continue // the caller chose to work there
 			}
-			if err := checkResolved("default hidden path", defaultPath(d, home), real); err != nil {
+			if err := checkResolved("default hidden path", dp, real); err != nil {
 				return nil, err
 			}
 			if strict {
-				if err := checkOneName("default hidden path", defaultPath(d, home), fi); err != nil {
+				if err := checkOneName("default hidden path", dp, fi); err != nil {
 					return nil, err
 				}
 			}
@@ -375,9 +376,14 @@ func fact(real string, kind pathKind, ws string) pathFact {
 	return pathFact{
 		path:     real,
 		kind:     kind,
-		ancestor: strings.HasPrefix(ws, real+"/"),
-		inside:   strings.HasPrefix(real, ws+"/"),
+		ancestor: under(ws, real),
+		inside:   under(real, ws),
 	}
+}
+
+// under reports whether p lies strictly below dir, without building dir+"/".
+func under(p, dir string) bool {
+	return len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
 
 func kindOf(fi fs.FileInfo) pathKind {

@@ -112,11 +112,12 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	}
 	// The same number spelled out, so a change in the cost shows up in
 	// review: the components of the temporary directory, then ws, home,
-	// bin and bin/bwrap, then 26 for the home defaults (27 entries: six
-	// share .config, which exists; .cargo, .local, .terraform.d, .gem and
-	// .m2 stop at their missing first component, shared by two entries
-	// for .cargo and .m2).
-	if exact := strings.Count(dir, "/") + 4 + 26; total != exact || len(want) != exact {
+	// bin and bin/bwrap, then 107 for the home defaults (118 entries: 74
+	// distinct first components, .config among them, which exists, and
+	// 33 distinct components under it; every other entry stops at its
+	// missing first component, which entries such as .cargo, .local and
+	// .m2 share).
+	if exact := strings.Count(dir, "/") + 4 + 107; total != exact || len(want) != exact {
 		t.Errorf("%d lstats (%d expected paths), want exactly %d", total, len(want), exact)
 	}
 	t.Logf("%d lstats for %d distinct paths", total, len(calls))
