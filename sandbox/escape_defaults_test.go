@@ -5,19 +5,21 @@ package sandbox
 import (
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // defaultAttempts try the credential stores and histories the default
 // hidden set covers beyond the first ones (~/.ssh, ~/.gnupg): an agent
 // host's own login, and a shell history. Each control drops the one hide
-// step for that path, so the read is shown to work without the row.
+// step for that path, so the read is shown to work without the row. The
+// files are in the pass's home from the start (defaultFixtures), since
+// every attempt's spawn hides what that home holds.
 var defaultAttempts = []*attempt{
 	{
 		name: "agent-credentials",
 		what: "read Claude Code's OAuth login, ~/.claude/.credentials.json (default hidden: hide-claude)",
 		setup: func(e *escEnv) {
-			e.mkdir(filepath.Join(e.home, ".claude"))
-			e.secretFile(filepath.Join(e.home, ".claude", ".credentials.json"))
+			e.secret = e.fixture["agent-secret"]
 		},
 		script:  `cat "$HOME/.claude/.credentials.json"; ls -la "$HOME/.claude"`,
 		control: func(e *escEnv) escMode { return dropRules("hide-dir=" + filepath.Join(e.home, ".claude")) },
@@ -26,8 +28,7 @@ var defaultAttempts = []*attempt{
 		name: "codex-auth",
 		what: "read Codex CLI's auth.json (default hidden: hide-codex)",
 		setup: func(e *escEnv) {
-			e.mkdir(filepath.Join(e.home, ".codex"))
-			e.secretFile(filepath.Join(e.home, ".codex", "auth.json"))
+			e.secret = e.fixture["agent-secret"]
 		},
 		script:  `cat "$HOME/.codex/auth.json"`,
 		control: func(e *escEnv) escMode { return dropRules("hide-dir=" + filepath.Join(e.home, ".codex")) },
@@ -36,7 +37,8 @@ var defaultAttempts = []*attempt{
 		name: "shell-history",
 		what: "read a token typed into bash, ~/.bash_history, which must read as an empty file (default hidden: hide-bash-history)",
 		setup: func(e *escEnv) {
-			e.vars["F"] = e.secretFile(filepath.Join(e.home, ".bash_history"))
+			e.secret = e.fixture["agent-secret"]
+			e.vars["F"] = filepath.Join(e.home, ".bash_history")
 		},
 		script: `cat "$HOME/.bash_history"; test -f "$HOME/.bash_history" && test ! -s "$HOME/.bash_history" || echo "not an empty file: $F"`,
 		escaped: func(e *escEnv, r *escResult) bool {
@@ -46,7 +48,23 @@ var defaultAttempts = []*attempt{
 	},
 }
 
-func init() { escAttempts = append(escAttempts, defaultAttempts...) }
+// defaultFixtures puts one secret in the pass's home where each of
+// defaultAttempts looks for it.
+func defaultFixtures(t *testing.T, p *escPass, _ func(k, v string)) {
+	secret := escToken("agent-secret")
+	p.fixture["agent-secret"] = secret
+	for _, d := range []string{".claude", ".codex"} {
+		p.escMkdir(t, filepath.Join(p.home, d), 0o700)
+	}
+	for _, f := range []string{".claude/.credentials.json", ".codex/auth.json", ".bash_history"} {
+		p.escWrite(t, filepath.Join(p.home, f), secret+"\n", 0o600)
+	}
+}
+
+func init() {
+	escAttempts = append(escAttempts, defaultAttempts...)
+	passFixtures = append(passFixtures, defaultFixtures)
+}
 
 // containsAny reports whether s contains any of subs.
 func containsAny(s string, subs ...string) bool {

@@ -104,7 +104,15 @@ type escPass struct {
 	astrid    string // the value of every stripped variable during the pass
 	py        string // python3 on escPath, or "" when there is none
 	bash      string
+	// fixture holds what passFixtures made, by a name of their choosing.
+	fixture map[string]string
 }
+
+// passFixtures run at the end of newEscPass, before any attempt: what they
+// add to the shared home or the environment is there for every attempt's
+// Explain and Prefix alike. set changes the environment until the pass
+// ends.
+var passFixtures []func(t *testing.T, p *escPass, set func(k, v string))
 
 // newEscPass builds the pass's fixtures and points HOME (and the stripped
 // variables) at them for the rest of the calling test function: Command
@@ -143,6 +151,10 @@ func newEscPass(t *testing.T, u *escUser) (pass *escPass, restore func()) {
 	set("HOME", p.home)
 	for _, name := range strippedEnv {
 		set(name, p.astrid)
+	}
+	p.fixture = map[string]string{}
+	for _, f := range passFixtures {
+		f(t, p, set)
 	}
 	return p, func() {
 		for k, v := range saved {
