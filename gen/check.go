@@ -549,13 +549,15 @@ const maxSeccomp = 250
 // syscall and ioctl, up to five per setid-mode call, and the verdicts.
 func seccompLength(es []SeccompEntry) int {
 	per := 7
+	errnos := map[string]bool{}
 	for _, e := range es {
+		errnos[e.ErrnoName()] = true
 		per++
 		if e.SetidMode != "" {
 			per += 4
 		}
 	}
-	return 2*per + 3
+	return 2*per + 2 + len(errnos)
 }
 
 // checkSeccomp checks the seccomp section against the names the generator
@@ -585,6 +587,7 @@ func checkSeccomp(c *errs, p *Platform, local, global map[string]Pos) {
 			c.at(e.Pos, e.ID, "id already names a shared entry at %s (want an id of its own)", prev)
 		}
 		checkWhy(c, e.Pos, e.ID, e.Why)
+		checkErrno(c, e)
 		switch {
 		case e.Syscall != "":
 			if _, ok := seccompSyscalls[e.Syscall]; !ok {

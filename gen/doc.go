@@ -40,11 +40,14 @@ func Doc(t *Table) ([]byte, error) {
 	rulesTable(&b, t.Linux, true)
 	if len(t.Linux.Seccomp) > 0 {
 		b.WriteString("\n### Seccomp filter\n\n")
-		b.WriteString("What the filter that `--seccomp $seccompfd` loads refuses, with EPERM, on\n")
-		b.WriteString("every system call ABI of the architecture (amd64 and arm64 only).\n\n")
-		table(&b, []string{"ID", "Refuses", "Why"}, func(row func(...string)) {
+		b.WriteString("What the filter that `--seccomp $seccompfd` loads refuses, on every system\n")
+		b.WriteString("call ABI of the architecture (amd64 and arm64 only), and the errno the\n")
+		b.WriteString("refused call returns: ENOSYS where the call itself is refused, so a\n")
+		b.WriteString("program falls back as on a kernel without it; EPERM where only some of\n")
+		b.WriteString("its arguments are.\n\n")
+		table(&b, []string{"ID", "Refuses", "Errno", "Why"}, func(row func(...string)) {
 			for _, e := range t.Linux.Seccomp {
-				row(code(e.ID), code(e.What()), prose(e.Why))
+				row(code(e.ID), code(e.What()), code(e.ErrnoName()), prose(e.Why))
 			}
 		})
 		terminalNote(&b, t.Linux.Seccomp)

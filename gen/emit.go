@@ -73,11 +73,12 @@ func emitTypes(f *jen.File) {
 		jen.Id("path").String(),
 	)
 	f.Comment("seccompSyscall is one system call the seccomp filter refuses, with its")
-	f.Comment("number in each ABI the filter knows.")
+	f.Comment("number in each ABI the filter knows and the errno it returns.")
 	f.Type().Id("seccompSyscall").Struct(
 		jen.Id("rule").String(),
 		jen.Id("name").String(),
 		jen.Id("nr").Index(jen.Lit(4)).Uint32(),
+		jen.Id("errno").Uint32(),
 	)
 	f.Comment("seccompModeCall is one system call the seccomp filter refuses when the")
 	f.Comment("mode it sets has the setuid or setgid bit: the mode is argument mode, and")
@@ -88,12 +89,14 @@ func emitTypes(f *jen.File) {
 		jen.Id("nr").Index(jen.Lit(4)).Uint32(),
 		jen.Id("mode").Int(),
 		jen.Id("flags").Int(),
+		jen.Id("errno").Uint32(),
 	)
 	f.Comment("seccompIoctl is one ioctl request the seccomp filter refuses.")
 	f.Type().Id("seccompIoctl").Struct(
 		jen.Id("rule").String(),
 		jen.Id("name").String(),
 		jen.Id("request").Uint32(),
+		jen.Id("errno").Uint32(),
 	)
 	f.Comment("Rule is one row of the rule table, as a reviewer reads it in rules/.")
 	f.Type().Id("Rule").Struct(
@@ -136,7 +139,7 @@ func emitRuleTable(f *jen.File, t *Table) {
 				g.Add(row(r.ID, p.Name, r.For, r.WhenString(), Emits(p.Name, r), r.Reviewed, r.Why))
 			}
 			for _, e := range p.Seccomp {
-				g.Add(row(e.ID, p.Name, "", "seccomp", "refuse "+e.What()+" (EPERM)", "", e.Why))
+				g.Add(row(e.ID, p.Name, "", "seccomp", "refuse "+e.What()+" ("+e.ErrnoName()+")", "", e.Why))
 			}
 			for _, e := range p.Limits {
 				g.Add(row(e.ID, p.Name, "", "limits", "default "+e.What(), "", e.Why))

@@ -10,8 +10,9 @@ import (
 // sandbox/seccomp.go assembles the filter from, each entry under a comment
 // naming its id, like every emitted statement.
 func emitSeccomp(f *jen.File, p *Platform) {
-	f.Comment("seccompSyscalls are the system calls the seccomp filter refuses with EPERM,")
-	f.Comment("numbered for x86-64, i386, aarch64 and arm, in that order.")
+	f.Comment("seccompSyscalls are the system calls the seccomp filter refuses, numbered")
+	f.Comment("for x86-64, i386, aarch64 and arm, in that order, each with the errno it")
+	f.Comment("returns.")
 	f.Var().Id("seccompSyscalls").Op("=").Index(jen.Op("...")).Id("seccompSyscall").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Seccomp {
 			if e.Syscall == "" {
@@ -22,12 +23,13 @@ func emitSeccomp(f *jen.File, p *Platform) {
 				jen.Id("rule").Op(":").Lit(e.ID),
 				jen.Id("name").Op(":").Lit(e.Syscall),
 				jen.Id("nr").Op(":").Index(jen.Lit(4)).Uint32().Values(jen.Lit(int(nr[0])), jen.Lit(int(nr[1])), jen.Lit(int(nr[2])), jen.Lit(int(nr[3]))),
+				errnoField(e),
 			)
 		}
 		g.Line()
 	})
-	f.Comment("seccompModeCalls are the system calls the seccomp filter refuses with EPERM")
-	f.Comment("when they would set the setuid or setgid bit, numbered as seccompSyscalls")
+	f.Comment("seccompModeCalls are the system calls the seccomp filter refuses when they")
+	f.Comment("would set the setuid or setgid bit, numbered as seccompSyscalls")
 	f.Comment("(0xffffffff where the ABI lacks the call).")
 	f.Var().Id("seccompModeCalls").Op("=").Index(jen.Op("...")).Id("seccompModeCall").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Seccomp {
@@ -48,11 +50,12 @@ func emitSeccomp(f *jen.File, p *Platform) {
 				jen.Id("nr").Op(":").Index(jen.Lit(4)).Uint32().Values(nrs...),
 				jen.Id("mode").Op(":").Lit(c.mode),
 				jen.Id("flags").Op(":").Lit(c.flags),
+				errnoField(e),
 			)
 		}
 		g.Line()
 	})
-	f.Comment("seccompIoctls are the ioctl requests the seccomp filter refuses with EPERM.")
+	f.Comment("seccompIoctls are the ioctl requests the seccomp filter refuses.")
 	f.Var().Id("seccompIoctls").Op("=").Index(jen.Op("...")).Id("seccompIoctl").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Seccomp {
 			if e.Ioctl == "" {
@@ -62,8 +65,15 @@ func emitSeccomp(f *jen.File, p *Platform) {
 				jen.Id("rule").Op(":").Lit(e.ID),
 				jen.Id("name").Op(":").Lit(e.Ioctl),
 				jen.Id("request").Op(":").Op(fmt.Sprintf("%#04x", seccompIoctls[e.Ioctl])),
+				errnoField(e),
 			)
 		}
 		g.Line()
 	})
+}
+
+// errnoField is the errno an entry's refusal returns, by number: the same
+// on every ABI the filter knows.
+func errnoField(e SeccompEntry) jen.Code {
+	return jen.Id("errno").Op(":").Lit(int(seccompErrnos[e.ErrnoName()].nr))
 }

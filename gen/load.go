@@ -373,8 +373,8 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 	return p
 }
 
-// seccomp reads the linux table's seccomp section: {id, syscall or
-// ioctl, why} rows.
+// seccomp reads the linux table's seccomp section: {id, syscall, ioctl or
+// setid-mode, errno (optional), why} rows.
 func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
 	if !l.kind(n, yaml.SequenceNode, "", "seccomp") {
 		return nil
@@ -388,7 +388,7 @@ func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
 		if v := lookup(e, "id"); v != nil {
 			en.ID, _ = l.str(v, "", "seccomp: id")
 		}
-		l.keys(e, en.ID, []string{"id", "syscall", "ioctl", "setid-mode", "why"}, func(key string, k, v *yaml.Node) {
+		l.keys(e, en.ID, []string{"id", "syscall", "ioctl", "setid-mode", "errno", "why"}, func(key string, k, v *yaml.Node) {
 			switch key {
 			case "syscall":
 				en.Syscall, _ = l.str(v, en.ID, "syscall")
@@ -396,6 +396,9 @@ func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
 				en.Ioctl, _ = l.str(v, en.ID, "ioctl")
 			case "setid-mode":
 				en.SetidMode, _ = l.str(v, en.ID, "setid-mode")
+			case "errno":
+				en.Errno, _ = l.str(v, en.ID, "errno")
+				en.ErrnoPos = l.pos(v)
 			case "why":
 				en.Why, _ = l.str(v, en.ID, "why")
 			}

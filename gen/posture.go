@@ -229,28 +229,8 @@ func linuxFlag(p posture, r *Rule, flag string, ops []string, cond string, secco
 	case "--seccomp", "--add-seccomp-fd":
 		if ops[0] == varSeccompFD {
 			// The variable is the filter of the table's seccomp section,
-			// so what it refuses is known here. The ioctls the vocabulary
-			// has are all terminal ones.
-			var calls, ioctls, modes []string
-			for _, e := range seccomp {
-				switch {
-				case e.Syscall != "":
-					calls = append(calls, code(e.Syscall))
-				case e.Ioctl != "":
-					ioctls = append(ioctls, code(e.Ioctl))
-				default:
-					modes = append(modes, code(e.SetidMode))
-				}
-			}
-			if len(calls) > 0 {
-				p.add("Privileges", r.ID, andList(calls)+fail(len(calls))+" with EPERM", cond)
-			}
-			if len(modes) > 0 {
-				p.add("Privileges", r.ID, "no setuid or setgid file: "+andList(modes)+fail(len(modes))+" with EPERM when setting either bit", cond)
-			}
-			if len(ioctls) > 0 {
-				p.add("Terminal", r.ID, andList(ioctls)+fail(len(ioctls))+" with EPERM, with `Config.Interactive` too", cond)
-			}
+			// so what it refuses is known here.
+			seccompPosture(p, r.ID, cond, seccomp)
 			return
 		}
 		p.add("Privileges", r.ID, "a seccomp filter from descriptor "+code(ops[0]), cond)

@@ -624,10 +624,17 @@ func seccompDiff(o, n *Platform) []string {
 		}
 		var es []Entry
 		for _, e := range p.Seccomp {
-			es = append(es, Entry{Pos: e.Pos, ID: e.ID, Value: e.What(), Why: e.Why})
+			es = append(es, Entry{Pos: e.Pos, ID: e.ID, Value: e.What() + ", " + e.ErrnoName(), Why: e.Why})
 		}
 		return es
 	}
-	entryDiff(line, "seccomp", entries(o), entries(n), func(a, b string) reach { return reach{wider: true, narrower: true} })
+	// Another errno refuses the same thing: only how the program is told
+	// changes.
+	entryDiff(line, "seccomp", entries(o), entries(n), func(a, b string) reach {
+		if a[:strings.LastIndex(a, ", ")] == b[:strings.LastIndex(b, ", ")] {
+			return reach{}
+		}
+		return reach{wider: true, narrower: true}
+	})
 	return out
 }

@@ -67,7 +67,11 @@ type SeccompEntry struct {
 	// SetidMode is a system call refused only when the mode it sets has
 	// the setuid or setgid bit.
 	SetidMode string
-	Why       string
+	// Errno is what the refused call returns: a name from the generator's
+	// vocabulary; "" is EPERM.
+	Errno    string
+	ErrnoPos Pos
+	Why      string
 }
 
 // What is the entry as a reviewer reads it.
@@ -79,6 +83,25 @@ func (e SeccompEntry) What() string {
 		return "setuid/setgid mode in " + e.SetidMode
 	}
 	return "syscall " + e.Syscall
+}
+
+// Kind is the entry's key: syscall, ioctl or setid-mode.
+func (e SeccompEntry) Kind() string {
+	switch {
+	case e.Ioctl != "":
+		return "ioctl"
+	case e.SetidMode != "":
+		return "setid-mode"
+	}
+	return "syscall"
+}
+
+// ErrnoName is the errno the refused call returns.
+func (e SeccompEntry) ErrnoName() string {
+	if e.Errno == "" {
+		return "EPERM"
+	}
+	return e.Errno
 }
 
 // Cond is one `when` word, possibly negated.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -24,7 +25,8 @@ const (
 	bpfJsetK   = 0x45 // BPF_JMP | BPF_JSET | BPF_K
 	bpfRetK    = 0x06 // BPF_RET | BPF_K
 	retAllow   = 0x7fff0000
-	retEPERM   = 0x00050000 | 1 // SECCOMP_RET_ERRNO | EPERM
+	retErrno   = 0x00050000     // SECCOMP_RET_ERRNO, or'd with the errno
+	retEPERM   = retErrno | 1   // SECCOMP_RET_ERRNO | EPERM
 	offNr      = 0              // seccomp_data.nr
 	offArch    = 4              // seccomp_data.arch
 	offArg1Low = 24             // low word of seccomp_data.args[1], little-endian
@@ -94,10 +96,10 @@ func (t seccompTable) filter(goarch string) []byte {
 		a.jump(bpfJeqK, arch.audit, "", next)
 		a.stmt(bpfLdWAbs, offNr)
 		if arch.x32 {
-			a.jump(bpfJgeK, x32Bit, "deny", "")
+			a.jump(bpfJgeK, x32Bit, deny(1), "")
 		}
 		for _, sc := range t.syscalls {
-			a.jump(bpfJeqK, sc.nr[arch.abi], "deny", "")
+			a.jump(bpfJeqK, sc.nr[arch.abi], deny(sc.errno), "")
 		}
 		var modes []seccompModeCall
 		for _, mc := range t.modes {
@@ -120,7 +122,7 @@ func (t seccompTable) filter(goarch string) []byte {
 				if j == len(t.ioctls)-1 {
 					last = "allow"
 				}
-				a.jump(bpfJeqK, io.request, "deny", last)
+				a.jump(bpfJeqK, io.request, deny(io.errno), last)
 			}
 		}
 		// A mode is an unsigned int too: its low word is all of it.
@@ -131,17 +133,44 @@ func (t seccompTable) filter(goarch string) []byte {
 				a.jump(bpfJsetK, oCreat|oTmpfile, "", "allow")
 			}
 			a.stmt(bpfLdWAbs, offArgLow(mc.mode))
-			a.jump(bpfJsetK, sIsuid|sIsgid, "deny", "allow")
+			a.jump(bpfJsetK, sIsuid|sIsgid, deny(mc.errno), "allow")
 		}
 		a.label(next)
 	}
 	// An ABI this filter does not know: nothing it asks for is allowed.
 	a.stmt(bpfRetK, retEPERM)
-	a.label("deny")
-	a.stmt(bpfRetK, retEPERM)
+	// One verdict per errno the entries return, EPERM first.
+	errnos := []uint32{1}
+	for _, e := range t.errnos() {
+		if !slices.Contains(errnos, e) {
+			errnos = append(errnos, e)
+		}
+	}
+	for _, e := range errnos {
+		a.label(deny(e))
+		a.stmt(bpfRetK, retErrno|e)
+	}
 	a.label("allow")
 	a.stmt(bpfRetK, retAllow)
 	return a.assemble()
+}
+
+// deny is the label of the verdict that returns errno.
+func deny(errno uint32) string { return fmt.Sprintf("deny%d", errno) }
+
+// errnos are the errnos the entries return, in table order.
+func (t seccompTable) errnos() []uint32 {
+	var out []uint32
+	for _, e := range t.syscalls {
+		out = append(out, e.errno)
+	}
+	for _, e := range t.modes {
+		out = append(out, e.errno)
+	}
+	for _, e := range t.ioctls {
+		out = append(out, e.errno)
+	}
+	return out
 }
 
 // bpfAsm assembles classic BPF with forward jumps to named labels; "" is

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -58,6 +59,7 @@ func TestSeccompConstants(t *testing.T) {
 	}
 	for name, pair := range map[string][2]uint32{
 		"SECCOMP_RET_ALLOW": {retAllow, unix.SECCOMP_RET_ALLOW}, "SECCOMP_RET_ERRNO|EPERM": {retEPERM, unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+		"SECCOMP_RET_ERRNO": {retErrno, unix.SECCOMP_RET_ERRNO},
 		"BPF_LD|BPF_W|BPF_ABS":  {bpfLdWAbs, unix.BPF_LD | unix.BPF_W | unix.BPF_ABS},
 		"BPF_JMP|BPF_JEQ|BPF_K": {bpfJeqK, unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K},
 		"BPF_JMP|BPF_JGE|BPF_K": {bpfJgeK, unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K},
@@ -134,7 +136,7 @@ func TestSeccompFilterUnderBwrap(t *testing.T) {
 		want += fmt.Sprintf("ioctl-%x-errno %s\n", io.request, eperm)
 		wantControl += fmt.Sprintf("ioctl-%x-errno %s\n", io.request, enotty)
 	}
-	run := func(withFilter bool) string { return underFilter(t, bwrap, filter, withFilter, nil, probeArgs) }
+	run := func(withFilter bool) string { return underFilter(t, nil, bwrap, filter, withFilter, nil, probeArgs) }
 
 	got := run(true)
 	if got != want {
@@ -187,16 +189,25 @@ print("io_uring_setup", call("io_uring_setup", L(1), params))
 `
 
 // TestSeccompSetidUnderBwrap: a setuid file left in the workspace keeps its
-// bit on the host, a root shell when the caller is root. The control runs
-// the same probe without the filter.
+// bit on the host, a root shell when the caller is root. The setid modes
+// fail with EPERM (the calls exist, one argument is refused); openat2 and
+// io_uring_setup with ENOSYS, as on a kernel without them, so programs fall
+// back. The control runs the same probe without the filter; both run as
+// root and as the unprivileged user.
 func TestSeccompSetidUnderBwrap(t *testing.T) {
 	bwrap, filter, python := filterProbeSetup(t)
 	probeArgs := []string{python, "-c", seccompSetidProbe}
 	for name, nr := range probeCalls {
 		probeArgs = append(probeArgs, fmt.Sprintf("%s=%d", name, nr))
 	}
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) { seccompSetidProbeAs(t, u, bwrap, filter, probeArgs) })
+	}
+}
+
+func seccompSetidProbeAs(t *testing.T, u *escUser, bwrap string, filter []byte, probeArgs []string) {
 	run := func(withFilter bool) string {
-		return underFilter(t, bwrap, filter, withFilter, []string{"--tmpfs", "/tmp"}, probeArgs)
+		return underFilter(t, u, bwrap, filter, withFilter, []string{"--tmpfs", "/tmp"}, probeArgs)
 	}
 	var modes []string
 	for _, mc := range seccompModeCalls {
@@ -205,13 +216,13 @@ func TestSeccompSetidUnderBwrap(t *testing.T) {
 		}
 	}
 	slices.Sort(modes)
-	eperm := fmt.Sprint(int(unix.EPERM))
+	eperm, enosys := fmt.Sprint(int(unix.EPERM)), fmt.Sprint(int(unix.ENOSYS))
 	var want, control strings.Builder
 	for _, name := range modes {
 		fmt.Fprintf(&want, "%s 0 %s %s\n", name, eperm, eperm)
 		fmt.Fprintf(&control, "%s 0 0 0\n", name)
 	}
-	fmt.Fprintf(&want, "open-plain 0\nopenat2 %s\nio_uring_setup %s\n", eperm, eperm)
+	fmt.Fprintf(&want, "open-plain 0\nopenat2 %s\nio_uring_setup %s\n", enosys, enosys)
 	fmt.Fprintf(&control, "open-plain 0\nopenat2 0\nio_uring_setup 0\n")
 	if got := run(true); got != want.String() {
 		t.Errorf("with the filter the child printed\n%swant\n%s", got, want.String())
@@ -237,14 +248,17 @@ var probeCalls = func() map[string]uint32 {
 	return m
 }()
 
-// underFilter runs argv in a bare bwrap sandbox (the host read-only, with
-// extra bwrap options), with filter loaded when withFilter, and returns
-// its stdout.
-func underFilter(t *testing.T, bwrap string, filter []byte, withFilter bool, extra, argv []string) string {
+// underFilter runs argv as u (nil: this process's user) in a bare bwrap
+// sandbox (the host read-only, with extra bwrap options), with filter
+// loaded when withFilter, and returns its stdout.
+func underFilter(t *testing.T, u *escUser, bwrap string, filter []byte, withFilter bool, extra, argv []string) string {
 	t.Helper()
 	args := append([]string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}, extra...)
-	args = append(args, "--unshare-pid", "--die-with-parent")
+	args = append(args, "--unshare-user", "--unshare-pid", "--die-with-parent")
 	cmd := exec.Command(bwrap)
+	if u != nil && u.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+	}
 	if withFilter {
 		fd, err := unix.MemfdCreate("seccomp", unix.MFD_CLOEXEC)
 		if err != nil {
@@ -278,8 +292,8 @@ func filterProbeSetup(t *testing.T) (bwrap string, filter []byte, python string)
 	if filter = seccompFilter(runtime.GOARCH); filter == nil {
 		t.Skipf("no seccomp filter for %s", runtime.GOARCH)
 	}
-	python, err := exec.LookPath("python3")
-	if err != nil {
+	// From the suite's PATH, which every user can run.
+	if python = escLook("python3"); python == "" {
 		t.Skip("python3 is needed to make the raw system calls")
 	}
 	return bwrap, filter, python

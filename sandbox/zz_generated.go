@@ -188,11 +188,12 @@ type defaultHiddenPath struct {
 }
 
 // seccompSyscall is one system call the seccomp filter refuses, with its
-// number in each ABI the filter knows.
+// number in each ABI the filter knows and the errno it returns.
 type seccompSyscall struct {
-	rule string
-	name string
-	nr   [4]uint32
+	rule  string
+	name  string
+	nr    [4]uint32
+	errno uint32
 }
 
 // seccompModeCall is one system call the seccomp filter refuses when the
@@ -204,6 +205,7 @@ type seccompModeCall struct {
 	nr    [4]uint32
 	mode  int
 	flags int
+	errno uint32
 }
 
 // seccompIoctl is one ioctl request the seccomp filter refuses.
@@ -211,6 +213,7 @@ type seccompIoctl struct {
 	rule    string
 	name    string
 	request uint32
+	errno   uint32
 }
 
 // Rule is one row of the rule table, as a reviewer reads it in rules/.
@@ -503,15 +506,15 @@ var ruleTable = [...]Rule{
 		ID:       "refuse-openat2",
 		Platform: "linux",
 		When:     "seccomp",
-		Emits:    "refuse syscall openat2 (EPERM)",
-		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it.",
+		Emits:    "refuse syscall openat2 (ENOSYS)",
+		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it. ENOSYS, as on a kernel older than 5.6: programs that try it first fall back to openat.",
 	},
 	{
 		ID:       "refuse-io-uring",
 		Platform: "linux",
 		When:     "seccomp",
-		Emits:    "refuse syscall io_uring_setup (EPERM)",
-		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold; programs fall back to plain I/O.",
+		Emits:    "refuse syscall io_uring_setup (ENOSYS)",
+		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold. ENOSYS, as on a kernel without it, is what programs (fio, liburing users) check before falling back to plain I/O.",
 	},
 	{
 		ID:       "refuse-tiocsetd",
@@ -1926,63 +1929,64 @@ func linuxSteps(p *plan) []Step {
 	return s
 }
 
-// seccompSyscalls are the system calls the seccomp filter refuses with EPERM,
-// numbered for x86-64, i386, aarch64 and arm, in that order.
+// seccompSyscalls are the system calls the seccomp filter refuses, numbered
+// for x86-64, i386, aarch64 and arm, in that order, each with the errno it
+// returns.
 var seccompSyscalls = [...]seccompSyscall{
 	// refuse-add-key
-	{rule: "refuse-add-key", name: "add_key", nr: [4]uint32{248, 286, 217, 309}},
+	{rule: "refuse-add-key", name: "add_key", nr: [4]uint32{248, 286, 217, 309}, errno: 1},
 	// refuse-request-key
-	{rule: "refuse-request-key", name: "request_key", nr: [4]uint32{249, 287, 218, 310}},
+	{rule: "refuse-request-key", name: "request_key", nr: [4]uint32{249, 287, 218, 310}, errno: 1},
 	// refuse-keyctl
-	{rule: "refuse-keyctl", name: "keyctl", nr: [4]uint32{250, 288, 219, 311}},
+	{rule: "refuse-keyctl", name: "keyctl", nr: [4]uint32{250, 288, 219, 311}, errno: 1},
 	// refuse-openat2
-	{rule: "refuse-openat2", name: "openat2", nr: [4]uint32{437, 437, 437, 437}},
+	{rule: "refuse-openat2", name: "openat2", nr: [4]uint32{437, 437, 437, 437}, errno: 38},
 	// refuse-io-uring
-	{rule: "refuse-io-uring", name: "io_uring_setup", nr: [4]uint32{425, 425, 425, 425}},
+	{rule: "refuse-io-uring", name: "io_uring_setup", nr: [4]uint32{425, 425, 425, 425}, errno: 38},
 }
 
-// seccompModeCalls are the system calls the seccomp filter refuses with EPERM
-// when they would set the setuid or setgid bit, numbered as seccompSyscalls
+// seccompModeCalls are the system calls the seccomp filter refuses when they
+// would set the setuid or setgid bit, numbered as seccompSyscalls
 // (0xffffffff where the ABI lacks the call).
 var seccompModeCalls = [...]seccompModeCall{
 	// refuse-setid-chmod
-	{rule: "refuse-setid-chmod", name: "chmod", nr: [4]uint32{90, 15, 0xffffffff, 15}, mode: 1, flags: -1},
+	{rule: "refuse-setid-chmod", name: "chmod", nr: [4]uint32{90, 15, 0xffffffff, 15}, mode: 1, flags: -1, errno: 1},
 	// refuse-setid-fchmod
-	{rule: "refuse-setid-fchmod", name: "fchmod", nr: [4]uint32{91, 94, 52, 94}, mode: 1, flags: -1},
+	{rule: "refuse-setid-fchmod", name: "fchmod", nr: [4]uint32{91, 94, 52, 94}, mode: 1, flags: -1, errno: 1},
 	// refuse-setid-fchmodat
-	{rule: "refuse-setid-fchmodat", name: "fchmodat", nr: [4]uint32{268, 306, 53, 333}, mode: 2, flags: -1},
+	{rule: "refuse-setid-fchmodat", name: "fchmodat", nr: [4]uint32{268, 306, 53, 333}, mode: 2, flags: -1, errno: 1},
 	// refuse-setid-fchmodat2
-	{rule: "refuse-setid-fchmodat2", name: "fchmodat2", nr: [4]uint32{452, 452, 452, 452}, mode: 2, flags: -1},
+	{rule: "refuse-setid-fchmodat2", name: "fchmodat2", nr: [4]uint32{452, 452, 452, 452}, mode: 2, flags: -1, errno: 1},
 	// refuse-setid-creat
-	{rule: "refuse-setid-creat", name: "creat", nr: [4]uint32{85, 8, 0xffffffff, 8}, mode: 1, flags: -1},
+	{rule: "refuse-setid-creat", name: "creat", nr: [4]uint32{85, 8, 0xffffffff, 8}, mode: 1, flags: -1, errno: 1},
 	// refuse-setid-open
-	{rule: "refuse-setid-open", name: "open", nr: [4]uint32{2, 5, 0xffffffff, 5}, mode: 2, flags: 1},
+	{rule: "refuse-setid-open", name: "open", nr: [4]uint32{2, 5, 0xffffffff, 5}, mode: 2, flags: 1, errno: 1},
 	// refuse-setid-openat
-	{rule: "refuse-setid-openat", name: "openat", nr: [4]uint32{257, 295, 56, 322}, mode: 3, flags: 2},
+	{rule: "refuse-setid-openat", name: "openat", nr: [4]uint32{257, 295, 56, 322}, mode: 3, flags: 2, errno: 1},
 	// refuse-setid-mknod
-	{rule: "refuse-setid-mknod", name: "mknod", nr: [4]uint32{133, 14, 0xffffffff, 14}, mode: 1, flags: -1},
+	{rule: "refuse-setid-mknod", name: "mknod", nr: [4]uint32{133, 14, 0xffffffff, 14}, mode: 1, flags: -1, errno: 1},
 	// refuse-setid-mknodat
-	{rule: "refuse-setid-mknodat", name: "mknodat", nr: [4]uint32{259, 297, 33, 324}, mode: 2, flags: -1},
+	{rule: "refuse-setid-mknodat", name: "mknodat", nr: [4]uint32{259, 297, 33, 324}, mode: 2, flags: -1, errno: 1},
 }
 
-// seccompIoctls are the ioctl requests the seccomp filter refuses with EPERM.
+// seccompIoctls are the ioctl requests the seccomp filter refuses.
 var seccompIoctls = [...]seccompIoctl{
 	// refuse-tiocsti
-	{rule: "refuse-tiocsti", name: "TIOCSTI", request: 0x5412},
+	{rule: "refuse-tiocsti", name: "TIOCSTI", request: 0x5412, errno: 1},
 	// refuse-tioclinux
-	{rule: "refuse-tioclinux", name: "TIOCLINUX", request: 0x541c},
+	{rule: "refuse-tioclinux", name: "TIOCLINUX", request: 0x541c, errno: 1},
 	// refuse-tiocsetd
-	{rule: "refuse-tiocsetd", name: "TIOCSETD", request: 0x5423},
+	{rule: "refuse-tiocsetd", name: "TIOCSETD", request: 0x5423, errno: 1},
 	// refuse-tiocexcl
-	{rule: "refuse-tiocexcl", name: "TIOCEXCL", request: 0x540c},
+	{rule: "refuse-tiocexcl", name: "TIOCEXCL", request: 0x540c, errno: 1},
 	// refuse-tioccons
-	{rule: "refuse-tioccons", name: "TIOCCONS", request: 0x541d},
+	{rule: "refuse-tioccons", name: "TIOCCONS", request: 0x541d, errno: 1},
 	// refuse-tiocsserial
-	{rule: "refuse-tiocsserial", name: "TIOCSSERIAL", request: 0x541f},
+	{rule: "refuse-tiocsserial", name: "TIOCSSERIAL", request: 0x541f, errno: 1},
 	// refuse-tiocvhangup
-	{rule: "refuse-tiocvhangup", name: "TIOCVHANGUP", request: 0x5437},
+	{rule: "refuse-tiocvhangup", name: "TIOCVHANGUP", request: 0x5437, errno: 1},
 	// refuse-tiocslcktrmios
-	{rule: "refuse-tiocslcktrmios", name: "TIOCSLCKTRMIOS", request: 0x5457},
+	{rule: "refuse-tiocslcktrmios", name: "TIOCSLCKTRMIOS", request: 0x5457, errno: 1},
 }
 
 // The limits package sandbox applies, as indices into limitTable.
