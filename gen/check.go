@@ -91,6 +91,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 			c.at(e.Pos, e.ID, "name %q is not an environment variable name (want [A-Z_][A-Z0-9_]*)", e.Value)
 		}
 	}
+	checkStdio(c, cm, ids, local)
 	for _, e := range cm.DefaultHidden {
 		checkID(c, e.Pos, e.ID, local, ids)
 		checkWhy(c, e.Pos, e.ID, e.Why)

@@ -92,6 +92,7 @@ func Doc(t *Table) ([]byte, error) {
 			row(code(e.ID), code(e.Value), prose(e.Why))
 		}
 	})
+	docStdio(&b, &t.Common)
 	return b.Bytes(), nil
 }
 

@@ -17,6 +17,7 @@ func Emit(t *Table) ([]byte, error) {
 	f := jen.NewFile("sandbox")
 	f.HeaderComment(Header)
 	emitCommon(f, &t.Common)
+	emitStdio(f, &t.Common)
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
@@ -150,6 +151,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.DefaultHidden {
 			g.Add(row(e.ID, "any", "", "not revealed; on linux, exists", "hide "+e.Value, "", e.Why))
+		}
+		for _, e := range t.Common.Stdio {
+			g.Add(row(e.ID, "any", "", "", stdioEmits(e), e.Reviewed, e.Why))
 		}
 		g.Line()
 	})

@@ -222,7 +222,7 @@ func (l *loader) strs(n *yaml.Node, rule, what string) []string {
 }
 
 func (l *loader) common(root *yaml.Node, c *Common) {
-	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "default-hidden"}, func(key string, k, v *yaml.Node) {
+	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "default-hidden", "stdio"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "policy":
 			l.policy(v, &c.Policy)
@@ -230,6 +230,8 @@ func (l *loader) common(root *yaml.Node, c *Common) {
 			c.StripEnv = l.entries(v, "strip-env", "name")
 		case "default-hidden":
 			c.DefaultHidden = l.entries(v, "default-hidden", "path")
+		case "stdio":
+			c.Stdio = l.stdio(v)
 		}
 	})
 	for _, key := range []string{"policy", "strip-env", "default-hidden"} {

@@ -18,7 +18,8 @@ func SemDiff(old, new *Table) []string {
 	out = append(out, seccompDiff(old.Linux, new.Linux)...)
 	out = append(out, limitsDiff(old.Linux, new.Linux)...)
 	out = append(out, platformDiff("darwin", old.Darwin, new.Darwin)...)
-	return append(out, commonDiff(&old.Common, &new.Common)...)
+	out = append(out, commonDiff(&old.Common, &new.Common)...)
+	return append(out, stdioDiff(&old.Common, &new.Common)...)
 }
 
 // reach is how a change moves what the sandboxed process may do. unknown

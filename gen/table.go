@@ -24,6 +24,7 @@ type Common struct {
 	Policy        Policy
 	StripEnv      []Entry // Value is the variable's name
 	DefaultHidden []Entry // Value is "$home/rel" or an absolute path
+	Stdio         []StdioEntry
 }
 
 // Policy names the environment variable that selects the policy and the

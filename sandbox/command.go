@@ -106,6 +106,12 @@ func Rules() []Rule {
 // directory is the resolved workspace, which exists at the same path inside
 // the sandbox.
 //
+// Its Stdin, Stdout and Stderr are whatever the caller sets, and an
+// exec.Cmd has no hook to check them: call GuardStdio after setting them,
+// or a caller's pipe or file reaches the command as it is, which it can
+// reopen through /proc/self/fd (write into the pipe its stdin comes from,
+// say). NewCmd does this itself.
+//
 // Only cmd.ExtraFiles reach the sandbox: every other descriptor this
 // process holds from 3 up is marked close-on-exec first, for good (see
 // closeStrayFDs), because one inherited without the flag is a way around

@@ -43,6 +43,13 @@ import (
 // failure only).
 // Under Off, and on macOS (sandbox-exec has no status channel), Cmd is a
 // plain exec.Cmd built like Command's, probe included.
+//
+// Start applies the table's stdio rules (GuardStdio) to Stdin, Stdout and
+// Stderr when they are *os.File: a pipe, FIFO, socket, file or device
+// reaches the command through a pipe of the sandbox's own, copied, so it
+// cannot be reopened through /proc/self/fd; a copied stdin is read ahead,
+// as ssh reads it. To hand a descriptor over as it is, put it in
+// ExtraFiles (README.md, "Standard streams").
 type Cmd struct {
 	*exec.Cmd
 
@@ -55,6 +62,12 @@ type Cmd struct {
 	// after Start, so a second Start (the retry without an option an old
 	// bwrap rejects) could not reuse them.
 	pipes bool
+	// ownPipes are the child's ends of the pipe methods' pipes, which are
+	// the command's own and reach it as they are.
+	ownPipes []*os.File
+	// wrapped is set when the command runs in a sandbox, whose Start
+	// applies the table's stdio rules.
+	wrapped bool
 	// owned are the ExtraFiles opened for this spawn alone, closed by
 	// Start.
 	owned []*os.File
@@ -82,7 +95,7 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 	if err != nil {
 		return nil, err
 	}
-	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir}
+	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir, wrapped: s.plan != nil}
 	if s.plan != nil && check == checkFound {
 		if c.fold, err = newFold(c, s.plan, s.files); err != nil {
 			closeAll(s.owned)
@@ -118,6 +131,11 @@ func (c *Cmd) Sees(path string) bool {
 func (c *Cmd) Start() error {
 	defer c.closeOwned()
 	if c.fold == nil {
+		if c.wrapped {
+			if err := c.guard(nil); err != nil {
+				return err
+			}
+		}
 		return c.Cmd.Start()
 	}
 	return c.fold.start(c)
@@ -182,16 +200,35 @@ func (c *Cmd) CombinedOutput() ([]byte, error) {
 	return b.Bytes(), err
 }
 
+// guard applies the table's stdio rules to the embedded exec.Cmd's
+// streams; see GuardStdio.
+func (c *Cmd) guard(gate *stdinGate) error {
+	g, err := guardStreams(c.Stdin, c.Stdout, c.Stderr, gate, c.ownPipes)
+	if err != nil {
+		return err
+	}
+	c.Stdin, c.Stdout, c.Stderr = g.stdin, g.stdout, g.stderr
+	return nil
+}
+
 // StdinPipe is exec.Cmd.StdinPipe.
 func (c *Cmd) StdinPipe() (io.WriteCloser, error) {
 	c.pipes = true
-	return c.Cmd.StdinPipe()
+	w, err := c.Cmd.StdinPipe()
+	if f, ok := c.Cmd.Stdin.(*os.File); ok && err == nil {
+		c.ownPipes = append(c.ownPipes, f)
+	}
+	return w, err
 }
 
 // StdoutPipe is exec.Cmd.StdoutPipe.
 func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
 	c.pipes = true
-	return c.Cmd.StdoutPipe()
+	r, err := c.Cmd.StdoutPipe()
+	if f, ok := c.Cmd.Stdout.(*os.File); ok && err == nil {
+		c.ownPipes = append(c.ownPipes, f)
+	}
+	return r, err
 }
 
 // StderrPipe is exec.Cmd.StderrPipe. The pipe is an *os.File, so bwrap's
@@ -199,7 +236,11 @@ func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
 // re-run (see Cmd).
 func (c *Cmd) StderrPipe() (io.ReadCloser, error) {
 	c.pipes = true
-	return c.Cmd.StderrPipe()
+	r, err := c.Cmd.StderrPipe()
+	if f, ok := c.Cmd.Stderr.(*os.File); ok && err == nil {
+		c.ownPipes = append(c.ownPipes, f)
+	}
+	return r, err
 }
 
 // replayable reports whether a failed first attempt leaves the command's

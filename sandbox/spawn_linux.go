@@ -95,33 +95,47 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 		return false, fmt.Errorf("sandbox: start %s: status pipe: %w", c.Path, err)
 	}
 	run := c.Cmd
-	args, extra, stdout, stderr := run.Args, run.ExtraFiles, run.Stdout, run.Stderr
+	args, extra, stdin, stdout, stderr := run.Args, run.ExtraFiles, run.Stdin, run.Stdout, run.Stderr
 	end := slices.Index(args[1:], "--") + 1
 	if end == 0 {
 		pr.Close()
 		pw.Close()
 		return false, fmt.Errorf("sandbox: start %s: no -- in %q", c.Path, args)
 	}
+	// The table's stdio rules, with a copied stdin held until bwrap has
+	// accepted its options: a rejected attempt is retried with the same
+	// input.
+	gate := newStdinGate()
+	defer gate.abort()
+	if err := c.guard(gate); err != nil {
+		pr.Close()
+		pw.Close()
+		return false, err
+	}
 	// The pipe goes after every ExtraFiles entry, the caller's included.
 	run.Args = slices.Concat(args[:1], f.statusArgs(3+len(extra)), args[end+1:])
 	run.ExtraFiles = append(slices.Clip(extra), pw)
 	f.tail = nil
-	if _, isFile := stderr.(*os.File); !isFile {
-		f.tail = &tail{w: stderr, hold: true}
-		run.Stderr = f.tail
-		if sameWriter(stdout, stderr) {
+	if _, isFile := run.Stderr.(*os.File); !isFile {
+		f.tail = &tail{w: run.Stderr, hold: true}
+		if sameWriter(run.Stdout, run.Stderr) {
 			run.Stdout = f.tail // exec.Cmd shares one pipe, as for CombinedOutput
 		}
+		run.Stderr = f.tail
 	}
 	err = run.Start()
 	pw.Close()
+	// Not Stdin: exec.Cmd's copy reads the field when it runs, so it
+	// stays what was started until the spawn is waited for.
 	run.Args, run.ExtraFiles, run.Stdout, run.Stderr = args, extra, stdout, stderr
 	if err != nil {
+		run.Stdin = stdin
 		pr.Close()
 		return false, err
 	}
 	f.st = status{}
 	if f.st.readLine(pr) && f.st.childPID() {
+		gate.open()
 		f.pr = pr
 		f.host.accepted(f.plan.disableUserns, true)
 		if f.tail != nil {
@@ -131,7 +145,9 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	}
 
 	// bwrap exited before it created anything.
+	gate.abort()
 	waitErr := run.Wait()
+	run.Stdin = stdin // the copy has ended: a retry starts from the caller's
 	pr.Close()
 	if st := run.ProcessState; st == nil || st.ExitCode() != 1 {
 		if c.ctx != nil && c.ctx.Err() != nil {
@@ -161,6 +177,9 @@ func (f *fold) startPlain(c *Cmd) error {
 		c.Args = f.args(c)
 	}
 	f.plain = true
+	if err := c.guard(nil); err != nil {
+		return err
+	}
 	return c.Cmd.Start()
 }
 

@@ -179,6 +179,62 @@ var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-sssd-secrets", path: "/var/lib/sss/secrets"},
 }
 
+// stdioRules decides how the caller's standard descriptor of each kind
+// reaches the command, per stream: stdin, stdout, stderr.
+var stdioRules = [3][numStdioKinds]stdioRule{
+	// stdin
+	{
+		// stdio-terminal
+		stdioKindTerminal: {pass: stdioPassAsIs, rule: "stdio-terminal"},
+		// stdio-null
+		stdioKindNull: {pass: stdioPassAsIs, rule: "stdio-null"},
+		// stdio-pipe
+		stdioKindPipe: {pass: stdioPassCopy, rule: "stdio-pipe"},
+		// stdio-socket
+		stdioKindSocket: {pass: stdioPassCopy, rule: "stdio-socket"},
+		// stdio-file
+		stdioKindFile: {pass: stdioPassCopy, rule: "stdio-file"},
+		// stdio-device
+		stdioKindDevice: {pass: stdioPassCopy, rule: "stdio-device"},
+		// stdio-dir
+		stdioKindDir: {pass: stdioPassNone, rule: "stdio-dir"},
+	},
+	// stdout
+	{
+		// stdio-terminal
+		stdioKindTerminal: {pass: stdioPassAsIs, rule: "stdio-terminal"},
+		// stdio-null
+		stdioKindNull: {pass: stdioPassAsIs, rule: "stdio-null"},
+		// stdio-pipe
+		stdioKindPipe: {pass: stdioPassCopy, rule: "stdio-pipe"},
+		// stdio-socket
+		stdioKindSocket: {pass: stdioPassCopy, rule: "stdio-socket"},
+		// stdio-file
+		stdioKindFile: {pass: stdioPassCopy, rule: "stdio-file"},
+		// stdio-device
+		stdioKindDevice: {pass: stdioPassCopy, rule: "stdio-device"},
+		// stdio-dir
+		stdioKindDir: {pass: stdioPassNone, rule: "stdio-dir"},
+	},
+	// stderr
+	{
+		// stdio-terminal
+		stdioKindTerminal: {pass: stdioPassAsIs, rule: "stdio-terminal"},
+		// stdio-null
+		stdioKindNull: {pass: stdioPassAsIs, rule: "stdio-null"},
+		// stdio-pipe
+		stdioKindPipe: {pass: stdioPassCopy, rule: "stdio-pipe"},
+		// stdio-socket
+		stdioKindSocket: {pass: stdioPassCopy, rule: "stdio-socket"},
+		// stdio-file
+		stdioKindFile: {pass: stdioPassCopy, rule: "stdio-file"},
+		// stdio-device
+		stdioKindDevice: {pass: stdioPassCopy, rule: "stdio-device"},
+		// stdio-dir
+		stdioKindDir: {pass: stdioPassNone, rule: "stdio-dir"},
+	},
+}
+
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome.
 type defaultHiddenPath struct {
@@ -1732,6 +1788,48 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/lib/sss/secrets",
 		Why:      "SSSD's stored secrets.",
+	},
+	{
+		ID:       "stdio-terminal",
+		Platform: "any",
+		Emits:    "stdin, stdout, stderr: terminal as-is",
+		Why:      "Interactive programs need the terminal itself (line editing, window size, job control with --interactive). Reopening it gives nothing more; what the command could do with it is the seccomp section's (TIOCSTI) and --new-session's business.",
+	},
+	{
+		ID:       "stdio-null",
+		Platform: "any",
+		Emits:    "stdin, stdout, stderr: null as-is",
+		Why:      "/dev/null reopened is /dev/null; the usual stand-in for no input.",
+	},
+	{
+		ID:       "stdio-pipe",
+		Platform: "any",
+		Emits:    "stdin, stdout, stderr: pipe copy",
+		Why:      "A pipe or FIFO reopened through /proc/self/fd/0 for writing is the caller's end: a shell reading its script from that pipe (cat script.sh | bash, an agent driving one bash through stdin) would run what the command wrote, outside the sandbox. Reopened for reading, stdout's pipe gives the read end, output meant for the caller's reader. The copy reads ahead, as ssh does: input the command does not read is consumed.",
+	},
+	{
+		ID:       "stdio-socket",
+		Platform: "any",
+		Emits:    "stdin, stdout, stderr: socket copy",
+		Why:      "A socket is two-way whatever the caller meant: stdin's socket can be written back to the peer, stdout's read from, and a unix socket's peer credentials are the caller's.",
+	},
+	{
+		ID:       "stdio-file",
+		Platform: "any",
+		Emits:    "stdin, stdout, stderr: file copy",
+		Why:      "A redirected file reopened read-write through /proc/self/fd rewrites the host file (echo x >> /proc/self/fd/0 < file), whatever the mounts say.",
+	},
+	{
+		ID:       "stdio-device",
+		Platform: "any",
+		Emits:    "stdin, stdout, stderr: device copy",
+		Why:      "A block device, or a character device that is no terminal or /dev/null, reopened read-write is the raw device.",
+	},
+	{
+		ID:       "stdio-dir",
+		Platform: "any",
+		Emits:    "stdin, stdout, stderr: dir none",
+		Why:      "A directory descriptor opens the whole tree under it, hidden paths included, and takes no input or output: the command gets /dev/null.",
 	},
 }
 

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // setParentDeathSignal makes bwrap die with sandtable, even of SIGKILL;
@@ -57,11 +55,4 @@ func children(pid int) []int {
 		}
 	}
 	return kids
-}
-
-// isTerminal reports whether f is a terminal, which the command must get
-// itself for job control and line editing.
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"os"
 	"syscall"
 )
 
@@ -14,7 +13,3 @@ func checkPidfdEarly() {}
 
 // sandboxedProcess is pid itself: sandbox-exec execs the command in place.
 func sandboxedProcess(pid int) int { return pid }
-
-// isTerminal is true for every character device here: macOS's profile
-// denies by path, and a reopened device is still a path it judges.
-func isTerminal(*os.File) bool { return true }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -19,9 +18,16 @@ import (
 
 var runHelp = helpText{
 	synopsis: "run [flags] [--] CMD [ARGS...]",
-	description: `Run CMD in the sandbox, with stdin, stdout and stderr passed through, in
-the workspace directory. CMD can write only to the workspace (and a private
-/tmp) and cannot read the hidden paths.
+	description: `Run CMD in the sandbox, in the workspace directory. CMD can write only to
+the workspace (and a private /tmp) and cannot read the hidden paths.
+
+A terminal or /dev/null as stdin, stdout or stderr reaches CMD as it is. A
+pipe, FIFO, socket, file or device is copied through a pipe of the
+sandbox's own, so CMD cannot reopen it (a pipe it reads its input from, for
+writing); a directory is replaced by /dev/null ('sandtable rules', the
+stdio-* rows). Like ssh, sandtable reads a copied stdin ahead of CMD: input
+CMD does not read is consumed, so give a command that should not read a
+script's remaining lines </dev/null.
 
 sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
 2 for a bad flag or path, 125 when the sandbox cannot be set up here (see
@@ -97,11 +103,9 @@ func catchSignals() *signals {
 // --die-with-parent, CMD, with SIGKILL and no chance to clean up.
 func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 	<-sigs.ready // before the thread is locked, which would slow the wait
+	// Start applies the table's stdio rules: a pipe, socket, file or
+	// device reaches the command through a pipe of its own.
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if wrapped {
-		cmd.Stdin = sandboxStdin(os.Stdin)
-		cmd.Stdout, cmd.Stderr = sandboxOutput(os.Stdout), sandboxOutput(os.Stderr)
-	}
 	ownSession := wrapped && runtime.GOOS == "linux" && hasFlag(cmd.Args[1:], "--new-session")
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -233,65 +237,4 @@ func startError(name string, err error) error {
 		return exitError{exitNotFound, fmt.Errorf("%s: command not found", name)}
 	}
 	return exitError{exitCannotRun, fmt.Errorf("%s: %w", name, err)}
-}
-
-// The standard descriptors sandtable was given reach the command as they
-// are only when reopening them (through /proc/self/fd) gives nothing more:
-// a terminal, a pipe, a socket, /dev/null. A regular file, a block device
-// or another character device could be reopened read-write past every
-// mount, and a directory opens the whole tree under it, hidden paths
-// included; such descriptors are passed through a pipe, or not at all.
-
-// sandboxStdin is what the sandboxed command gets for stdin.
-func sandboxStdin(f *os.File) io.Reader {
-	switch passable(f) {
-	case passPipe:
-		return struct{ io.Reader }{f}
-	case passNone:
-		return nil // /dev/null
-	}
-	return f
-}
-
-// sandboxOutput is what it gets for stdout or stderr.
-func sandboxOutput(f *os.File) io.Writer {
-	switch passable(f) {
-	case passPipe:
-		return struct{ io.Writer }{f}
-	case passNone:
-		return nil // /dev/null: a directory takes no output
-	}
-	return f
-}
-
-type passing int
-
-const (
-	passAsIs passing = iota
-	passPipe
-	passNone
-)
-
-func passable(f *os.File) passing {
-	fi, err := f.Stat()
-	if err != nil {
-		return passAsIs
-	}
-	m := fi.Mode()
-	switch {
-	case m.IsDir():
-		return passNone
-	case m.IsRegular(), m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0:
-		return passPipe
-	case m&fs.ModeCharDevice != 0 && !isTerminal(f) && !isDevNull(fi):
-		return passPipe
-	}
-	return passAsIs
-}
-
-// isDevNull reports whether fi is the null device, which is harmless to
-// pass on and the usual stand-in for no input.
-func isDevNull(fi fs.FileInfo) bool {
-	null, err := os.Stat(os.DevNull)
-	return err == nil && os.SameFile(fi, null)
 }
