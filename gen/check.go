@@ -92,6 +92,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 		}
 	}
 	checkStdio(c, cm, ids, local)
+	checkProtect(c, cm.Protect, local, ids)
 	for _, e := range cm.DefaultHidden {
 		checkID(c, e.Pos, e.ID, local, ids)
 		checkWhy(c, e.Pos, e.ID, e.Why)
@@ -351,7 +352,7 @@ func checkOperand(c *errs, r *Rule, op string, vars []string) {
 	if op == varPath && r.For == "" {
 		c.at(r.ArgsPos, r.ID, "%s needs for (want for: hidden, read or write)", varPath)
 	}
-	if want, ok := varCondition[op]; ok && !slices.Contains(r.When, Cond{Word: want}) {
+	if want, ok := varCondition[op]; ok && !slices.Contains(r.When, Cond{Word: want}) && !placeholderOperand(r, op) {
 		c.at(r.ArgsPos, r.ID, "%s is empty unless %s holds (want when: %s)", op, want, want)
 	}
 }

@@ -93,6 +93,7 @@ func Doc(t *Table) ([]byte, error) {
 		}
 	})
 	docStdio(&b, &t.Common)
+	docProtect(&b, t.Common.Protect)
 	return b.Bytes(), nil
 }
 

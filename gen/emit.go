@@ -18,6 +18,7 @@ func Emit(t *Table) ([]byte, error) {
 	f.HeaderComment(Header)
 	emitCommon(f, &t.Common)
 	emitStdio(f, &t.Common)
+	emitProtect(f, t.Common.Protect)
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
@@ -154,6 +155,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.Stdio {
 			g.Add(row(e.ID, "any", "", "", stdioEmits(e), e.Reviewed, e.Why))
+		}
+		for _, e := range t.Common.Protect {
+			g.Add(row(e.ID, "any", "", protectRuleWhen(e), "protect "+e.Path, e.Reviewed, e.Why))
 		}
 		g.Line()
 	})

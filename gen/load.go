@@ -222,8 +222,10 @@ func (l *loader) strs(n *yaml.Node, rule, what string) []string {
 }
 
 func (l *loader) common(root *yaml.Node, c *Common) {
-	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "default-hidden", "stdio"}, func(key string, k, v *yaml.Node) {
+	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "default-hidden", "stdio", "protect"}, func(key string, k, v *yaml.Node) {
 		switch key {
+		case "protect":
+			c.Protect = l.protect(v)
 		case "policy":
 			l.policy(v, &c.Policy)
 		case "strip-env":

@@ -52,10 +52,11 @@ var condPhrase = map[string][2]string{
 
 // iterSubject names the paths a `for` ranges over.
 var iterSubject = map[string]string{
-	"hidden": "each hidden path",
-	"read":   "each `Config.Read` path",
-	"write":  "each `Config.Write` path",
-	"pin":    "each directory between the workspace or a `Config.Write` path and a hidden path inside it",
+	"hidden":    "each hidden path",
+	"read":      "each `Config.Read` path",
+	"write":     "each `Config.Write` path",
+	"pin":       "each directory between the workspace or a `Config.Write` path and a hidden or protected path inside it",
+	"protected": "each protected path found in the workspace or a `Config.Write` directory (see Protected paths)",
 }
 
 func phrase(c Cond) string {

@@ -583,6 +583,7 @@ func commonDiff(o, n *Common) []string {
 	entryDiff(line, "default-hidden", o.DefaultHidden, n.DefaultHidden, func(a, b string) reach {
 		return reach{wider: !contains(a, b), narrower: !contains(b, a)}.flip()
 	})
+	entryDiff(line, "protect", protectEntries(o.Protect), protectEntries(n.Protect), protectChange)
 	return out
 }
 

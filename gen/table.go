@@ -25,6 +25,7 @@ type Common struct {
 	StripEnv      []Entry // Value is the variable's name
 	DefaultHidden []Entry // Value is "$home/rel" or an absolute path
 	Stdio         []StdioEntry
+	Protect       []ProtectEntry
 }
 
 // Policy names the environment variable that selects the policy and the

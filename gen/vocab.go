@@ -48,6 +48,9 @@ var iterations = map[string]struct {
 	"read":   {field: "read"},
 	"write":  {field: "write"},
 	"pin":    {field: "pins"},
+	// protected are the paths of the protect section found in the
+	// writable roots; a missing one gets a placeholder.
+	"protected": {field: "protected", canMissing: true},
 }
 
 // Variables. $path is the iterated item and needs `for`. The descriptor
@@ -73,6 +76,9 @@ var fdVars = []string{varNullFD, varSeccompFD, varStatusFD, varBlockFD}
 // varCondition is the condition under which a variable has a value: a
 // descriptor the plan does not always hand out is "" otherwise, and bwrap
 // would read an empty operand as a descriptor number.
+//
+// A protected path that is missing gets a placeholder read from $nullfd,
+// so for: protected, is-missing hands out the descriptor too.
 var varCondition = map[string]string{
 	varNullFD:    "is-file",
 	varSeccompFD: "seccomp",

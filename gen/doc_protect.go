@@ -1,0 +1,64 @@
+package gen
+
+import (
+	"bytes"
+	"strings"
+)
+
+// docProtect renders the protect section of docs/POLICY.md.
+func docProtect(b *bytes.Buffer, rows []ProtectEntry) {
+	if len(rows) == 0 {
+		return
+	}
+	b.WriteString("\n### Protected paths\n\n")
+	b.WriteString("Read-only inside every writable root (the workspace and each write path),\n")
+	b.WriteString("because something outside the sandbox runs them later. `$root` is the\n")
+	b.WriteString("root, `$gitdir` each git directory found there, `$gitfile` each `.git`\n")
+	b.WriteString("file, `$hookspath` the hooks directory `core.hooksPath` names. A missing\n")
+	b.WriteString("one gets a read-only empty placeholder for the run (if-missing: skip where\n")
+	b.WriteString("an empty file would break the tool that reads it); on macOS the rows are\n")
+	b.WriteString("write denies.\n\n")
+	table(b, []string{"ID", "Path", "If missing", "Unless", "Why", "Reviewed"}, func(row func(...string)) {
+		for _, e := range rows {
+			unless, missing := "", "placeholder"
+			if e.Unless != "" {
+				unless = code(e.Unless)
+			}
+			if e.IfMissing != "" {
+				missing = e.IfMissing
+			}
+			row(code(e.ID), code(e.Path), missing, unless, prose(e.Why), prose(e.Reviewed))
+		}
+	})
+}
+
+// protectEntries is the protect section as semdiff compares it: a row
+// protects its path unless its opt-out is set, so adding an opt-out, like
+// removing the row, widens.
+func protectEntries(rows []ProtectEntry) []Entry {
+	var es []Entry
+	for _, e := range rows {
+		v := e.Path
+		if e.IfMissing == "skip" {
+			v += " if it exists"
+		}
+		if e.Unless != "" {
+			v += " unless " + e.Unless
+		}
+		es = append(es, Entry{Pos: e.Pos, ID: e.ID, Value: v, Why: e.Why})
+	}
+	return es
+}
+
+// protectChange says which way a changed protect row moved: gaining a
+// qualifier (an opt-out, no placeholder when missing) widens, losing one
+// narrows, another path does both.
+func protectChange(a, b string) reach {
+	switch {
+	case strings.HasPrefix(b, a+" "):
+		return reach{wider: true}
+	case strings.HasPrefix(a, b+" "):
+		return reach{narrower: true}
+	}
+	return reach{wider: true, narrower: true}
+}
