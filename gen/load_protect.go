@@ -16,7 +16,7 @@ type ProtectEntry struct {
 	// IfMissing is "placeholder" (the default) or "skip": a missing path
 	// whose empty placeholder would break the tool that reads it.
 	IfMissing string
-	Why      string
+	Why       string
 }
 
 // protect reads the common table's protect section: {id, path, why} rows,

@@ -15,6 +15,9 @@ func TestPrefixForFiles(t *testing.T) {
 	t.Setenv("HOME", mkdir(t, dir, "home"))
 	ws := mkdir(t, dir, "ws")
 	secret := writeFile(t, dir, "secret", "x")
+	// Every protected name exists, so no placeholder needs the /dev/null
+	// descriptor either.
+	mkProtected(t, ws)
 
 	filter := nativeSeccomp()
 	for _, c := range []struct {

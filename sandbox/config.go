@@ -78,6 +78,12 @@ type Config struct {
 	// Limits bound what one run may use; the zero value takes the table's
 	// defaults. See Limits.
 	Limits Limits
+	// AllowGitConfig leaves the git config files in the writable roots
+	// writable (the protect rows with unless: allow-git-config), for a run
+	// that must write them: git remote add, git config, git submodule
+	// init. The command can then set core.fsmonitor or an alias that the
+	// user's next git command runs outside the sandbox.
+	AllowGitConfig bool
 
 	// Policy says whether the sandbox is required or off; the zero value,
 	// FromEnv, leaves it to PolicyVariable (required when unset).

@@ -81,6 +81,9 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 		return nil, err
 	}
 	if strict {
+		if p.protected, err = protectFacts(r, p, cfg); err != nil {
+			return nil, err
+		}
 		p.pins = pinFacts(p)
 	}
 	if goos == "linux" {

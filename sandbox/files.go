@@ -33,7 +33,8 @@ func (p *plan) numberFiles(seccomp bool) {
 		next++
 		return strconv.Itoa(next - 1)
 	}
-	p.nullFD = take(slices.ContainsFunc(p.hidden, func(f pathFact) bool { return f.kind == kindFile }))
+	p.nullFD = take(slices.ContainsFunc(p.hidden, func(f pathFact) bool { return f.kind == kindFile }) ||
+		slices.ContainsFunc(p.protected, func(f pathFact) bool { return f.kind == kindMissing }))
 	p.seccompFD = take(seccomp)
 }
 

@@ -73,6 +73,13 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 		prefixesOf(want, p)
 	}
 
+	// The protect section: the workspace's .git, and each $root row.
+	want[filepath.Join(ws, ".git")] = true
+	for _, row := range protectedPaths {
+		if row.base == protectRoot {
+			want[filepath.Join(ws, row.path)] = true
+		}
+	}
 	for _, d := range defaultHidden {
 		if !d.underHome {
 			continue
@@ -116,8 +123,9 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	// distinct first components, .config among them, which exists, and
 	// 33 distinct components under it; every other entry stops at its
 	// missing first component, which entries such as .cargo, .local and
-	// .m2 share).
-	if exact := strings.Count(dir, "/") + 4 + 107; total != exact || len(want) != exact {
+	// .m2 share), then 9 for the protect section (ws/.git and the 8 names
+	// under the root, all missing here).
+	if exact := strings.Count(dir, "/") + 4 + 107 + 9; total != exact || len(want) != exact {
 		t.Errorf("%d lstats (%d expected paths), want exactly %d", total, len(want), exact)
 	}
 	t.Logf("%d lstats for %d distinct paths", total, len(calls))

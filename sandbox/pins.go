@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// pinFacts lists the directories that keep each hidden path inside the
-// workspace or a write path where it is. bwrap hides a path by mounting
+// pinFacts lists the directories that keep each hidden or protected path
+// inside the workspace or a write path where it is. bwrap hides a path by mounting
 // over it, and the sandboxed command cannot rename a mount point, but it
 // can rename any directory above one whose parent it can write, mount
 // points below and all: the hidden path moves with it, and the next run,
@@ -41,6 +41,11 @@ func pinFacts(p *plan) []pathFact {
 			roots = append(roots, root{path: f.path, hidden: true})
 		}
 	}
+	// A protected path is a read-only mount (a placeholder where it is
+	// missing), pinned like a hidden one.
+	for _, f := range p.protected {
+		roots = append(roots, root{path: f.path})
+	}
 	// around returns the innermost root strictly above dir, and whether dir
 	// is a root itself.
 	around := func(dir string) (in root, found, isRoot bool) {
@@ -55,8 +60,14 @@ func pinFacts(p *plan) []pathFact {
 	}
 	var pins []pathFact
 	seen := map[string]bool{}
-	for _, h := range p.hidden {
-		if h.kind == kindMissing {
+	for i := range len(p.hidden) + len(p.protected) {
+		var h pathFact
+		if i < len(p.hidden) {
+			h = p.hidden[i]
+		} else {
+			h = p.protected[i-len(p.hidden)]
+		}
+		if h.kind == kindMissing && i < len(p.hidden) {
 			continue
 		}
 		for dir := path.Dir(h.path); dir != "/"; dir = path.Dir(dir) {

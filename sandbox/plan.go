@@ -37,6 +37,9 @@ type plan struct {
 	// pins are the directories between a writable root and a hidden
 	// path inside it; see pinFacts.
 	pins []pathFact
+	// protected are the protect section's paths found in the writable
+	// roots; a missing one (kindMissing) gets a placeholder.
+	protected []pathFact
 
 	network       bool // any mode but NetworkOff
 	netHost       bool // NetworkHost

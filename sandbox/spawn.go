@@ -138,7 +138,11 @@ func (c *Cmd) Start() error {
 		}
 		return c.Cmd.Start()
 	}
-	return c.fold.start(c)
+	err := c.fold.start(c)
+	if err != nil {
+		removePlaceholders(c.fold.plan)
+	}
+	return err
 }
 
 func (c *Cmd) closeOwned() {
@@ -152,6 +156,7 @@ func (c *Cmd) Wait() error {
 	if c.fold == nil {
 		return c.Cmd.Wait()
 	}
+	defer removePlaceholders(c.fold.plan)
 	return c.fold.wait(c)
 }
 

@@ -6,6 +6,7 @@ package sandbox
 // elsewhere NewCmd probes like Command and Cmd runs its exec.Cmd as is.
 type fold struct {
 	tail *tail
+	plan *plan
 }
 
 func newFold(*Cmd, *plan, []WrapFile) (*fold, error) { return nil, nil }

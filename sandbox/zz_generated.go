@@ -235,6 +235,35 @@ var stdioRules = [3][numStdioKinds]stdioRule{
 	},
 }
 
+// protectedPaths stay read-only inside each writable root; a missing one
+// gets a read-only empty placeholder for the run, unless skipMissing.
+var protectedPaths = [...]protectedPath{
+	{id: "protect-git-config", base: protectGitdir, path: "config", unless: allowGitConfig},
+	{id: "protect-git-config-worktree", base: protectGitdir, path: "config.worktree", skipMissing: true, unless: allowGitConfig},
+	{id: "protect-git-hooks", base: protectGitdir, path: "hooks"},
+	{id: "protect-git-commondir", base: protectGitdir, path: "commondir", skipMissing: true},
+	{id: "protect-gitfile", base: protectGitfile},
+	{id: "protect-hooks-path", base: protectHooksPath},
+	{id: "protect-mcp-json", base: protectRoot, path: ".mcp.json"},
+	{id: "protect-claude", base: protectRoot, path: ".claude"},
+	{id: "protect-codex", base: protectRoot, path: ".codex"},
+	{id: "protect-gemini", base: protectRoot, path: ".gemini"},
+	{id: "protect-cursor", base: protectRoot, path: ".cursor"},
+	{id: "protect-vscode", base: protectRoot, path: ".vscode"},
+	{id: "protect-idea", base: protectRoot, path: ".idea"},
+	{id: "protect-devcontainer", base: protectRoot, path: ".devcontainer"},
+}
+
+// protectedPath is one row of the protect section: path relative to base,
+// or base alone; the row is dropped when the opt-out unless names is set.
+type protectedPath struct {
+	id          string
+	base        protectBase
+	path        string
+	skipMissing bool
+	unless      protectOptOut
+}
+
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome.
 type defaultHiddenPath struct {
@@ -356,7 +385,23 @@ var ruleTable = [...]Rule{
 		For:      "pin",
 		Emits:    "--bind $path $path",
 		Reviewed: "Binds a directory inside the workspace or a write path onto itself: it was writable before and stays writable, nothing else.",
-		Why:      "A hidden path inside the workspace or a write path keeps its place. Each directory between the writable root and it becomes a mount point, which the sandboxed command cannot rename, so it cannot move the hidden path aside for a later run, which hides by path, to miss.",
+		Why:      "A hidden or protected path inside the workspace or a write path keeps its place. Each directory between the writable root and it becomes a mount point, which the sandboxed command cannot rename, so it cannot move the hidden path aside for a later run, which hides by path, to miss.",
+	},
+	{
+		ID:       "protect-path",
+		Platform: "linux",
+		For:      "protected",
+		When:     "not is-missing",
+		Emits:    "--ro-bind $path $path",
+		Why:      "A path of the protect section (rules/common.yaml) inside a writable root stays read-only: git hooks and config, agent and editor configuration, which run outside the sandbox later. A mount point cannot be renamed or replaced, and every directory between the root and it is pinned (pin-dir), so it cannot be moved aside either.",
+	},
+	{
+		ID:       "protect-placeholder",
+		Platform: "linux",
+		For:      "protected",
+		When:     "is-missing",
+		Emits:    "--ro-bind-data $nullfd $path",
+		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none): bwrap makes the empty file on the host as its mount point, and NewCmd and sandtable run remove it afterwards when it is still empty.",
 	},
 	{
 		ID:       "hide-dir",
@@ -1831,18 +1876,109 @@ var ruleTable = [...]Rule{
 		Emits:    "stdin, stdout, stderr: dir none",
 		Why:      "A directory descriptor opens the whole tree under it, hidden paths included, and takes no input or output: the command gets /dev/null.",
 	},
+	{
+		ID:       "protect-git-config",
+		Platform: "any",
+		When:     "not allow-git-config",
+		Emits:    "protect $gitdir/config",
+		Reviewed: "The command can then set core.fsmonitor, core.sshCommand, an alias or a filter driver that the user's next git command runs unsandboxed. Only for runs that must write it (git remote add, git config, git submodule init, a checkout that sets an upstream).",
+		Why:      "git runs commands it names (core.fsmonitor at every git status, which shell prompts and editors run unasked; core.sshCommand, core.pager, filter and diff drivers, aliases) outside the sandbox.",
+	},
+	{
+		ID:       "protect-git-config-worktree",
+		Platform: "any",
+		When:     "exists, not allow-git-config",
+		Emits:    "protect $gitdir/config.worktree",
+		Reviewed: "The same as protect-git-config, for a worktree's own config.",
+		Why:      "With extensions.worktreeConfig, read like config, with the same commands. A missing one needs no placeholder: git reads it only when the protected config says so.",
+	},
+	{
+		ID:       "protect-git-hooks",
+		Platform: "any",
+		Emits:    "protect $gitdir/hooks",
+		Why:      "Hooks run at the user's next checkout, commit, merge or push, outside the sandbox, and git status never shows them.",
+	},
+	{
+		ID:       "protect-git-commondir",
+		Platform: "any",
+		When:     "exists",
+		Emits:    "protect $gitdir/commondir",
+		Why:      "A worktree's pointer to the repository it shares; re-pointed, the next git command there reads another config and hooks. Where it is missing (a repository's own .git) an empty placeholder would stop git, which refuses an empty commondir, so none is made: see README for what a run can still create there.",
+	},
+	{
+		ID:       "protect-gitfile",
+		Platform: "any",
+		Emits:    "protect $gitfile",
+		Why:      "A .git file's gitdir: line says where the repository is (a worktree's, a submodule's); re-pointed at a directory the command made, the next git status there, or a recursive one in the parent, runs its config.",
+	},
+	{
+		ID:       "protect-hooks-path",
+		Platform: "any",
+		Emits:    "protect $hookspath",
+		Why:      "core.hooksPath (husky's .husky, say) moves the hooks into the working tree, where they run at the user's next commit like .git/hooks.",
+	},
+	{
+		ID:       "protect-mcp-json",
+		Platform: "any",
+		Emits:    "protect $root/.mcp.json",
+		Why:      "Agent hosts start the MCP servers it lists, as commands, when they open the project.",
+	},
+	{
+		ID:       "protect-claude",
+		Platform: "any",
+		Emits:    "protect $root/.claude",
+		Why:      "Claude Code's project settings, hooks and commands run when it opens the project.",
+	},
+	{
+		ID:       "protect-codex",
+		Platform: "any",
+		Emits:    "protect $root/.codex",
+		Why:      "Codex's project configuration, which can name commands and MCP servers.",
+	},
+	{
+		ID:       "protect-gemini",
+		Platform: "any",
+		Emits:    "protect $root/.gemini",
+		Why:      "Gemini CLI's project settings, which start MCP servers and tools.",
+	},
+	{
+		ID:       "protect-cursor",
+		Platform: "any",
+		Emits:    "protect $root/.cursor",
+		Why:      "Cursor's project rules and MCP servers, started when it opens the folder.",
+	},
+	{
+		ID:       "protect-vscode",
+		Platform: "any",
+		Emits:    "protect $root/.vscode",
+		Why:      "VS Code tasks can run when the folder opens (runOn folderOpen), and settings name the interpreters and tools it starts.",
+	},
+	{
+		ID:       "protect-idea",
+		Platform: "any",
+		Emits:    "protect $root/.idea",
+		Why:      "JetBrains run configurations, external tools and startup tasks.",
+	},
+	{
+		ID:       "protect-devcontainer",
+		Platform: "any",
+		Emits:    "protect $root/.devcontainer",
+		Why:      "Dev container definitions whose initializeCommand runs on the host, and whose container gets the host's docker, when the folder opens.",
+	},
 }
 
 const linuxProgram = "bwrap" // program
 
 // Table indices of the linux mount-group rules, for mount.rule.
 const (
-	linuxRuleWorkspaceBind = 6  // workspace-bind
-	linuxRuleReadPath      = 7  // read-path
-	linuxRuleWritePath     = 8  // write-path
-	linuxRulePinDir        = 9  // pin-dir
-	linuxRuleHideDir       = 10 // hide-dir
-	linuxRuleHideFile      = 11 // hide-file
+	linuxRuleWorkspaceBind      = 6  // workspace-bind
+	linuxRuleReadPath           = 7  // read-path
+	linuxRuleWritePath          = 8  // write-path
+	linuxRulePinDir             = 9  // pin-dir
+	linuxRuleProtectPath        = 10 // protect-path
+	linuxRuleProtectPlaceholder = 11 // protect-placeholder
+	linuxRuleHideDir            = 12 // hide-dir
+	linuxRuleHideFile           = 13 // hide-file
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -1861,6 +1997,18 @@ func linuxMounts(p *plan, dst []mount) []mount {
 	for i := range p.pins {
 		f := &p.pins[i]
 		dst = append(dst, mount{rule: linuxRulePinDir, path: f.path}) // pin-dir
+	}
+	for i := range p.protected {
+		f := &p.protected[i]
+		if f.kind != kindMissing {
+			dst = append(dst, mount{rule: linuxRuleProtectPath, path: f.path}) // protect-path
+		}
+	}
+	for i := range p.protected {
+		f := &p.protected[i]
+		if f.kind == kindMissing {
+			dst = append(dst, mount{rule: linuxRuleProtectPlaceholder, path: f.path}) // protect-placeholder
+		}
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
@@ -1883,7 +2031,7 @@ func linuxArgs(p *plan) []string {
 	n := 27 // the unconditional rules
 	for i := range p.mounts {
 		switch p.mounts[i].rule {
-		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleHideFile:
+		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleHideFile:
 			n += 3
 		case linuxRuleHideDir:
 			n += 4
@@ -1930,6 +2078,10 @@ func linuxArgs(p *plan) []string {
 			a = append(a, "--bind", m.path, m.path) // write-path
 		case linuxRulePinDir:
 			a = append(a, "--bind", m.path, m.path) // pin-dir
+		case linuxRuleProtectPath:
+			a = append(a, "--ro-bind", m.path, m.path) // protect-path
+		case linuxRuleProtectPlaceholder:
+			a = append(a, "--ro-bind-data", p.nullFD, m.path) // protect-placeholder
 		case linuxRuleHideDir:
 			a = append(a, "--size", "4096", "--tmpfs", m.path) // hide-dir
 		case linuxRuleHideFile:
@@ -1988,6 +2140,10 @@ func linuxSteps(p *plan) []Step {
 			s = append(s, Step{Rule: "write-path", Args: []string{"--bind", m.path, m.path}}) // write-path
 		case linuxRulePinDir:
 			s = append(s, Step{Rule: "pin-dir", Args: []string{"--bind", m.path, m.path}}) // pin-dir
+		case linuxRuleProtectPath:
+			s = append(s, Step{Rule: "protect-path", Args: []string{"--ro-bind", m.path, m.path}}) // protect-path
+		case linuxRuleProtectPlaceholder:
+			s = append(s, Step{Rule: "protect-placeholder", Args: []string{"--ro-bind-data", p.nullFD, m.path}}) // protect-placeholder
 		case linuxRuleHideDir:
 			s = append(s, Step{Rule: "hide-dir", Args: []string{"--size", "4096", "--tmpfs", m.path}}) // hide-dir
 		case linuxRuleHideFile:

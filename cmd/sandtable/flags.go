@@ -82,6 +82,7 @@ type sandboxFlags struct {
 	policy                    string
 	network                   string
 	limits                    limitFlags
+	allowGitConfig            bool
 }
 
 func (f *sandboxFlags) register(fs *flag.FlagSet) {
@@ -93,6 +94,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only) or host (the host's\n        network: its loopback services and abstract unix sockets too); default: host")
 	fs.BoolVar(&f.noNetwork, "no-network", false, "--network off: cut the command off from the network, loopback included")
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
+	fs.BoolVar(&f.allowGitConfig, "allow-git-config", false, "leave the git config files in the workspace writable (git remote add,\n        git config; CMD can then make the next git command run anything)")
 	fs.StringVar(&f.policy, "policy", "", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
 	f.limits.register(fs)
 }
@@ -138,6 +140,7 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 	}
 	cfg.Interactive = f.interactive
 	f.limits.apply(&cfg.Limits)
+	cfg.AllowGitConfig = f.allowGitConfig
 	if f.policy != "" {
 		if cfg.Policy, err = sandbox.ParsePolicy(f.policy); err != nil {
 			return cfg, usageError{fmt.Errorf("--policy: %w", err)}

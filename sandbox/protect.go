@@ -1,0 +1,163 @@
+package sandbox
+
+import (
+	"io/fs"
+	"strings"
+)
+
+// protectBase is what a row of the protect section is relative to.
+type protectBase uint8
+
+const (
+	protectRoot      protectBase = iota // each writable root
+	protectGitdir                       // each git directory found in one
+	protectGitfile                      // each .git file found in one (the row's path is empty)
+	protectHooksPath                    // each hooks directory core.hooksPath names there
+)
+
+// protectOptOut is a Config switch that drops the protect rows naming it.
+type protectOptOut uint8
+
+const (
+	noOptOut protectOptOut = iota
+	allowGitConfig
+)
+
+func (o protectOptOut) set(cfg Config) bool {
+	return o == allowGitConfig && cfg.AllowGitConfig
+}
+
+// protectFacts finds the protect section's paths in every writable root
+// (the workspace and each write directory). An existing one is bound
+// read-only; a missing one, when its directory exists, gets a read-only
+// empty placeholder (kindMissing). A path already read-only in the sandbox
+// (inside a read path or a hidden one), or that the caller granted itself
+// as a write path, is left alone; a protected path that is a symlink is
+// refused, since the command could re-point it.
+func protectFacts(r *resolver, p *plan, cfg Config) ([]pathFact, error) {
+	roots := make([]string, 0, 1+len(p.write))
+	roots = append(roots, p.workspace)
+	for _, f := range p.write {
+		if f.kind == kindDir {
+			roots = append(roots, f.path)
+		}
+	}
+	var out []pathFact
+	seen := map[string]bool{}
+	for _, root := range roots {
+		g, err := findGit(r, root, roots)
+		if err != nil {
+			return nil, err
+		}
+		for _, row := range protectedPaths {
+			if row.unless.set(cfg) {
+				continue
+			}
+			var cands []string
+			switch row.base {
+			case protectRoot:
+				cands = []string{root + "/" + row.path}
+			case protectGitdir:
+				for _, d := range g.dirs {
+					cands = append(cands, d+"/"+row.path)
+				}
+			case protectGitfile:
+				cands = g.files
+			case protectHooksPath:
+				cands = g.hooks
+			}
+			for _, c := range cands {
+				f, ok, err := protectFact(r, p, c, roots)
+				if ok && f.kind == kindMissing && row.skipMissing {
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				if ok && !seen[f.path] {
+					seen[f.path] = true
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// protectFact classifies one candidate, a path whose directory is
+// symlink-free and inside one of roots.
+func protectFact(r *resolver, p *plan, c string, roots []string) (pathFact, bool, error) {
+	if err := checkPath("protected path", c); err != nil {
+		return pathFact{}, false, err
+	}
+	if !protectable(p, c, roots) {
+		return pathFact{}, false, nil
+	}
+	fi, err := r.lstat(c)
+	switch {
+	case err != nil && isMissing(err):
+		// The placeholder goes on the first missing component, so the
+		// command can create neither the path nor a directory above it.
+		at := c
+		for {
+			parent := at[:strings.LastIndexByte(at, '/')]
+			pfi, err := r.lstat(parent)
+			if err == nil {
+				if !pfi.IsDir() {
+					return pathFact{}, false, nil // nothing can be made there
+				}
+				break
+			}
+			if !isMissing(err) || isRoot(parent, roots) || !underAny(parent, roots) {
+				return pathFact{}, false, nil
+			}
+			at = parent
+		}
+		return fact(at, kindMissing, p.workspace), true, nil
+	case err != nil:
+		return pathFact{}, false, fsPathError("protected path", c, err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return pathFact{}, false, badPath("protected path", c, "is a symlink, which a sandboxed command could re-point at a file it writes "+
+			"(want the link replaced by its target, or the target named as the path)")
+	}
+	return fact(c, kindOf(fi), p.workspace), true, nil
+}
+
+// protectable reports whether c is writable in the sandbox and protecting
+// it hides nothing: it is no root itself (a write path the caller granted
+// stays a grant), and the innermost mount above it is a writable root,
+// not a read path (read-only already) or a hidden path (a bind there would
+// show what the tmpfs hides).
+func protectable(p *plan, c string, roots []string) bool {
+	if isRoot(c, roots) {
+		return false
+	}
+	best, writable := "", false
+	consider := func(root string, w bool) {
+		if (c == root || strings.HasPrefix(c, root+"/")) && len(root) >= len(best) {
+			best, writable = root, w
+		}
+	}
+	for _, root := range roots {
+		consider(root, true)
+	}
+	for _, f := range p.read {
+		consider(f.path, false)
+	}
+	for _, f := range p.hidden {
+		if f.kind != kindMissing {
+			consider(f.path, false)
+		}
+	}
+	return best != "" && writable
+}
+
+func isRoot(p string, roots []string) bool {
+	for _, r := range roots {
+		if p == r {
+			return true
+		}
+	}
+	return false
+}
+
