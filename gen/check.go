@@ -115,6 +115,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 			c.at(e.Pos, e.ID, "path %q: %s", e.Value, msg)
 		}
 	}
+	checkCaches(c, cm, local, ids)
 }
 
 func checkWhy(c *errs, pos Pos, id, why string) {

@@ -19,6 +19,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitCommon(f, &t.Common)
 	emitStdio(f, &t.Common)
 	emitProtect(f, t.Common.Protect)
+	emitCaches(f, &t.Common)
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
@@ -158,6 +159,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.Protect {
 			g.Add(row(e.ID, "any", "", protectRuleWhen(e), "protect "+e.Path, e.Reviewed, e.Why))
+		}
+		for _, e := range t.Common.Caches {
+			g.Add(row(e.ID, "any", "", "not no-cache", "cache "+e.Dir+": set "+e.Env+"="+e.Value, "", e.Why))
 		}
 		g.Line()
 	})

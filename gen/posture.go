@@ -57,6 +57,7 @@ var iterSubject = map[string]string{
 	"write":     "each `Config.Write` path",
 	"pin":       "each directory between the workspace or a `Config.Write` path and a hidden or protected path inside it",
 	"protected": "each protected path found in the workspace or a `Config.Write` directory (see Protected paths)",
+	"caches":    "each tool cache directory (the caches section; none under `Config.NoCache`)",
 }
 
 func phrase(c Cond) string {

@@ -584,6 +584,7 @@ func commonDiff(o, n *Common) []string {
 		return reach{wider: !contains(a, b), narrower: !contains(b, a)}.flip()
 	})
 	entryDiff(line, "protect", protectEntries(o.Protect), protectEntries(n.Protect), protectChange)
+	cachesDiff(line, o.Caches, n.Caches)
 	return out
 }
 

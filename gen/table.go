@@ -26,6 +26,7 @@ type Common struct {
 	DefaultHidden []Entry // Value is "$home/rel" or an absolute path
 	Stdio         []StdioEntry
 	Protect       []ProtectEntry
+	Caches        []CacheEntry
 }
 
 // Policy names the environment variable that selects the policy and the

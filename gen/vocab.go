@@ -51,6 +51,7 @@ var iterations = map[string]struct {
 	// protected are the paths of the protect section found in the
 	// writable roots; a missing one gets a placeholder.
 	"protected": {field: "protected", canMissing: true},
+	"caches":    {field: "caches"},
 }
 
 // Variables. $path is the iterated item and needs `for`. The descriptor

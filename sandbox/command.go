@@ -24,6 +24,10 @@ type Wrap struct {
 	// (exec.Cmd.ExtraFiles): on Linux, /dev/null when a hidden file is
 	// replaced by an empty one, then the seccomp filter's bytes.
 	Files []WrapFile
+	// Env is NAME=VALUE for the command's environment, in place of any
+	// value it had: the table's cache variables, each pointing at its
+	// private directory.
+	Env []string
 }
 
 // Prefix builds the wrapper for this machine's OS and proves, once per
@@ -67,9 +71,9 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
 	}
 	if goos == "darwin" {
 		prof := darwinProfile(p)
-		return Wrap{Program: prog, Args: []string{"-p", prof}, Profile: prof}, p, nil
+		return Wrap{Program: prog, Args: []string{"-p", prof}, Profile: prof, Env: cacheEnv(p)}, p, nil
 	}
-	return Wrap{Program: prog, Args: linuxArgs(p), Files: wrapFiles(p)}, p, nil
+	return Wrap{Program: prog, Args: linuxArgs(p), Files: wrapFiles(p), Env: cacheEnv(p)}, p, nil
 }
 
 // Explain returns what each rule contributes for goos and cfg, from the same
@@ -165,7 +169,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 		argv = append(append(append(argv, w.Args...), name), args...)
 		cmd = exec.CommandContext(ctx, w.Program, argv...)
 	}
-	cmd.Env = stripEnv(os.Environ())
+	cmd.Env = setEnv(stripEnv(os.Environ()), w.Env)
 	cmd.Dir = p.workspace
 	if w.Program != "" && runtime.GOOS == "linux" {
 		cmd.Dir = "/" // bwrap's own; the command's is the chdir rule's

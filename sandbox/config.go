@@ -84,6 +84,13 @@ type Config struct {
 	// init. The command can then set core.fsmonitor or an alias that the
 	// user's next git command runs outside the sandbox.
 	AllowGitConfig bool
+	// NoCache turns off the sandbox's private tool caches (the caches
+	// section of the rule table): no cache directory is created or bound,
+	// and no cache variable is set, so tools find their host caches
+	// read-only, as without the table's rows. The directories are made
+	// for the caller (0700): a caller that starts the command as another
+	// user (SysProcAttr.Credential) sets NoCache.
+	NoCache bool
 
 	// Policy says whether the sandbox is required or off; the zero value,
 	// FromEnv, leaves it to PolicyVariable (required when unset).

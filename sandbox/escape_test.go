@@ -252,7 +252,11 @@ func (p *escPass) newEnv(t *testing.T, a *attempt) *escEnv {
 	for _, d := range []string{e.dir, e.ws, e.out} {
 		p.escMkdir(t, d, 0o755)
 	}
-	e.cfg = Config{Workspace: e.ws}
+	// The unprivileged runs build the spawn as root and start it as the
+	// test user, whom a cache directory made for the caller (root, 0700)
+	// does not serve: their caches are off. The caches are attacked on
+	// their own, as each user, in TestCacheEscape.
+	e.cfg = Config{Workspace: e.ws, NoCache: p.u.cred != nil}
 	e.vars = map[string]string{"WS": e.ws, "OUT": e.out, "PY": p.py, "SSH_KEY": p.sshKey}
 	if a.setup != nil {
 		a.setup(e)

@@ -22,7 +22,9 @@ func ExamplePrefixFor() {
 	defer os.RemoveAll(dir)
 	ws, _ := filepath.EvalSymlinks(dir) // the profile names the real path
 
-	w, err := sandbox.PrefixFor("darwin", sandbox.Config{Workspace: ws, Network: sandbox.Network{Mode: sandbox.NetworkOff}})
+	// NoCache: the caches' grants name directories under this machine's
+	// $HOME too.
+	w, err := sandbox.PrefixFor("darwin", sandbox.Config{Workspace: ws, Network: sandbox.Network{Mode: sandbox.NetworkOff}, NoCache: true})
 	if err != nil {
 		log.Fatal(err)
 	}

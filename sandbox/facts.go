@@ -50,6 +50,9 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	strict := cfg.Policy != Off
 	var roots []string
 	if strict {
+		if p.caches, err = cachePaths(r, goos, cfg, p); err != nil {
+			return nil, err
+		}
 		roots = writableRoots(goos, p)
 	}
 	// The workspace and the write paths are checked once all of them are
@@ -85,6 +88,9 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 			return nil, err
 		}
 		p.pins = pinFacts(p)
+		if err := makeCaches(r, goos, p); err != nil {
+			return nil, err
+		}
 	}
 	if goos == "linux" {
 		p.mounts = sortMounts(linuxMounts(p, nil))

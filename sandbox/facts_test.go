@@ -103,7 +103,7 @@ func TestMountsDepthOrder(t *testing.T) {
 	ws := mkdir(t, dir, "h", "ws")
 	inner := mkdir(t, ws, "a", "deep")
 	grant := mkdir(t, dir, "h", "grant")
-	p, err := newPlan("linux", Config{Workspace: ws, Hidden: []string{inner, filepath.Join(dir, "h")}, Write: []string{grant}})
+	p, err := newPlan("linux", Config{Workspace: ws, Hidden: []string{inner, filepath.Join(dir, "h")}, Write: []string{grant}, NoCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestLstatBudget(t *testing.T) {
 		return orig(name)
 	}
 	defer func() { lstat = orig }()
-	if _, err := newPlan("linux", Config{Workspace: ws}); err != nil {
+	if _, err := newPlan("linux", Config{Workspace: ws, NoCache: true}); err != nil { // TestCacheLstats
 		t.Fatal(err)
 	}
 	depth := strings.Count(dir, "/")

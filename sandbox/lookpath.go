@@ -59,6 +59,9 @@ func writableRoots(goos string, p *plan) []string {
 	for _, f := range p.write {
 		roots = append(roots, f.path)
 	}
+	for _, f := range p.caches {
+		roots = append(roots, f.path)
+	}
 	if goos == "darwin" {
 		roots = append(roots, "/private/tmp", "/private/var/folders")
 	}

@@ -40,6 +40,9 @@ type plan struct {
 	// protected are the protect section's paths found in the writable
 	// roots; a missing one (kindMissing) gets a placeholder.
 	protected []pathFact
+	// caches are the table's tool caches (cacheDirs, in its order):
+	// sandtable's own directories, writable; none under NoCache or Off.
+	caches []pathFact
 
 	network       bool // any mode but NetworkOff
 	netHost       bool // NetworkHost

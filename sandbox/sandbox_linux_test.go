@@ -374,7 +374,10 @@ func TestSandboxUnprivileged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cmd, err := Command(t.Context(), Config{Workspace: ws}, "bash", "-c",
+	// Built as root and started as the test user, whom the caches made
+	// for the caller do not serve (Config.NoCache); TestCacheEscape runs
+	// sandtable itself as each user.
+	cmd, err := Command(t.Context(), Config{Workspace: ws, NoCache: true}, "bash", "-c",
 		fmt.Sprintf(`id -u; echo in > %q/f; cat %q; echo x > %q/planted || echo home-denied`, ws, secret, home))
 	if err != nil {
 		t.Fatal(err)

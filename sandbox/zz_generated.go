@@ -264,6 +264,33 @@ type protectedPath struct {
 	unless      protectOptOut
 }
 
+// cacheDir is one tool cache kept private to the sandbox: the directory
+// dir under sandtable's cache root, which the child finds through env,
+// set to prefix + the directory + suffix.
+type cacheDir struct {
+	id     string
+	dir    string
+	env    string
+	prefix string
+	suffix string
+}
+
+// cacheDirs are the table's caches, in table order.
+var cacheDirs = [...]cacheDir{
+	{id: "cache-go-build", dir: "go-build", env: "GOCACHE", prefix: "", suffix: ""},
+	{id: "cache-go-mod", dir: "go-mod", env: "GOMODCACHE", prefix: "", suffix: ""},
+	{id: "cache-go-path", dir: "go-path", env: "GOPATH", prefix: "", suffix: ""},
+	{id: "cache-npm", dir: "npm", env: "npm_config_cache", prefix: "", suffix: ""},
+	{id: "cache-pip", dir: "pip", env: "PIP_CACHE_DIR", prefix: "", suffix: ""},
+	{id: "cache-cargo", dir: "cargo", env: "CARGO_HOME", prefix: "", suffix: ""},
+	{id: "cache-yarn", dir: "yarn", env: "YARN_CACHE_FOLDER", prefix: "", suffix: ""},
+	{id: "cache-yarn-berry", dir: "yarn-berry", env: "YARN_GLOBAL_FOLDER", prefix: "", suffix: ""},
+	{id: "cache-pnpm", dir: "pnpm", env: "PNPM_HOME", prefix: "", suffix: ""},
+	{id: "cache-maven", dir: "maven", env: "MAVEN_ARGS", prefix: "-Dmaven.repo.local=", suffix: ""},
+	{id: "cache-gradle", dir: "gradle", env: "GRADLE_USER_HOME", prefix: "", suffix: ""},
+	{id: "cache-xdg", dir: "xdg", env: "XDG_CACHE_HOME", prefix: "", suffix: ""},
+}
+
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome.
 type defaultHiddenPath struct {
@@ -386,6 +413,14 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "Binds a directory inside the workspace or a write path onto itself: it was writable before and stays writable, nothing else.",
 		Why:      "A hidden or protected path inside the workspace or a write path keeps its place. Each directory between the writable root and it becomes a mount point, which the sandboxed command cannot rename, so it cannot move the hidden path aside for a later run, which hides by path, to miss.",
+	},
+	{
+		ID:       "cache-bind",
+		Platform: "linux",
+		For:      "caches",
+		Emits:    "--bind $path $path",
+		Reviewed: "Each directory is sandtable's own, under its cache root, created 0700 for the caller, never the tool's host cache: what the sandbox writes there reaches only later sandboxed runs.",
+		Why:      "A tool cache of the caches section (rules/common.yaml), writable and kept across sandboxed runs; the row's variable points the tool at it.",
 	},
 	{
 		ID:       "protect-path",
@@ -749,6 +784,14 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow file-read* (subpath \"$path\")) (allow file-write* (subpath \"$path\"))",
 		Reviewed: "An explicit grant by the caller, one path at a time.",
 		Why:      "An extra writable path the caller asked for.",
+	},
+	{
+		ID:       "cache-bind",
+		Platform: "darwin",
+		For:      "caches",
+		Emits:    "(allow file-read* (subpath \"$path\")) (allow file-write* (subpath \"$path\"))",
+		Reviewed: "Each directory is sandtable's own, under its cache root, created 0700 for the caller, never the tool's host cache: what the sandbox writes there reaches only later sandboxed runs.",
+		Why:      "A tool cache of the caches section (rules/common.yaml), writable and kept across sandboxed runs; the row's variable points the tool at it.",
 	},
 	{
 		ID:       "hide-dir",
@@ -1965,6 +2008,90 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $root/.devcontainer",
 		Why:      "Dev container definitions whose initializeCommand runs on the host, and whose container gets the host's docker, when the folder opens.",
 	},
+	{
+		ID:       "cache-go-build",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache go-build: set GOCACHE=$dir",
+		Why:      "Go's compiled packages. The host's is read-only inside, where go build refuses to start without one; a writable host cache would feed objects compiled in the sandbox to unsandboxed builds, keyed by hashes nothing rechecks.",
+	},
+	{
+		ID:       "cache-go-mod",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache go-mod: set GOMODCACHE=$dir",
+		Why:      "Go's downloaded modules (GOPATH/pkg/mod), so a build with dependencies can fetch once and reuse them; extracted module trees are not rechecked against go.sum once there.",
+	},
+	{
+		ID:       "cache-go-path",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache go-path: set GOPATH=$dir",
+		Why:      "The rest of GOPATH: the checksum database's verified state (pkg/sumdb), without which go refuses a new module, and go install's binaries (bin), which then stay inside the sandbox's cache.",
+	},
+	{
+		ID:       "cache-npm",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache npm: set npm_config_cache=$dir",
+		Why:      "npm's package cache (_cacache): npm install writes there first, and fails on a read-only one.",
+	},
+	{
+		ID:       "cache-pip",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache pip: set PIP_CACHE_DIR=$dir",
+		Why:      "pip's downloads and built wheels; a wheel built in the sandbox would otherwise be installed by later unsandboxed pip runs.",
+	},
+	{
+		ID:       "cache-cargo",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache cargo: set CARGO_HOME=$dir",
+		Why:      "cargo's registry index, crate downloads and git checkouts. cargo has no variable for those alone, so the whole cargo home is private: ~/.cargo/config.toml and the credentials in it are not read inside (a workspace's .cargo/config.toml still is), and cargo install puts binaries there, not on the host. rustup's proxies find toolchains through RUSTUP_HOME, which stays.",
+	},
+	{
+		ID:       "cache-yarn",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache yarn: set YARN_CACHE_FOLDER=$dir",
+		Why:      "Yarn 1's package cache.",
+	},
+	{
+		ID:       "cache-yarn-berry",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache yarn-berry: set YARN_GLOBAL_FOLDER=$dir",
+		Why:      "Yarn 2+'s global folder, which holds its shared package cache and metadata.",
+	},
+	{
+		ID:       "cache-pnpm",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache pnpm: set PNPM_HOME=$dir",
+		Why:      "pnpm's home, where its content-addressed store lives when PNPM_HOME is set (and global installs go). npm_config_store_dir would move the store alone, but npm warns about that variable on every run.",
+	},
+	{
+		ID:       "cache-maven",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache maven: set MAVEN_ARGS=-Dmaven.repo.local=$dir",
+		Why:      "Maven's local repository of downloaded artifacts and plugins, which Maven runs. MAVEN_ARGS (Maven 3.9+) rather than MAVEN_OPTS, which callers set for the JVM (-Xmx) and this would replace.",
+	},
+	{
+		ID:       "cache-gradle",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache gradle: set GRADLE_USER_HOME=$dir",
+		Why:      "Gradle's caches, wrapper distributions and daemons. Gradle has no variable for the caches alone: ~/.gradle/gradle.properties (and any credentials in it) is not read inside.",
+	},
+	{
+		ID:       "cache-xdg",
+		Platform: "any",
+		When:     "not no-cache",
+		Emits:    "cache xdg: set XDG_CACHE_HOME=$dir",
+		Why:      "Every other tool that keeps its cache under the XDG cache directory (node-gyp's headers, pnpm's metadata, pre-commit, ruff, deno, bazel, ...), which would otherwise fail on the read-only home or, through a write path, share one with the host. Without npm_config_devdir, which npm warns about on every run, node-gyp's headers land here.",
+	},
 }
 
 const linuxProgram = "bwrap" // program
@@ -1975,10 +2102,11 @@ const (
 	linuxRuleReadPath           = 7  // read-path
 	linuxRuleWritePath          = 8  // write-path
 	linuxRulePinDir             = 9  // pin-dir
-	linuxRuleProtectPath        = 10 // protect-path
-	linuxRuleProtectPlaceholder = 11 // protect-placeholder
-	linuxRuleHideDir            = 12 // hide-dir
-	linuxRuleHideFile           = 13 // hide-file
+	linuxRuleCacheBind          = 10 // cache-bind
+	linuxRuleProtectPath        = 11 // protect-path
+	linuxRuleProtectPlaceholder = 12 // protect-placeholder
+	linuxRuleHideDir            = 13 // hide-dir
+	linuxRuleHideFile           = 14 // hide-file
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -1997,6 +2125,10 @@ func linuxMounts(p *plan, dst []mount) []mount {
 	for i := range p.pins {
 		f := &p.pins[i]
 		dst = append(dst, mount{rule: linuxRulePinDir, path: f.path}) // pin-dir
+	}
+	for i := range p.caches {
+		f := &p.caches[i]
+		dst = append(dst, mount{rule: linuxRuleCacheBind, path: f.path}) // cache-bind
 	}
 	for i := range p.protected {
 		f := &p.protected[i]
@@ -2031,7 +2163,7 @@ func linuxArgs(p *plan) []string {
 	n := 27 // the unconditional rules
 	for i := range p.mounts {
 		switch p.mounts[i].rule {
-		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleHideFile:
+		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleHideFile:
 			n += 3
 		case linuxRuleHideDir:
 			n += 4
@@ -2078,6 +2210,8 @@ func linuxArgs(p *plan) []string {
 			a = append(a, "--bind", m.path, m.path) // write-path
 		case linuxRulePinDir:
 			a = append(a, "--bind", m.path, m.path) // pin-dir
+		case linuxRuleCacheBind:
+			a = append(a, "--bind", m.path, m.path) // cache-bind
 		case linuxRuleProtectPath:
 			a = append(a, "--ro-bind", m.path, m.path) // protect-path
 		case linuxRuleProtectPlaceholder:
@@ -2140,6 +2274,8 @@ func linuxSteps(p *plan) []Step {
 			s = append(s, Step{Rule: "write-path", Args: []string{"--bind", m.path, m.path}}) // write-path
 		case linuxRulePinDir:
 			s = append(s, Step{Rule: "pin-dir", Args: []string{"--bind", m.path, m.path}}) // pin-dir
+		case linuxRuleCacheBind:
+			s = append(s, Step{Rule: "cache-bind", Args: []string{"--bind", m.path, m.path}}) // cache-bind
 		case linuxRuleProtectPath:
 			s = append(s, Step{Rule: "protect-path", Args: []string{"--ro-bind", m.path, m.path}}) // protect-path
 		case linuxRuleProtectPlaceholder:
@@ -2291,6 +2427,10 @@ func darwinProfile(p *plan) string {
 		f := &p.write[i]
 		n += 65 + len(f.path) + len(f.path) // write-path
 	}
+	for i := range p.caches {
+		f := &p.caches[i]
+		n += 65 + len(f.path) + len(f.path) // cache-bind
+	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
 		if !f.ancestor && f.kind != kindFile {
@@ -2327,6 +2467,14 @@ func darwinProfile(p *plan) string {
 		b.WriteString("\"))\n(allow file-write* (subpath \"") // write-path
 		b.WriteString(f.path)                                 // write-path
 		b.WriteString("\"))\n")                               // write-path
+	}
+	for i := range p.caches {
+		f := &p.caches[i]
+		b.WriteString("(allow file-read* (subpath \"")        // cache-bind
+		b.WriteString(f.path)                                 // cache-bind
+		b.WriteString("\"))\n(allow file-write* (subpath \"") // cache-bind
+		b.WriteString(f.path)                                 // cache-bind
+		b.WriteString("\"))\n")                               // cache-bind
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
@@ -2373,6 +2521,10 @@ func darwinSteps(p *plan) []Step {
 	for i := range p.write {
 		f := &p.write[i]
 		s = append(s, Step{Rule: "write-path", Args: []string{"(allow file-read* (subpath \"" + f.path + "\"))\n", "(allow file-write* (subpath \"" + f.path + "\"))\n"}}) // write-path
+	}
+	for i := range p.caches {
+		f := &p.caches[i]
+		s = append(s, Step{Rule: "cache-bind", Args: []string{"(allow file-read* (subpath \"" + f.path + "\"))\n", "(allow file-write* (subpath \"" + f.path + "\"))\n"}}) // cache-bind
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]

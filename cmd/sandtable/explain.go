@@ -37,11 +37,13 @@ would get it; CMD and the variables to remove then appear only in --json.
 (Linux) or a "; rule-id" comment before each form (macOS, which stays a
 valid profile). The Linux output is then for reading, not for pasting.
 
---json prints {"program", "args", "profile", "files", "unset_env"} (and
+--json prints {"program", "args", "profile", "files", "unset_env", "set_env"} (and
 "steps" with --rules), where args is the whole argv after program, CMD
 included, files lists descriptors 3, 4, ... as {"path": FILE} or
-{"data_base64": BYTES}, and unset_env names the variables to remove from
-program's environment, as run does.
+{"data_base64": BYTES}, unset_env names the variables to remove from
+program's environment, as run does, and set_env the NAME=VALUE it sets:
+the private tool caches (the caches section of the rule table; off with
+--no-cache), which the Linux line sets through env too.
 
 Path facts (what exists, what is a file) come from this machine, whatever
 --os says.`,
@@ -179,17 +181,17 @@ func programLine(wrap sandbox.Wrap) line {
 // bwrapEnvLines are envLines and then env's -C /: bwrap starts in /, as run
 // starts it (the table's chdir rule says why), whatever directory the
 // line is pasted in.
-func bwrapEnvLines(vars []strippedVar) []line {
+func bwrapEnvLines(vars []strippedVar, set []string) []line {
 	lines := envLines(vars)
 	if len(lines) == 0 {
-		return []line{{"env -C /", "chdir"}}
+		return append([]line{{"env -C /", "chdir"}}, setEnvLines(set)...)
 	}
-	return append(lines, line{"-C /", "chdir"})
+	return append(append(lines, line{"-C /", "chdir"}), setEnvLines(set)...)
 }
 
 // linuxLines are the pasteable command line.
 func linuxLines(wrap sandbox.Wrap, vars []strippedVar, cmdArgs []string) []line {
-	lines := append(bwrapEnvLines(vars), programLine(wrap))
+	lines := append(bwrapEnvLines(vars, wrap.Env), programLine(wrap))
 	opts := wrap.Args
 	if n := len(opts); n > 0 && opts[n-1] == "--" {
 		opts = opts[:n-1]
@@ -210,7 +212,7 @@ func linuxLines(wrap sandbox.Wrap, vars []strippedVar, cmdArgs []string) []line 
 // linuxStepLines are the same lines as linuxLines, each noting the rule
 // that emitted it, with the filter's bytes abbreviated.
 func linuxStepLines(wrap sandbox.Wrap, vars []strippedVar, steps []sandbox.Step, cmdArgs []string) []line {
-	lines := append(bwrapEnvLines(vars), programLine(wrap))
+	lines := append(bwrapEnvLines(vars, wrap.Env), programLine(wrap))
 	for _, s := range steps {
 		if len(s.Args) == 1 && s.Args[0] == "--" {
 			for i, r := range redirections(wrap.Files, true) {
@@ -290,8 +292,9 @@ func writeJSON(w io.Writer, wrap sandbox.Wrap, cmdArgs []string, vars []stripped
 		Profile string   `json:"profile"`
 		Files   []file   `json:"files"`
 		Unset   []string `json:"unset_env"`
+		Set     []string `json:"set_env"`
 		Steps   []step   `json:"steps,omitempty"`
-	}{Program: wrap.Program, Profile: wrap.Profile, Files: []file{}, Unset: varNames(vars)}
+	}{Program: wrap.Program, Profile: wrap.Profile, Files: []file{}, Unset: varNames(vars), Set: append([]string{}, wrap.Env...)}
 	out.Args = append(append([]string{}, wrap.Args...), cmdArgs...)
 	if wrap.Program == "" && len(cmdArgs) > 0 {
 		out.Program, out.Args = cmdArgs[0], cmdArgs[1:]

@@ -79,6 +79,7 @@ type sandboxFlags struct {
 	workspace                 string
 	hide, read, write, reveal pathList
 	noNetwork, interactive    bool
+	noCache                   bool
 	policy                    string
 	network                   string
 	limits                    limitFlags
@@ -95,6 +96,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noNetwork, "no-network", false, "--network off: cut the command off from the network, loopback included")
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
 	fs.BoolVar(&f.allowGitConfig, "allow-git-config", false, "leave the git config files in the workspace writable (git remote add,\n        git config; CMD can then make the next git command run anything)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "no private tool caches: GOCACHE, npm_config_cache and the rest of the\n        table's caches section stay as they are, their host caches read-only")
 	fs.StringVar(&f.policy, "policy", "", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
 	f.limits.register(fs)
 }
@@ -141,6 +143,7 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 	cfg.Interactive = f.interactive
 	f.limits.apply(&cfg.Limits)
 	cfg.AllowGitConfig = f.allowGitConfig
+	cfg.NoCache = f.noCache
 	if f.policy != "" {
 		if cfg.Policy, err = sandbox.ParsePolicy(f.policy); err != nil {
 			return cfg, usageError{fmt.Errorf("--policy: %w", err)}

@@ -87,7 +87,8 @@ func hostDir(t *testing.T) string {
 func (e *env) environ() []string {
 	var vars []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, sandbox.PolicyVariable+"=") {
+		// XDG_CACHE_HOME would move the caches out of the test's home.
+		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CACHE_HOME=") && !strings.HasPrefix(kv, sandbox.PolicyVariable+"=") {
 			vars = append(vars, kv)
 		}
 	}

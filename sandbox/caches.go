@@ -1,0 +1,176 @@
+package sandbox
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// cacheSubdir is sandtable's cache root under the XDG cache directory: one
+// directory per row of the table's caches section lives in it.
+const cacheSubdir = "sandtable/caches"
+
+// CacheRoot returns the directory that holds the sandbox's private tool
+// caches for this caller: $XDG_CACHE_HOME/sandtable/caches when
+// XDG_CACHE_HOME is absolute, else $HOME/.cache/sandtable/caches; "" when
+// there is no home to put it under. It is not created here.
+func CacheRoot() (string, error) {
+	base, err := cacheBase()
+	if base == "" || err != nil {
+		return "", err
+	}
+	return base + "/" + cacheSubdir, nil
+}
+
+func cacheBase() (string, error) {
+	if x := os.Getenv("XDG_CACHE_HOME"); strings.HasPrefix(x, "/") {
+		if x != "/" {
+			x = strings.TrimRight(x, "/")
+		}
+		if err := checkPath("XDG_CACHE_HOME", x); err != nil {
+			return "", err
+		}
+		return x, nil
+	}
+	home, err := homeDir()
+	if home == "" || err != nil {
+		return "", err
+	}
+	return home + "/.cache", nil
+}
+
+// cachePaths decides where the table's caches are for this spawn, without
+// creating anything: the cache root's parent is resolved, refused when it
+// goes through a symlink the sandbox can write, and each cache directory
+// is the resolved parent joined with sandtable's names, which makeCaches
+// creates without following links. It returns no caches with NoCache, or
+// with no home to put them under.
+func cachePaths(r *resolver, goos string, cfg Config, p *plan) ([]pathFact, error) {
+	if cfg.NoCache || len(cacheDirs) == 0 {
+		return nil, nil
+	}
+	base, err := cacheBase()
+	if base == "" || err != nil {
+		return nil, err
+	}
+	real, _, err := r.resolve(base)
+	if err != nil && !isMissing(err) {
+		return nil, fsPathError("cache directory", base, err)
+	}
+	if err := checkVia(r, "cache directory", base, writableRoots(goos, p)); err != nil {
+		return nil, err
+	}
+	if err := checkResolved("cache directory", base, real); err != nil {
+		return nil, err
+	}
+	facts := make([]pathFact, 0, len(cacheDirs))
+	for _, c := range cacheDirs {
+		facts = append(facts, fact(real+"/"+cacheSubdir+"/"+c.dir, kindDir, p.workspace))
+	}
+	return facts, nil
+}
+
+// makeCaches creates the cache directories of a plan for this machine's
+// OS, once every other check has passed. What exists above sandtable's own
+// directory is created as the XDG cache directory would be (0700), and
+// sandtable's directories are made one component at a time, 0700, and each
+// must then be a directory owned by the caller, never a symlink: the
+// sandbox writes inside them, so nothing there is followed on the host.
+//
+// What the spawn's resolver has seen is reused, so a cache that exists
+// costs no look beyond the one it had as a writable root.
+func makeCaches(r *resolver, goos string, p *plan) error {
+	if len(p.caches) == 0 || goos != runtime.GOOS {
+		return nil
+	}
+	root := path.Dir(p.caches[0].path)
+	base := strings.TrimSuffix(root, "/"+cacheSubdir)
+	if _, err := r.lstat(base); err != nil {
+		if err := os.MkdirAll(base, 0o700); err != nil {
+			return cacheError(base, err.Error())
+		}
+		r.forget(base)
+	}
+	dirs := []string{base + "/sandtable", root}
+	for _, f := range p.caches {
+		dirs = append(dirs, f.path)
+	}
+	for _, d := range dirs {
+		if err := mkdirOwned(r, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// forget drops what r remembers of p, which this spawn has just created.
+func (r *resolver) forget(p string) { delete(r.seen, p) }
+
+func mkdirOwned(r *resolver, d string) error {
+	if fi, err := r.lstat(d); err == nil && fi.IsDir() {
+		// Made by an earlier spawn; still checked below.
+	} else if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return cacheError(d, err.Error())
+	} else {
+		r.forget(d)
+	}
+	fi, err := r.lstat(d)
+	switch {
+	case err != nil:
+		return cacheError(d, err.Error())
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return cacheError(d, "is a symlink, which a sandboxed command could have planted (want a directory; remove it)")
+	case !fi.IsDir():
+		return cacheError(d, "not a directory (want a directory; remove it)")
+	}
+	if uid, ok := ownerOf(fi); ok && uid != uint32(os.Geteuid()) {
+		return cacheError(d, "owned by uid "+strconv.FormatUint(uint64(uid), 10)+", not this caller (want it removed, or --no-cache)")
+	}
+	return nil
+}
+
+func cacheError(d, problem string) error {
+	return badPath("cache directory", d, problem)
+}
+
+// cacheEnv is what the child's environment gets for the plan's caches:
+// each row's variable, pointed at its directory.
+func cacheEnv(p *plan) []string {
+	if len(p.caches) == 0 {
+		return nil
+	}
+	env := make([]string, len(p.caches))
+	for i, c := range cacheDirs {
+		env[i] = c.env + "=" + c.prefix + p.caches[i].path + c.suffix
+	}
+	return env
+}
+
+// setEnv returns env with each NAME=VALUE of set in place of any earlier
+// value of NAME.
+func setEnv(env, set []string) []string {
+	if len(set) == 0 {
+		return env
+	}
+	out := make([]string, 0, len(env)+len(set))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slicesHasName(set, name) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, set...)
+}
+
+func slicesHasName(set []string, name string) bool {
+	for _, kv := range set {
+		if n, _, _ := strings.Cut(kv, "="); n == name {
+			return true
+		}
+	}
+	return false
+}
