@@ -559,6 +559,9 @@ func seccompLength(es []SeccompEntry) int {
 		if e.SetidMode != "" {
 			per += 4
 		}
+		if e.KeepFamilies != nil {
+			per += 2 + len(e.KeepFamilies)
+		}
 	}
 	return 2*per + 2 + len(errnos)
 }
@@ -604,6 +607,8 @@ func checkSeccomp(c *errs, p *Platform, local, global map[string]Pos) {
 			if _, ok := seccompModeCalls[e.SetidMode]; !ok {
 				c.at(e.Pos, e.ID, "seccomp: setid-mode %q is no call the generator knows the mode argument of (want one of %s)", e.SetidMode, words(slices.Sorted(maps.Keys(seccompModeCalls))))
 			}
+		case e.KeepFamilies != nil:
+			checkFamilies(c, e, p.Seccomp)
 		}
 	}
 	// A classic BPF jump reaches at most 255 instructions ahead, and the

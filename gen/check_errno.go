@@ -33,6 +33,8 @@ func errnoMeaning(e SeccompEntry) string {
 		return "one request of a call that exists"
 	case "setid-mode":
 		return "one mode of a call that exists"
+	case "keep-families":
+		return "address families"
 	}
 	return "a call"
 }

@@ -55,6 +55,7 @@ func emitSeccomp(f *jen.File, p *Platform) {
 		}
 		g.Line()
 	})
+	emitSeccompFamilies(f, p)
 	f.Comment("seccompIoctls are the ioctl requests the seccomp filter refuses.")
 	f.Var().Id("seccompIoctls").Op("=").Index(jen.Op("...")).Id("seccompIoctl").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Seccomp {

@@ -394,7 +394,7 @@ func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
 		if v := lookup(e, "id"); v != nil {
 			en.ID, _ = l.str(v, "", "seccomp: id")
 		}
-		l.keys(e, en.ID, []string{"id", "syscall", "ioctl", "setid-mode", "errno", "why"}, func(key string, k, v *yaml.Node) {
+		l.keys(e, en.ID, []string{"id", "syscall", "ioctl", "setid-mode", "keep-families", "errno", "why"}, func(key string, k, v *yaml.Node) {
 			switch key {
 			case "syscall":
 				en.Syscall, _ = l.str(v, en.ID, "syscall")
@@ -402,6 +402,11 @@ func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
 				en.Ioctl, _ = l.str(v, en.ID, "ioctl")
 			case "setid-mode":
 				en.SetidMode, _ = l.str(v, en.ID, "setid-mode")
+			case "keep-families":
+				en.KeepFamilies = l.strs(v, en.ID, "keep-families")
+				if en.KeepFamilies == nil {
+					en.KeepFamilies = []string{}
+				}
 			case "errno":
 				en.Errno, _ = l.str(v, en.ID, "errno")
 				en.ErrnoPos = l.pos(v)
@@ -413,13 +418,13 @@ func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
 			l.at(en.Pos, "", "seccomp: missing key id (want a unique kebab-case id)")
 		}
 		kinds := 0
-		for _, k := range []string{"syscall", "ioctl", "setid-mode"} {
+		for _, k := range []string{"syscall", "ioctl", "setid-mode", "keep-families"} {
 			if lookup(e, k) != nil {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			l.at(en.Pos, en.ID, "seccomp: an entry names one syscall, one ioctl or one setid-mode call (want exactly one of the three keys)")
+			l.at(en.Pos, en.ID, "seccomp: an entry names one syscall, one ioctl, one setid-mode call or the socket families to keep (want exactly one of syscall, ioctl, setid-mode, keep-families)")
 		}
 		out = append(out, en)
 	}

@@ -10,6 +10,14 @@ func seccompPosture(p posture, id, cond string, es []SeccompEntry) {
 	}
 	var groups []*group
 	for _, e := range es {
+		if e.KeepFamilies != nil {
+			var kept []string
+			for _, f := range e.KeepFamilies {
+				kept = append(kept, code(f))
+			}
+			p.add("Network", id, "sockets of "+andList(kept)+" only: `socket` and `socketpair` fail with "+e.ErrnoName()+" for every other address family (`AF_VSOCK` among them), in every network mode", cond)
+			continue
+		}
 		name := e.Syscall + e.Ioctl + e.SetidMode
 		var g *group
 		for _, h := range groups {

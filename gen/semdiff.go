@@ -634,8 +634,12 @@ func seccompDiff(o, n *Platform) []string {
 	// Another errno refuses the same thing: only how the program is told
 	// changes.
 	entryDiff(line, "seccomp", entries(o), entries(n), func(a, b string) reach {
-		if a[:strings.LastIndex(a, ", ")] == b[:strings.LastIndex(b, ", ")] {
+		a, b = a[:strings.LastIndex(a, ", ")], b[:strings.LastIndex(b, ", ")]
+		if a == b {
 			return reach{}
+		}
+		if r, ok := familiesReach(a, b); ok {
+			return r
 		}
 		return reach{wider: true, narrower: true}
 	})

@@ -2,7 +2,10 @@
 // typed builders of package sandbox and the reviewers' docs/POLICY.md.
 package gen
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Pos is a place in a rule file, for errors a reviewer can jump to.
 type Pos struct {
@@ -70,6 +73,9 @@ type SeccompEntry struct {
 	// SetidMode is a system call refused only when the mode it sets has
 	// the setuid or setgid bit.
 	SetidMode string
+	// KeepFamilies are the only address families socket(2) and
+	// socketpair(2) may ask for; every other one is refused.
+	KeepFamilies []string
 	// Errno is what the refused call returns: a name from the generator's
 	// vocabulary; "" is EPERM.
 	Errno    string
@@ -84,9 +90,14 @@ func (e SeccompEntry) What() string {
 		return "ioctl " + e.Ioctl
 	case e.SetidMode != "":
 		return "setuid/setgid mode in " + e.SetidMode
+	case e.KeepFamilies != nil:
+		return familiesPrefix + strings.Join(e.KeepFamilies, " ")
 	}
 	return "syscall " + e.Syscall
 }
+
+// familiesPrefix begins What of a keep-families entry.
+const familiesPrefix = "socket and socketpair in every family but "
 
 // Kind is the entry's key: syscall, ioctl or setid-mode.
 func (e SeccompEntry) Kind() string {
@@ -95,6 +106,8 @@ func (e SeccompEntry) Kind() string {
 		return "ioctl"
 	case e.SetidMode != "":
 		return "setid-mode"
+	case e.KeepFamilies != nil:
+		return "keep-families"
 	}
 	return "syscall"
 }

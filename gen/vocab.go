@@ -169,6 +169,7 @@ var seccompSyscalls = map[string][4]uint32{
 	"keyctl":         {250, 288, 219, 311},
 	"openat2":        {437, 437, 437, 437},
 	"io_uring_setup": {425, 425, 425, 425},
+	"socketcall":     {noSyscall, 102, noSyscall, noSyscall},
 }
 
 // noSyscall marks an ABI that lacks a call (aarch64 has no chmod or open).

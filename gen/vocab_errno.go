@@ -10,6 +10,7 @@ var seccompErrnos = map[string]struct {
 	kinds []string
 	means string
 }{
-	"EPERM":  {nr: 1, kinds: []string{"syscall", "ioctl", "setid-mode"}, means: "says the call is not permitted"},
-	"ENOSYS": {nr: 38, kinds: []string{"syscall"}, means: "says the call does not exist"},
+	"EPERM":        {nr: 1, kinds: []string{"syscall", "ioctl", "setid-mode", "keep-families"}, means: "says the call is not permitted"},
+	"ENOSYS":       {nr: 38, kinds: []string{"syscall"}, means: "says the call does not exist"},
+	"EAFNOSUPPORT": {nr: 97, kinds: []string{"keep-families"}, means: "says an address family is not supported"},
 }

@@ -54,6 +54,16 @@ func TestSeccompNumbersMatchXSys(t *testing.T) {
 	for name, mc := range seccompModeCalls {
 		check("setid-mode", name, mc.nr)
 	}
+	for name, nr := range seccompFamilyCalls {
+		check("family call", name, nr)
+	}
+	for name, fam := range socketFamilies {
+		for i, arch := range abis {
+			if want, ok := consts[i][name]; !ok || uint64(fam) != want {
+				t.Errorf("family %s on %s: %d, x/sys says %d (found: %v)", name, arch, fam, want, ok)
+			}
+		}
+	}
 	for name, req := range seccompIoctls {
 		for i, arch := range abis {
 			if want, ok := consts[i][name]; !ok || uint64(req) != want {
@@ -63,4 +73,4 @@ func TestSeccompNumbersMatchXSys(t *testing.T) {
 	}
 }
 
-var constLine = regexp.MustCompile(`(?m)^\s*([A-Z][A-Z0-9_]*)\s*=\s*(0x[0-9a-fA-F]+|[0-9]+)\s*$`)
+var constLine = regexp.MustCompile(`(?m)^\s*([A-Z][A-Za-z0-9_]*)\s*=\s*(0x[0-9a-fA-F]+|[0-9]+)\s*$`)

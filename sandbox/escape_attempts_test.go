@@ -617,6 +617,24 @@ unshare -Urm sh -c 'mknod "$WS/disk2" b "$DEV_MAJ" "$DEV_MIN" && head -c 512 "$W
 		documented: "a descriptor the caller hands in is a capability the sandbox cannot narrow: a read-only host file as stdin reopens read-write through /proc/self/fd; give the child pipes (an io.Reader), not host files",
 	},
 
+	// ---- socket families no namespace covers ----
+	{
+		name:    "vsock",
+		what:    "open and bind an AF_VSOCK socket: the host's vsock port space, which --unshare-net leaves shared",
+		needs:   []string{"python3"},
+		setup:   setupVsock,
+		script:  `"$PY" -c 'import os, socket; s = socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM); s.bind((socket.VMADDR_CID_ANY, socket.VMADDR_PORT_ANY)); print(os.environ["MARK"], s.getsockname())'`,
+		control: func(e *escEnv) escMode { return dropSeccomp("refuse-socket-families") },
+	},
+	{
+		name:    "vsock-socketcall",
+		what:    "AF_VSOCK through i386's socketcall (int 0x80 from a 64-bit process), whose arguments the filter cannot read",
+		needs:   []string{"python3"},
+		setup:   setupVsockSocketcall,
+		script:  `"$PY" -c "$SOCKETCALL_PY"`,
+		control: func(e *escEnv) escMode { return dropSeccomp("refuse-socketcall") },
+	},
+
 	// ---- the caller's terminal and lifetime ----
 	{
 		name:   "tiocsti",

@@ -332,11 +332,12 @@ func dropRules(ids ...string) escMode { return escMode{kind: modeRules, drop: id
 func swapRule(id string, args ...string) escMode {
 	return escMode{kind: modeRules, swap: map[string][]string{id: args}}
 }
+
 // dropSeccomp keeps the filter but assembles it without these entries.
 func dropSeccomp(ids ...string) escMode { return escMode{kind: modeRules, seccompOut: ids} }
 func outsideCtl() escMode               { return escMode{kind: modeOutside} }
-func noCtl(why string) escMode { return escMode{kind: modeNone, why: why} }
-func unstrippedCtl() escMode   { return escMode{kind: modeUnstripped} }
+func noCtl(why string) escMode          { return escMode{kind: modeNone, why: why} }
+func unstrippedCtl() escMode            { return escMode{kind: modeUnstripped} }
 
 // realArgvCtl runs the real argv, every rule in, through exec.Cmd rather
 // than Command: for an attack that a runtime step of Command stops, and

@@ -25,13 +25,13 @@ const (
 	bpfJsetK   = 0x45 // BPF_JMP | BPF_JSET | BPF_K
 	bpfRetK    = 0x06 // BPF_RET | BPF_K
 	retAllow   = 0x7fff0000
-	retErrno   = 0x00050000     // SECCOMP_RET_ERRNO, or'd with the errno
-	retEPERM   = retErrno | 1   // SECCOMP_RET_ERRNO | EPERM
-	offNr      = 0              // seccomp_data.nr
-	offArch    = 4              // seccomp_data.arch
-	offArg1Low = 24             // low word of seccomp_data.args[1], little-endian
-	x32Bit     = 0x40000000     // __X32_SYSCALL_BIT
-	noSyscall  = 0xffffffff     // seccompModeCall.nr on an ABI without the call
+	retErrno   = 0x00050000   // SECCOMP_RET_ERRNO, or'd with the errno
+	retEPERM   = retErrno | 1 // SECCOMP_RET_ERRNO | EPERM
+	offNr      = 0            // seccomp_data.nr
+	offArch    = 4            // seccomp_data.arch
+	offArg1Low = 24           // low word of seccomp_data.args[1], little-endian
+	x32Bit     = 0x40000000   // __X32_SYSCALL_BIT
+	noSyscall  = 0xffffffff   // seccompModeCall.nr on an ABI without the call
 	sIsuid     = 0o4000
 	sIsgid     = 0o2000
 	oCreat     = 0o100      // the same on every ABI above
@@ -68,10 +68,11 @@ type seccompTable struct {
 	syscalls []seccompSyscall
 	modes    []seccompModeCall
 	ioctls   []seccompIoctl
+	families []seccompFamilyRule
 }
 
 // generatedSeccomp is the table's seccomp section.
-var generatedSeccomp = seccompTable{seccompSyscalls[:], seccompModeCalls[:], seccompIoctls[:]}
+var generatedSeccomp = seccompTable{seccompSyscalls[:], seccompModeCalls[:], seccompIoctls[:], seccompFamilies[:]}
 
 // nativeSeccomp is the filter for this process's architecture, assembled
 // once: every plan asks whether there is one, and every Linux Prefix passes
@@ -85,7 +86,7 @@ func seccompFilter(goarch string) []byte { return generatedSeccomp.filter(goarch
 
 func (t seccompTable) filter(goarch string) []byte {
 	arches, ok := seccompArches[goarch]
-	if !ok || len(t.syscalls)+len(t.modes)+len(t.ioctls) == 0 {
+	if !ok || len(t.syscalls)+len(t.modes)+len(t.ioctls)+len(t.families) == 0 {
 		return nil
 	}
 	var a bpfAsm
@@ -99,7 +100,14 @@ func (t seccompTable) filter(goarch string) []byte {
 			a.jump(bpfJgeK, x32Bit, deny(1), "")
 		}
 		for _, sc := range t.syscalls {
-			a.jump(bpfJeqK, sc.nr[arch.abi], deny(sc.errno), "")
+			if sc.nr[arch.abi] != noSyscall {
+				a.jump(bpfJeqK, sc.nr[arch.abi], deny(sc.errno), "")
+			}
+		}
+		for k, fr := range t.families {
+			for _, nr := range fr.calls {
+				a.jump(bpfJeqK, nr[arch.abi], fmt.Sprintf("family%d.%d", i, k), "")
+			}
 		}
 		var modes []seccompModeCall
 		for _, mc := range t.modes {
@@ -135,6 +143,22 @@ func (t seccompTable) filter(goarch string) []byte {
 			a.stmt(bpfLdWAbs, offArgLow(mc.mode))
 			a.jump(bpfJsetK, sIsuid|sIsgid, deny(mc.errno), "allow")
 		}
+		// The family is an int: its low word is all the kernel reads.
+		for k, fr := range t.families {
+			a.label(fmt.Sprintf("family%d.%d", i, k))
+			if len(fr.keep) == 0 {
+				a.stmt(bpfRetK, retErrno|fr.errno)
+				continue
+			}
+			a.stmt(bpfLdWAbs, offArgLow(0))
+			for j, fam := range fr.keep {
+				last := ""
+				if j == len(fr.keep)-1 {
+					last = deny(fr.errno)
+				}
+				a.jump(bpfJeqK, fam, "allow", last)
+			}
+		}
 		a.label(next)
 	}
 	// An ABI this filter does not know: nothing it asks for is allowed.
@@ -168,6 +192,9 @@ func (t seccompTable) errnos() []uint32 {
 		out = append(out, e.errno)
 	}
 	for _, e := range t.ioctls {
+		out = append(out, e.errno)
+	}
+	for _, e := range t.families {
 		out = append(out, e.errno)
 	}
 	return out

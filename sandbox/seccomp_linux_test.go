@@ -33,6 +33,7 @@ func TestSeccompConstants(t *testing.T) {
 	for name, nr := range probeCalls {
 		syscalls[name] = nr
 	}
+	syscalls["socketcall"] = noSyscall // i386's alone among the ABIs
 	for _, sc := range seccompSyscalls {
 		if want, ok := syscalls[sc.name]; !ok || sc.nr[native.abi] != want {
 			t.Errorf("%s: %s = %d on %s, want %d (known: %v)", sc.rule, sc.name, sc.nr[native.abi], runtime.GOARCH, want, ok)
@@ -47,6 +48,20 @@ func TestSeccompConstants(t *testing.T) {
 			t.Errorf("%s: %s = %d on %s, want %d", mc.rule, mc.name, mc.nr[native.abi], runtime.GOARCH, want)
 		}
 	}
+	families := map[string]uint32{"AF_UNIX": unix.AF_UNIX, "AF_INET": unix.AF_INET, "AF_INET6": unix.AF_INET6, "AF_NETLINK": unix.AF_NETLINK}
+	for _, fr := range seccompFamilies {
+		if fr.calls[0][native.abi] != unix.SYS_SOCKET || fr.calls[1][native.abi] != unix.SYS_SOCKETPAIR {
+			t.Errorf("%s: socket, socketpair = %v on %s, want %d, %d", fr.rule, fr.calls, runtime.GOARCH, unix.SYS_SOCKET, unix.SYS_SOCKETPAIR)
+		}
+		for i, name := range fr.names {
+			if want, ok := families[name]; !ok || fr.keep[i] != want {
+				t.Errorf("%s: %s = %d, want %d (known: %v)", fr.rule, name, fr.keep[i], want, ok)
+			}
+		}
+		if fr.errno != uint32(unix.EAFNOSUPPORT) && fr.errno != uint32(unix.EPERM) {
+			t.Errorf("%s: errno %d", fr.rule, fr.errno)
+		}
+	}
 	ioctls := map[string]uint32{
 		"TIOCSTI": unix.TIOCSTI, "TIOCLINUX": unix.TIOCLINUX, "TIOCSETD": unix.TIOCSETD, "TIOCEXCL": unix.TIOCEXCL,
 		"TIOCCONS": unix.TIOCCONS, "TIOCSSERIAL": unix.TIOCSSERIAL, "TIOCVHANGUP": unix.TIOCVHANGUP,
@@ -59,7 +74,7 @@ func TestSeccompConstants(t *testing.T) {
 	}
 	for name, pair := range map[string][2]uint32{
 		"SECCOMP_RET_ALLOW": {retAllow, unix.SECCOMP_RET_ALLOW}, "SECCOMP_RET_ERRNO|EPERM": {retEPERM, unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
-		"SECCOMP_RET_ERRNO": {retErrno, unix.SECCOMP_RET_ERRNO},
+		"SECCOMP_RET_ERRNO":     {retErrno, unix.SECCOMP_RET_ERRNO},
 		"BPF_LD|BPF_W|BPF_ABS":  {bpfLdWAbs, unix.BPF_LD | unix.BPF_W | unix.BPF_ABS},
 		"BPF_JMP|BPF_JEQ|BPF_K": {bpfJeqK, unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K},
 		"BPF_JMP|BPF_JGE|BPF_K": {bpfJgeK, unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K},

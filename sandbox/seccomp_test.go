@@ -34,6 +34,11 @@ func (t seccompTable) without(tb testing.TB, ids ...string) seccompTable {
 			out.ioctls = append(out.ioctls, e)
 		}
 	}
+	for _, e := range t.families {
+		if keep(e.rule) {
+			out.families = append(out.families, e)
+		}
+	}
 	for _, id := range ids {
 		if !seen[id] {
 			tb.Fatalf("no seccomp entry %q in the table", id)

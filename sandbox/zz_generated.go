@@ -695,6 +695,20 @@ var ruleTable = [...]Rule{
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
 	},
 	{
+		ID:       "refuse-socketcall",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse syscall socketcall (ENOSYS)",
+		Why:      "i386's multiplexer for the socket calls passes their arguments in memory the filter cannot read, so socket(AF_VSOCK) through it would pass every family check; i386 has had the direct calls, which the filter checks, since Linux 4.3. ENOSYS, as on an architecture without it. The price: a 32-bit x86 program whose libc still multiplexes (glibc on i386, Go's 386 port) cannot use sockets in the sandbox.",
+	},
+	{
+		ID:       "refuse-socket-families",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse socket and socketpair in every family but AF_UNIX AF_INET AF_INET6 AF_NETLINK (EAFNOSUPPORT)",
+		Why:      "A development sandbox needs local sockets (AF_UNIX), the network when it is on (AF_INET, AF_INET6) and the interface and route queries of getaddrinfo and ip (AF_NETLINK). Every other family reaches what the namespaces do not cover: AF_VSOCK the host's vsock port space (the hypervisor's agents, which --unshare-net leaves reachable); AF_ALG, AF_RDS, AF_TIPC, AF_CAN, AF_KEY, AF_BLUETOOTH, AF_XDP, AF_PACKET and the rest kernel code few hosts exercise, where local root exploits have been found (AF_RDS CVE-2010-3904, AF_ALG CVE-2021-3609-like bugs), and families a later kernel adds are refused until a row keeps them. An allow-list, so nothing new passes unseen. EAFNOSUPPORT is what a kernel without the family says, which programs that probe for one expect.",
+	},
+	{
 		ID:       "limit-tmp",
 		Platform: "linux",
 		When:     "limits",
@@ -2333,6 +2347,8 @@ var seccompSyscalls = [...]seccompSyscall{
 	{rule: "refuse-openat2", name: "openat2", nr: [4]uint32{437, 437, 437, 437}, errno: 38},
 	// refuse-io-uring
 	{rule: "refuse-io-uring", name: "io_uring_setup", nr: [4]uint32{425, 425, 425, 425}, errno: 38},
+	// refuse-socketcall
+	{rule: "refuse-socketcall", name: "socketcall", nr: [4]uint32{4294967295, 102, 4294967295, 4294967295}, errno: 38},
 }
 
 // seccompModeCalls are the system calls the seccomp filter refuses when they
@@ -2357,6 +2373,23 @@ var seccompModeCalls = [...]seccompModeCall{
 	{rule: "refuse-setid-mknod", name: "mknod", nr: [4]uint32{133, 14, 0xffffffff, 14}, mode: 1, flags: -1, errno: 1},
 	// refuse-setid-mknodat
 	{rule: "refuse-setid-mknodat", name: "mknodat", nr: [4]uint32{259, 297, 33, 324}, mode: 2, flags: -1, errno: 1},
+}
+
+// seccompFamilyRule is a refusal of every address family but keep in the
+// calls numbered in calls (socket, socketpair), returning errno.
+type seccompFamilyRule struct {
+	rule  string
+	names []string
+	calls [2][4]uint32
+	keep  []uint32
+	errno uint32
+}
+
+// seccompFamilies are the table's keep-families entries: socket(2) and
+// socketpair(2) fail for every address family but those kept.
+var seccompFamilies = [...]seccompFamilyRule{
+	// refuse-socket-families
+	{rule: "refuse-socket-families", names: []string{"AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"}, calls: [2][4]uint32{{41, 359, 198, 281}, {53, 360, 199, 288}}, keep: []uint32{1, 2, 10, 16}, errno: 97},
 }
 
 // seccompIoctls are the ioctl requests the seccomp filter refuses.

@@ -1,0 +1,47 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+// setupVsock skips where this kernel has no AF_VSOCK: there is nothing to
+// refuse, and no control could open one.
+func setupVsock(e *escEnv) {
+	fd, err := unix.Socket(unix.AF_VSOCK, unix.SOCK_STREAM, 0)
+	if err != nil {
+		e.t.Skipf("no AF_VSOCK on this host: %v", err)
+	}
+	unix.Close(fd)
+	e.secret = escToken("vsock")
+	e.vars["MARK"] = e.secret
+}
+
+// socketcallPy enters the kernel through the i386 ABI, as a 32-bit program
+// does, and asks socketcall for an AF_VSOCK socket; it prints $MARK when it
+// gets one.
+const socketcallPy = `
+import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+code = bytes.fromhex("5389f889f387d1cd805bc3")  # push rbx; mov eax,edi; mov ebx,esi; xchg ecx,edx; int 0x80; pop rbx; ret
+page = libc.mmap(None, 4096, 7, 0x22 | 0x40, -1, 0)
+ctypes.memmove(page, code, len(code))
+i386 = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint)(page)
+ctypes.memmove(page + 2048, struct.pack("<3I", 40, 1, 0), 12)
+fd = i386(102, 1, page + 2048, 0)
+print(os.environ["MARK"] if fd >= 0 else "refused", fd)
+`
+
+func setupVsockSocketcall(e *escEnv) {
+	if runtime.GOARCH != "amd64" {
+		e.t.Skipf("the i386 ABI is entered from x86-64 only; this is %s", runtime.GOARCH)
+	}
+	needSeccomp(e)
+	setupVsock(e)
+	e.vars["SOCKETCALL_PY"] = socketcallPy
+}
