@@ -31,6 +31,7 @@ func Check(t *Table) error {
 			checkRemountOrder(&c, p)
 		} else {
 			checkDarwinOrder(&c, p)
+			checkDarwinArgsOrder(&c, p)
 		}
 	}
 	return c.err()
@@ -162,9 +163,12 @@ func checkRule(c *errs, platform string, r *Rule, local, global map[string]Pos) 
 		c.at(r.Pos, r.ID, "group: unknown group %q (want one of %s)", r.Group, words(groups))
 	}
 	checkWhen(c, r)
-	if platform == "linux" {
+	switch {
+	case platform == "linux":
 		checkArgs(c, r)
-	} else {
+	case r.ArgsPos.Line != 0:
+		checkDarwinArgs(c, r)
+	default:
 		checkSBPL(c, r)
 	}
 	checkReviewed(c, platform, r)
@@ -343,18 +347,24 @@ func checkArgs(c *errs, r *Rule) {
 }
 
 func checkOperand(c *errs, r *Rule, op string, vars []string) {
+	checkOperandAt(c, r, r.ArgsPos, op, vars)
+}
+
+// checkOperandAt is checkOperand reporting at pos: a darwin rule has no
+// args, and its filters are reported at its operations.
+func checkOperandAt(c *errs, r *Rule, pos Pos, op string, vars []string) {
 	if !strings.Contains(op, "$") {
 		return
 	}
 	if !slices.Contains(vars, op) {
-		c.at(r.ArgsPos, r.ID, "undeclared variable %q (want one of %s, as a whole operand)", op, words(vars))
+		c.at(pos, r.ID, "undeclared variable %q (want one of %s, as a whole operand)", op, words(vars))
 		return
 	}
-	if op == varPath && r.For == "" {
-		c.at(r.ArgsPos, r.ID, "%s needs for (want for: hidden, read or write)", varPath)
+	if (op == varPath || op == varFoldedPath) && r.For == "" {
+		c.at(pos, r.ID, "%s needs for (want for: hidden, read or write)", op)
 	}
 	if want, ok := varCondition[op]; ok && !slices.Contains(r.When, Cond{Word: want}) && !placeholderOperand(r, op) {
-		c.at(r.ArgsPos, r.ID, "%s is empty unless %s holds (want when: %s)", op, want, want)
+		c.at(pos, r.ID, "%s is empty unless %s holds (want when: %s)", op, want, want)
 	}
 }
 
@@ -382,15 +392,7 @@ func checkSBPL(c *errs, r *Rule) {
 				c.at(pos, r.ID, "%s: unknown SBPL operation %q (want one of %s)", r.Action, op, words(sbplOpNames()))
 			}
 		}
-		for _, f := range r.Filters {
-			if strings.Contains(f.Value, "$") {
-				checkOperand(c, r, f.Value, darwinVars)
-				continue
-			}
-			if msg := badPath(f.Value); msg != "" {
-				c.at(pos, r.ID, "filter %s %q: %s", f.Kind, f.Value, msg)
-			}
-		}
+		checkFilters(c, r, pos)
 	}
 	if r.Group != "" {
 		c.at(r.Pos, r.ID, "group: darwin rules are applied in table order (want no group)")
@@ -425,7 +427,10 @@ func checkReviewed(c *errs, platform string, r *Rule) {
 			outside = append(outside, "every path: no filters")
 		}
 		for _, f := range r.Filters {
-			if f.Value != varWorkspace && !tempDirs[f.Value] {
+			switch {
+			case !isPathFilter(f):
+				outside = append(outside, filterKey(f))
+			case f.Value != varWorkspace && !tempDirs[f.Value]:
 				outside = append(outside, f.Value)
 			}
 		}

@@ -13,6 +13,7 @@ func TestLints(t *testing.T) {
 	const (
 		linuxHead  = "schema: 1\nplatform: linux\nprogram: bwrap\nrules:\n  - id: root-read-only\n    args: [--ro-bind, /, /]\n    why: r.\n"
 		linuxTail  = "  - id: end-of-options\n    args: [--]\n    why: e.\n"
+		darwinTail = "  - id: profile-arg\n    args: [-p, $profile]\n    why: p.\n" + linuxTail
 		darwinHead = "schema: 1\nplatform: darwin\nprogram: /usr/bin/sandbox-exec\nrules:\n  - id: version\n    version: 1\n    why: v.\n  - id: deny-default\n    deny: [default]\n    why: d.\n"
 		hideDeny   = "  - id: hide\n    for: hidden\n    deny: [file-read*, file-write*]\n    filters: [{subpath: $path}]\n    why: h.\n"
 	)
@@ -52,6 +53,16 @@ func TestLints(t *testing.T) {
 			want: `rule "d": write grant outside the workspace and temp dirs (/tmp) needs reviewed`},
 		{name: "macOS temp dir bound on linux", linux: "  - id: d\n    args: [--bind, /private/tmp, /private/tmp]\n    why: d.\n",
 			want: `rule "d": write grant outside the workspace and temp dirs (/private/tmp) needs reviewed`},
+		{name: "darwin: no end of options", darwin: "  - id: p\n    args: [-p, $profile]\n    why: p.\n  - id: x\n    allow: [process-fork]\n    why: x.\n  - id: e\n    args: [--, -p, $profile]\n    why: e.\n",
+			want: `darwin: the profile is passed 3 times`},
+		{name: "darwin: -p with a constant", darwin: "  - id: p2\n    args: [-p, \"(version 1)(allow default)\"]\n    why: p.\n",
+			want: `rule "p2": args: -p takes the generated profile (want -p $profile, got "(version 1)(allow default)")`},
+		{name: "darwin: unknown option", darwin: "  - id: f\n    args: [-f, /tmp/x.sb]\n    why: f.\n",
+			want: `rule "f": args: "-f" is not a sandbox-exec option the table knows (want -p $profile or --)`},
+		{name: "darwin: -- early", darwin: "  - id: e0\n    args: [--]\n    why: e.\n",
+			want: `rule "e0": args: -- before the last args rule would end sandbox-exec's options early`},
+		{name: "darwin: args with a filter", darwin: "  - id: af\n    args: [--]\n    filters: [{subpath: /usr}]\n    why: e.\n",
+			want: `rule "af": args: a sandbox-exec option takes no version, allow, deny, filters, for or when`},
 		{name: "workspace bind", linux: "  - id: d\n    group: mounts\n    args: [--bind, $workspace, $workspace]\n    why: d.\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,7 +74,7 @@ func TestLints(t *testing.T) {
 				fsys["linux.yaml"] = &fstest.MapFile{Data: []byte(linuxHead + tc.linux + linuxTail)}
 			}
 			if tc.darwin != "" {
-				fsys["darwin.yaml"] = &fstest.MapFile{Data: []byte(darwinHead + tc.darwin)}
+				fsys["darwin.yaml"] = &fstest.MapFile{Data: []byte(darwinHead + tc.darwin + darwinTail)}
 			}
 			_, err := GenerateFS(fsys, "rules")
 			switch {

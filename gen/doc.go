@@ -121,7 +121,7 @@ func rulesTable(b *bytes.Buffer, p *Platform, group bool) {
 // emitsForms is Emits split where a reviewer reads a break: one SBPL form
 // per line on darwin, the rule's whole argv on linux.
 func emitsForms(platform string, r *Rule) []string {
-	if platform == "linux" {
+	if platform == "linux" || len(r.Args) > 0 {
 		return []string{Emits(platform, r)}
 	}
 	var out []string

@@ -171,7 +171,9 @@ func TestPostureDerived(t *testing.T) {
 		{linux["Other"], "status-fd", "on a pipe the caller reads, only for `NewCmd`"},
 		{linux["Terminal"], "seccomp", "`TIOCSTI`, `TIOCLINUX`, `TIOCSETD`, `TIOCEXCL`, "},
 		{darwin["Read"], "read-allowlist", "the workspace"},
-		{darwin["Network"], "network", "with `NetworkHost`"},
+		{darwin["Network"], "network-outbound-ip", "`(remote ip \"*:*\")`, with `NetworkHost`"},
+		{darwin["Network"], "dns-socket", "`(remote unix-socket (path-literal \"/private/var/run/mDNSResponder\"))`"},
+		{darwin["Other"], "sysctl-read", "`(sysctl-name \"hw.ncpu\")`"},
 		{darwin["Hidden paths"], "hide-dir", "not an ancestor of the workspace"},
 		{darwin["Home directory"], "deny-default", "not readable, not writable"},
 	} {
@@ -184,7 +186,7 @@ func TestPostureDerived(t *testing.T) {
 	drop(tb.Linux, "share-net")
 	tmp := find(tb.Linux, "tmp")
 	tmp.Args = []string{"--bind", "/tmp", "/tmp"}
-	find(tb.Darwin, "network").When = nil
+	find(tb.Darwin, "network-outbound-ip").When = nil
 	drop(tb.Darwin, "deny-default")
 	tb.Darwin.Rules = append(tb.Darwin.Rules, &Rule{ID: "home-read", Action: "allow", Ops: []string{"file-read*"},
 		Filters: []Filter{{Kind: "subpath", Value: "/Users"}}})
@@ -195,7 +197,7 @@ func TestPostureDerived(t *testing.T) {
 	if !has(linux["Write"], "tmp", "`/tmp`, read-write") {
 		t.Errorf("a host /tmp bind is not a write entry: %q", linux["Write"])
 	}
-	if !has(darwin["Network"], "network", "allowed") || has(darwin["Network"], "network", "unless") {
+	if !has(darwin["Network"], "network-outbound-ip", "allowed") || has(darwin["Network"], "network-outbound-ip", "unless") {
 		t.Errorf("unconditional darwin network: %q", darwin["Network"])
 	}
 	if has(darwin["Read"], "", "everything else denied") || has(darwin["Read"], "deny-default", "") {

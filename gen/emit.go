@@ -26,6 +26,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitSeccomp(f, t.Linux)
 	emitLimits(f, t.Linux)
 	emitDarwin(f, t.Darwin)
+	emitDarwinArgs(f, t.Darwin)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("emit: %w", err)
@@ -169,7 +170,7 @@ func emitRuleTable(f *jen.File, t *Table) {
 
 // Emits is what a rule adds to the sandbox, with variables unexpanded.
 func Emits(platform string, r *Rule) string {
-	if platform == "linux" {
+	if platform == "linux" || len(r.Args) > 0 {
 		return strings.Join(r.Args, " ")
 	}
 	var forms []string
@@ -243,12 +244,11 @@ func usesPath(r *Rule) bool {
 			return true
 		}
 	}
-	for _, f := range r.Filters {
-		if f.Value == varPath {
-			return true
-		}
-	}
-	return false
+	uses := false
+	walkFilters(r.Filters, func(f Filter) {
+		uses = uses || f.Value == varPath || f.Value == varFoldedPath
+	})
+	return uses
 }
 
 // camel turns a rule id into a Go identifier suffix: hide-dir -> HideDir.

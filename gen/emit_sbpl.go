@@ -27,13 +27,7 @@ func sbplForms(r *Rule) [][]part {
 			sep = "\n    "
 		}
 		for _, fl := range r.Filters {
-			form = append(form, part{text: sep + "(" + fl.Kind + " \""})
-			if strings.HasPrefix(fl.Value, "$") {
-				form = append(form, part{text: fl.Value, v: fl.Value})
-			} else {
-				form = append(form, part{text: fl.Value})
-			}
-			form = append(form, part{text: "\")"})
+			form = append(append(form, part{text: sep}), filterParts(fl)...)
 		}
 		forms = append(forms, merge(append(form, part{text: ")\n"})))
 	}
@@ -54,8 +48,13 @@ func merge(ps []part) []part {
 }
 
 func darwinVar(v string) *jen.Statement {
-	if v == varWorkspace {
+	switch v {
+	case varWorkspace:
 		return jen.Id("p").Dot("workspace")
+	case varHome:
+		return jen.Id("p").Dot("home")
+	case varFoldedPath:
+		return jen.Id("f").Dot("folded")
 	}
 	return jen.Id("f").Dot("path")
 }
@@ -72,7 +71,7 @@ func emitDarwin(f *jen.File, p *Platform) {
 		var wsFixed int
 		var wsIDs []string
 		var counts []jen.Code
-		for _, r := range p.Rules {
+		for _, r := range sbplRules(p) {
 			consts, vars := 0, []jen.Code{}
 			for _, form := range sbplForms(r) {
 				for _, pt := range form {
@@ -118,7 +117,7 @@ func emitDarwin(f *jen.File, p *Platform) {
 			}
 			pending, pendingIDs = "", nil
 		}
-		for _, r := range p.Rules {
+		for _, r := range sbplRules(p) {
 			plain := r.For == "" && len(r.When) == 0
 			var writes []jen.Code
 			var parts []part
@@ -156,7 +155,7 @@ func emitDarwin(f *jen.File, p *Platform) {
 	f.Comment("darwinSteps is darwinProfile grouped by the rule that emitted each form.")
 	f.Func().Id("darwinSteps").Params(jen.Id("p").Op("*").Id("plan")).Index().Id("Step").BlockFunc(func(g *jen.Group) {
 		g.Var().Id("s").Index().Id("Step")
-		for _, r := range p.Rules {
+		for _, r := range sbplRules(p) {
 			var forms []jen.Code
 			for _, form := range sbplForms(r) {
 				var expr *jen.Statement

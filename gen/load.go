@@ -342,7 +342,7 @@ func (l *loader) entries(n *yaml.Node, what, valueKey string) []Entry {
 
 var (
 	linuxRuleKeys  = []string{"id", "why", "when", "for", "group", "args", "reviewed"}
-	darwinRuleKeys = []string{"id", "why", "when", "for", "version", "allow", "deny", "filters", "reviewed"}
+	darwinRuleKeys = []string{"id", "why", "when", "for", "version", "allow", "deny", "filters", "reviewed", "args"}
 )
 
 func (l *loader) platform(root *yaml.Node, name string) *Platform {
@@ -510,31 +510,6 @@ func (l *loader) when(n *yaml.Node, rule string) []Cond {
 			out = append(out, Cond{Not: true, Word: f[1]})
 		default:
 			l.at(l.pos(w), rule, "when: cannot read %q (want WORD or not WORD)", s)
-		}
-	}
-	return out
-}
-
-func (l *loader) filters(n *yaml.Node, rule string) []Filter {
-	if !l.kind(n, yaml.SequenceNode, rule, "filters") {
-		return nil
-	}
-	var out []Filter
-	for _, e := range n.Content {
-		if !l.kind(e, yaml.MappingNode, rule, "filter") {
-			continue
-		}
-		if len(e.Content) != 2 {
-			l.at(l.pos(e), rule, "filter: got %d keys (want exactly one of %s)", len(e.Content)/2, strings.Join(sbplFilters, ", "))
-			continue
-		}
-		k := e.Content[0]
-		if !slices.Contains(sbplFilters, k.Value) {
-			l.at(l.pos(k), rule, "unknown filter %q (want one of %s)", k.Value, strings.Join(sbplFilters, ", "))
-			continue
-		}
-		if v, ok := l.str(e.Content[1], rule, k.Value); ok {
-			out = append(out, Filter{Kind: k.Value, Value: v})
 		}
 	}
 	return out

@@ -48,6 +48,9 @@ var condPhrase = map[string][2]string{
 	"is-missing":            {"missing", "not missing"},
 	"ancestor-of-workspace": {"an ancestor of the workspace", "not an ancestor of the workspace"},
 	"inside-workspace":      {"inside the workspace", "not inside the workspace"},
+	"all-mach":              {"only with `Config.AllowAllMach`", "unless `Config.AllowAllMach`"},
+	"home":                  {"when there is a home directory", "without a home directory"},
+	"in-writable":           {"inside the workspace or a `Config.Write` path", "outside the workspace and the `Config.Write` paths"},
 }
 
 // iterSubject names the paths a `for` ranges over.
@@ -58,6 +61,9 @@ var iterSubject = map[string]string{
 	"pin":       "each directory between the workspace or a `Config.Write` path and a hidden or protected path inside it",
 	"protected": "each protected path found in the workspace or a `Config.Write` directory (see Protected paths)",
 	"caches":    "each tool cache directory (the caches section; none under `Config.NoCache`)",
+	"ancestor":  "each directory above the workspace and the `Config.Read` and `Config.Write` paths",
+	"guard":     "each directory from a hidden path inside the workspace or a `Config.Write` path up to that root",
+	"tty":       "the terminal each of the command's standard descriptors is",
 }
 
 func phrase(c Cond) string {
@@ -285,13 +291,19 @@ func filterText(r *Rule) string {
 	if len(r.Filters) == 0 {
 		return "everything"
 	}
-	var sub, lit []string
+	var sub, lit, other []string
 	for _, f := range r.Filters {
-		if f.Kind == "literal" {
+		switch {
+		case !isPathFilter(f):
+			other = append(other, code(filterKey(f)))
+		case f.Kind == "literal":
 			lit = append(lit, subject(r, f.Value))
-		} else {
+		default:
 			sub = append(sub, subject(r, f.Value))
 		}
+	}
+	if len(other) > 0 && len(sub)+len(lit) == 0 {
+		return strings.Join(other, ", ")
 	}
 	var parts []string
 	if len(sub) > 0 {
@@ -299,6 +311,9 @@ func filterText(r *Rule) string {
 	}
 	if len(lit) > 0 {
 		parts = append(parts, "exactly "+strings.Join(lit, ", "))
+	}
+	if len(other) > 0 {
+		parts = append(parts, "where "+strings.Join(other, ", "))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -190,6 +190,12 @@ func opContains(a, b string) bool {
 }
 
 func filterContains(a, b Filter) bool {
+	if a.Kind == "*" || filterEqual(a, b) {
+		return true
+	}
+	if !isPathFilter(a) || !isPathFilter(b) {
+		return sbplFilterContains(a, b)
+	}
 	switch {
 	case a.Kind == "literal":
 		return b.Kind == "literal" && a.Value == b.Value
@@ -216,7 +222,7 @@ func coverage[T any](old, new []T, in func(a, b T) bool) reach {
 
 // filterCoverage treats an unfiltered rule as one that matches every path.
 func filterCoverage(old, new []Filter) reach {
-	all := Filter{Kind: "subpath", Value: "/"}
+	all := Filter{Kind: "*"} // matches what any filter matches
 	if len(old) == 0 {
 		old = []Filter{all}
 	}
@@ -420,8 +426,12 @@ func ruleDiff(platform string, o, n *Rule) []string {
 	if o.Group != n.Group {
 		out = append(out, fmt.Sprintf("group changed: %s -> %s", textOr(o.Group, "none"), textOr(n.Group, "none")))
 	}
-	if platform == "linux" && !slices.Equal(o.Args, n.Args) {
-		out = append(out, fmt.Sprintf("args changed: %q -> %q (%s)", strings.Join(o.Args, " "), strings.Join(n.Args, " "), argsReach(o, n)))
+	if !slices.Equal(o.Args, n.Args) {
+		r := darwinArgsReach(o, n)
+		if platform == "linux" {
+			r = argsReach(o, n)
+		}
+		out = append(out, fmt.Sprintf("args changed: %q -> %q (%s)", strings.Join(o.Args, " "), strings.Join(n.Args, " "), r))
 	}
 	if platform == "darwin" {
 		out = append(out, sbplDiff(o, n)...)
@@ -521,9 +531,9 @@ func sbplDiff(o, n *Rule) []string {
 		r := coverage(o.Ops, n.Ops, opContains)
 		out = append(out, fmt.Sprintf("operations changed: %s (%s)", setDiff(o.Ops, n.Ops, func(s string) string { return s }), pol.apply(r)))
 	}
-	if !slices.Equal(o.Filters, n.Filters) {
+	if !slices.EqualFunc(o.Filters, n.Filters, filterEqual) {
 		r := filterCoverage(o.Filters, n.Filters)
-		out = append(out, fmt.Sprintf("filters changed: %s (%s)", setDiff(o.Filters, n.Filters, func(f Filter) string { return f.Kind + " " + f.Value }), pol.apply(r)))
+		out = append(out, fmt.Sprintf("filters changed: %s (%s)", setDiff(filterKeys(o.Filters), filterKeys(n.Filters), filterShow), pol.apply(r)))
 	}
 	return out
 }

@@ -47,12 +47,17 @@ func TestReach(t *testing.T) {
 		old, new []Filter
 		want     string
 	}{
-		{"added subpath", []Filter{{"subpath", "/usr"}}, []Filter{{"subpath", "/usr"}, {"subpath", "/etc"}}, "widened"},
-		{"child of a kept one", []Filter{{"subpath", "/usr"}}, []Filter{{"subpath", "/usr"}, {"subpath", "/usr/lib"}}, "same reach"},
-		{"moved down", []Filter{{"subpath", "/usr"}}, []Filter{{"subpath", "/usr/lib"}}, "narrowed"},
-		{"literal to subpath", []Filter{{"literal", "/x"}}, []Filter{{"subpath", "/x"}}, "widened"},
-		{"filters dropped", []Filter{{"subpath", "/x"}}, nil, "widened"},
-		{"variables", []Filter{{"subpath", "$workspace"}}, []Filter{{"subpath", "$path"}}, "widened and narrowed"},
+		{"added subpath", []Filter{{Kind: "subpath", Value: "/usr"}}, []Filter{{Kind: "subpath", Value: "/usr"}, {Kind: "subpath", Value: "/etc"}}, "widened"},
+		{"child of a kept one", []Filter{{Kind: "subpath", Value: "/usr"}}, []Filter{{Kind: "subpath", Value: "/usr"}, {Kind: "subpath", Value: "/usr/lib"}}, "same reach"},
+		{"moved down", []Filter{{Kind: "subpath", Value: "/usr"}}, []Filter{{Kind: "subpath", Value: "/usr/lib"}}, "narrowed"},
+		{"literal to subpath", []Filter{{Kind: "literal", Value: "/x"}}, []Filter{{Kind: "subpath", Value: "/x"}}, "widened"},
+		{"filters dropped", []Filter{{Kind: "subpath", Value: "/x"}}, nil, "widened"},
+		{"variables", []Filter{{Kind: "subpath", Value: "$workspace"}}, []Filter{{Kind: "subpath", Value: "$path"}}, "widened and narrowed"},
+		{"every address to outbound ip", nil, []Filter{{Kind: "remote", Form: "ip", Value: "*:*"}}, "narrowed"},
+		{"localhost to any host", []Filter{{Kind: "local", Form: "ip", Value: "localhost:*"}}, []Filter{{Kind: "local", Form: "ip", Value: "*:*"}}, "widened"},
+		{"service added", []Filter{{Kind: "global-name", Value: "com.apple.logd"}}, []Filter{{Kind: "global-name", Value: "com.apple.logd"}, {Kind: "global-name", Value: "com.apple.pasteboard.1"}}, "widened"},
+		{"require-all narrows its part", []Filter{{Kind: "subpath", Value: "/dev"}}, []Filter{{Kind: "require-all", Of: []Filter{{Kind: "subpath", Value: "/dev"}, {Kind: "regex", Value: "^/dev/tty"}}}}, "narrowed"},
+		{"socket subtree to one socket", []Filter{{Kind: "remote", Form: "unix-socket", Of: []Filter{{Kind: "subpath", Value: "/var/run"}}}}, []Filter{{Kind: "remote", Form: "unix-socket", Of: []Filter{{Kind: "literal", Value: "/var/run/syslog"}}}}, "narrowed"},
 	} {
 		if got := filterCoverage(tc.old, tc.new).String(); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)

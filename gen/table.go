@@ -133,10 +133,17 @@ func (c Cond) String() string {
 	return c.Word
 }
 
-// Filter is one SBPL filter: (subpath "/usr") or (literal $path).
+// Filter is one SBPL filter: (subpath "/usr"), (literal $path),
+// (global-name "com.apple.logd"), (remote ip "*:*"), (require-not ...).
+// Value is the operand of a leaf filter; Form is the address form of
+// remote and local (ip or unix-socket); Of holds the filters a
+// require-all, require-not or unix-socket address combines. See
+// gen/sbpl_filter.go for the vocabulary.
 type Filter struct {
 	Kind  string
 	Value string
+	Form  string
+	Of    []Filter
 }
 
 // Rule is one row of a platform table. Linux rules carry Args; darwin rules

@@ -34,6 +34,12 @@ var conditions = map[string]condition{
 	"is-missing":            {scope: scopeItem, expr: "f.kind == kindMissing", kind: true},
 	"ancestor-of-workspace": {scope: scopeItem, expr: "f.ancestor", place: true},
 	"inside-workspace":      {scope: scopeItem, expr: "f.inside", place: true},
+	// darwin: the reviewed opt-in to every Mach service; a home
+	// directory to name paths under; a hidden path inside the workspace
+	// or a write path.
+	"all-mach":    {scope: scopeGlobal, expr: "p.allMach"},
+	"home":        {scope: scopeGlobal, expr: `p.home != ""`},
+	"in-writable": {scope: scopeItem, expr: "f.writable"},
 }
 
 // iterations maps a `for` word to the plan field it ranges over. Read and
@@ -52,6 +58,12 @@ var iterations = map[string]struct {
 	// writable roots; a missing one gets a placeholder.
 	"protected": {field: "protected", canMissing: true},
 	"caches":    {field: "caches"},
+	// darwin: the directories above the workspace and the granted paths;
+	// those from a hidden path inside a writable root up to that root;
+	// the terminals the command's standard descriptors are.
+	"ancestor": {field: "ancestors"},
+	"guard":    {field: "guards"},
+	"tty":      {field: "ttys"},
 }
 
 // Variables. $path is the iterated item and needs `for`. The descriptor
@@ -64,6 +76,10 @@ const (
 	varSeccompFD = "$seccompfd"
 	varStatusFD  = "$statusfd"
 	varHome      = "$home"
+	// varFoldedPath is a pattern that matches $path in any letter case,
+	// for a name that does not exist yet on a case-insensitive file
+	// system (sandbox/fold.go).
+	varFoldedPath = "$foldedpath"
 )
 
 var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD, varTmpSize, varShmSize, varBlockFD}
@@ -86,7 +102,13 @@ var varCondition = map[string]string{
 	varStatusFD:  "status-fd",
 	varBlockFD:   "block-fd",
 }
-var darwinVars = []string{varWorkspace, varPath}
+
+// darwinPathVars are the variables a path filter may name;
+// darwinRegexVars those a regex filter may.
+var (
+	darwinPathVars  = []string{varWorkspace, varPath}
+	darwinRegexVars = []string{varFoldedPath}
+)
 
 var groups = []string{"mounts"}
 
@@ -149,9 +171,9 @@ var sbplOps = map[string]bool{
 	"file-read-data": true, "file-read-metadata": true, "file-write*": true,
 	"file-write-data": true, "file-ioctl": true, "iokit*": true, "iokit-open": true,
 	"system*": true, "pseudo-tty": true,
+	"file-write-unlink": true, "file-write-create": true, "mach-priv-task-port": true,
+	"user-preference-read": true, "file-read-xattr": true, "system-socket": true,
 }
-
-var sbplFilters = []string{"subpath", "literal"}
 
 // tempDirs are the paths an SBPL write grant may name without `reviewed`:
 // macOS's temporary directories, writable on macOS as /tmp is on Linux. Linux has

@@ -109,10 +109,68 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
 (deny default)
 (allow process-exec*)
 (allow process-fork)
-{{if .Network}}(allow network*)
-{{end}}(allow sysctl-read)
-(allow ipc-posix-shm)
-(allow mach*)
+(allow signal (target same-sandbox))
+(allow process-info* (target same-sandbox))
+(allow mach-priv-task-port (target same-sandbox))
+{{if .Network}}(allow network-outbound (remote ip "*:*"))
+(allow network-bind (local ip "localhost:*"))
+(allow network-inbound (local ip "localhost:*"))
+(allow system-socket)
+(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))
+{{end}}(allow network-outbound (remote unix-socket (path-literal "/private/var/run/syslog")))
+(allow sysctl-read
+    (sysctl-name "hw.activecpu")
+    (sysctl-name "hw.byteorder")
+    (sysctl-name "hw.cachelinesize")
+    (sysctl-name "hw.cpufamily")
+    (sysctl-name "hw.cputype")
+    (sysctl-name "hw.l1dcachesize")
+    (sysctl-name "hw.l2cachesize")
+    (sysctl-name "hw.logicalcpu")
+    (sysctl-name "hw.logicalcpu_max")
+    (sysctl-name "hw.machine")
+    (sysctl-name "hw.memsize")
+    (sysctl-name "hw.model")
+    (sysctl-name "hw.ncpu")
+    (sysctl-name "hw.nperflevels")
+    (sysctl-name "hw.pagesize")
+    (sysctl-name "hw.physicalcpu")
+    (sysctl-name "hw.physicalcpu_max")
+    (sysctl-name "kern.argmax")
+    (sysctl-name "kern.hostname")
+    (sysctl-name "kern.maxfilesperproc")
+    (sysctl-name "kern.maxproc")
+    (sysctl-name "kern.osproductversion")
+    (sysctl-name "kern.osrelease")
+    (sysctl-name "kern.ostype")
+    (sysctl-name "kern.osvariant_status")
+    (sysctl-name "kern.osversion")
+    (sysctl-name "kern.secure_kernel")
+    (sysctl-name "kern.usrstack64")
+    (sysctl-name "kern.version")
+    (sysctl-name "machdep.cpu.brand_string")
+    (sysctl-name "sysctl.proc_cputype")
+    (sysctl-name "vm.loadavg")
+    (sysctl-name-prefix "hw.optional.")
+    (sysctl-name-prefix "hw.perflevel"))
+(allow ipc-posix-sem)
+(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo"))
+(allow mach-lookup (global-name "com.apple.system.opendirectoryd.membership"))
+(allow mach-lookup (global-name "com.apple.logd"))
+(allow mach-lookup (global-name "com.apple.system.logger"))
+(allow mach-lookup (global-name "com.apple.system.notification_center"))
+(allow mach-lookup (global-name "com.apple.cfprefsd.daemon"))
+(allow mach-lookup (global-name "com.apple.cfprefsd.agent"))
+(allow mach-lookup (global-name "com.apple.bsd.dirhelper"))
+(allow mach-lookup (global-name "com.apple.PowerManagement.control"))
+{{if .Network}}(allow mach-lookup (global-name "com.apple.trustd.agent"))
+(allow mach-lookup (global-name "com.apple.SecurityServer"))
+(allow mach-lookup (global-name "com.apple.ocspd"))
+(allow mach-lookup (global-name "com.apple.networkd"))
+(allow mach-lookup (global-name "com.apple.SystemConfiguration.configd"))
+(allow mach-lookup (global-name "com.apple.SystemConfiguration.DNSConfiguration"))
+{{end}}{{if .AllMach}}(allow mach*)
+{{end}}(allow user-preference-read)
 (allow file-read*
     (subpath "/usr")
     (subpath "/bin")
@@ -120,7 +178,6 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
     (subpath "/System")
     (subpath "/Library")
     (subpath "/opt")
-    (subpath "/dev")
     (subpath "{{.Workspace}}")
     (subpath "/private/tmp")
     (subpath "/private/var/folders")
@@ -128,33 +185,92 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
 (allow file-write*
     (subpath "{{.Workspace}}")
     (subpath "/private/tmp")
-    (subpath "/private/var/folders")
-    (literal "/dev/null"))
-{{range .Read}}(allow file-read* (subpath "{{.}}"))
+    (subpath "/private/var/folders"))
+(allow file-read*
+    (literal "/tmp")
+    (literal "/var")
+    (literal "/etc"))
+(allow file-read* (subpath "/private/etc"))
+(allow file-read* (subpath "/private/var/db/timezone"))
+(allow file-read* (literal "/private/var/select/sh"))
+(allow file-read* (literal "/private/var/db/xcode_select_link"))
+{{range .Ancestors}}(allow file-read-metadata (literal "{{.}}"))
+{{end}}{{with .Home}}(allow file-read*
+    (subpath "{{.}}/.nvm")
+    (subpath "{{.}}/.rustup")
+    (subpath "{{.}}/.cargo/bin")
+    (subpath "{{.}}/go")
+    (subpath "{{.}}/.pyenv")
+    (subpath "{{.}}/.rbenv"))
+{{end}}(allow file-read*
+    (literal "/dev")
+    (literal "/dev/null")
+    (literal "/dev/zero")
+    (literal "/dev/random")
+    (literal "/dev/urandom")
+    (literal "/dev/tty")
+    (literal "/dev/dtracehelper")
+    (literal "/dev/stdin")
+    (literal "/dev/stdout")
+    (literal "/dev/stderr")
+    (subpath "/dev/fd"))
+(allow file-write-data
+    (literal "/dev/null")
+    (literal "/dev/zero")
+    (literal "/dev/tty")
+    (literal "/dev/dtracehelper")
+    (literal "/dev/stdout")
+    (literal "/dev/stderr")
+    (subpath "/dev/fd"))
+(allow file-ioctl
+    (literal "/dev/null")
+    (literal "/dev/tty")
+    (literal "/dev/dtracehelper"))
+{{range .Ttys}}(allow file-read* (literal "{{.}}"))
+(allow file-write-data (literal "{{.}}"))
+(allow file-ioctl (literal "{{.}}"))
+{{end}}{{range .Read}}(allow file-read* (subpath "{{.}}"))
 {{end}}{{range .Write}}(allow file-read* (subpath "{{.}}"))
 (allow file-write* (subpath "{{.}}"))
 {{end}}{{range .Hidden}}{{if and (not .Ancestor) (not .File)}}(deny file-read* (subpath "{{.Path}}"))
 (deny file-write* (subpath "{{.Path}}"))
 {{end}}{{end}}{{range .Hidden}}{{if and (not .Ancestor) .File}}(deny file-read* (literal "{{.Path}}"))
 (deny file-write* (literal "{{.Path}}"))
+{{end}}{{end}}{{range .Hidden}}{{if not .Ancestor}}(deny network-outbound (remote unix-socket (subpath "{{.Path}}")))
+{{end}}{{end}}{{range .Guards}}(deny file-write-unlink (literal "{{.}}"))
+(deny file-write-create (literal "{{.}}"))
+{{end}}{{range .Hidden}}{{if .Folded}}(deny file-read* (regex "{{.Folded}}"))
+(deny file-write* (regex "{{.Folded}}"))
 {{end}}{{end}}`))
 
 type templateFact struct {
 	Path           string
 	Ancestor, File bool
+	Folded         string
 }
 
 type templateInput struct {
-	Workspace   string
-	Network     bool
-	Read, Write []string
-	Hidden      []templateFact
+	Workspace, Home   string
+	Network, AllMach  bool
+	Read, Write       []string
+	Ancestors, Guards []string
+	Ttys              []string
+	Hidden            []templateFact
 }
 
 // templateData converts a plan outside the timed loop, as a template-based
 // builder would keep its input.
 func templateData(p *plan) templateInput {
-	d := templateInput{Workspace: p.workspace, Network: p.network}
+	d := templateInput{Workspace: p.workspace, Home: p.home, Network: p.netHost, AllMach: p.allMach}
+	for _, f := range p.ancestors {
+		d.Ancestors = append(d.Ancestors, f.path)
+	}
+	for _, f := range p.guards {
+		d.Guards = append(d.Guards, f.path)
+	}
+	for _, f := range p.ttys {
+		d.Ttys = append(d.Ttys, f.path)
+	}
 	for _, f := range p.read {
 		d.Read = append(d.Read, f.path)
 	}
@@ -162,7 +278,7 @@ func templateData(p *plan) templateInput {
 		d.Write = append(d.Write, f.path)
 	}
 	for _, f := range p.hidden {
-		d.Hidden = append(d.Hidden, templateFact{Path: f.path, Ancestor: f.ancestor, File: f.kind == kindFile})
+		d.Hidden = append(d.Hidden, templateFact{Path: f.path, Ancestor: f.ancestor, File: f.kind == kindFile, Folded: f.folded})
 	}
 	return d
 }

@@ -16,7 +16,7 @@ type Wrap struct {
 	// path, where the child could plant its own) or /usr/bin/sandbox-exec;
 	// "" when the policy is Off.
 	Program string
-	// Args is bwrap's argv ending in "--", or ["-p", Profile].
+	// Args is bwrap's argv ending in "--", or ["-p", Profile, "--"].
 	Args []string
 	// Profile is the SBPL profile on darwin, "" elsewhere.
 	Profile string
@@ -71,7 +71,7 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
 	}
 	if goos == "darwin" {
 		prof := darwinProfile(p)
-		return Wrap{Program: prog, Args: []string{"-p", prof}, Profile: prof, Env: cacheEnv(p)}, p, nil
+		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: cacheEnv(p)}, p, nil
 	}
 	return Wrap{Program: prog, Args: linuxArgs(p), Files: wrapFiles(p), Env: cacheEnv(p)}, p, nil
 }

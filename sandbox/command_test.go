@@ -63,7 +63,7 @@ func TestPrefixForFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Program != darwinProgram || len(w.Args) != 2 || w.Args[0] != "-p" || w.Args[1] != w.Profile || w.Files != nil {
+	if w.Program != darwinProgram || len(w.Args) != 3 || w.Args[0] != "-p" || w.Args[1] != w.Profile || w.Args[2] != "--" || w.Files != nil {
 		t.Errorf("darwin wrap: %+v", w)
 	}
 	if !strings.Contains(w.Profile, `(literal "`+secret+`")`) {

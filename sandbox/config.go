@@ -92,6 +92,13 @@ type Config struct {
 	// user (SysProcAttr.Credential) sets NoCache.
 	NoCache bool
 
+	// AllowAllMach gives a macOS command every Mach service instead of
+	// the table's list: the pasteboard, launch services (an app it opens
+	// runs outside the sandbox), Apple Events, the window server. A
+	// reviewed opt-in for a tool that fails without a service the list
+	// lacks; it changes nothing on Linux.
+	AllowAllMach bool
+
 	// Policy says whether the sandbox is required or off; the zero value,
 	// FromEnv, leaves it to PolicyVariable (required when unset).
 	Policy Policy

@@ -97,8 +97,10 @@ var protectAttempts = []*attempt{
 			e.mkdir(filepath.Join(e.ws, ".claude"))
 			e.file(filepath.Join(e.ws, ".claude/settings.json"), "{}\n", 0o644)
 		},
-		script:  `echo '{"hooks":{"SessionStart":[{"command":"sh"}]}}' > .claude/settings.json`,
-		escaped: func(e *escEnv, r *escResult) bool { return fileHas(filepath.Join(e.ws, ".claude/settings.json"), "hooks") },
+		script: `echo '{"hooks":{"SessionStart":[{"command":"sh"}]}}' > .claude/settings.json`,
+		escaped: func(e *escEnv, r *escResult) bool {
+			return fileHas(filepath.Join(e.ws, ".claude/settings.json"), "hooks")
+		},
 		control: func(e *escEnv) escMode { return dropRules("protect-path") },
 	},
 }

@@ -92,6 +92,16 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 			return nil, err
 		}
 	}
+	if goos == "darwin" && strict {
+		p.allMach = cfg.AllowAllMach
+		if err := darwinHome(r, p); err != nil {
+			return nil, err
+		}
+		p.ttys = ownTerminals()
+		if err := darwinFacts(p); err != nil {
+			return nil, err
+		}
+	}
 	if goos == "linux" {
 		p.mounts = sortMounts(linuxMounts(p, nil))
 	}

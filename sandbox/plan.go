@@ -17,6 +17,11 @@ type pathFact struct {
 	kind     pathKind
 	ancestor bool // a strict ancestor of the workspace
 	inside   bool // strictly inside the workspace
+	// writable: inside the workspace or a write path (set for hidden
+	// paths, by darwinFacts). folded: for such a path that is missing, a
+	// pattern matching it in any letter case (macOS only).
+	writable bool
+	folded   string
 }
 
 // mount is one entry of the bwrap "mounts" group: the rule that emits it and
@@ -43,6 +48,15 @@ type plan struct {
 	// caches are the table's tool caches (cacheDirs, in its order):
 	// sandtable's own directories, writable; none under NoCache or Off.
 	caches []pathFact
+	// macOS only (darwinFacts): the directories above the workspace and
+	// the granted paths; those from a hidden path inside a writable root
+	// up to it; the terminals the command's standard descriptors are.
+	ancestors []pathFact
+	guards    []pathFact
+	ttys      []pathFact
+	// home is the resolved home directory on macOS, "" without one.
+	home    string
+	allMach bool // Config.AllowAllMach
 
 	network       bool // any mode but NetworkOff
 	netHost       bool // NetworkHost

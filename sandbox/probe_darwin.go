@@ -31,7 +31,7 @@ func seatbeltWorks(ws string) error {
 			seatbelt.err = &unavailableError{reason: darwinProgram + " not found", hint: optOut()}
 			return
 		}
-		if failure, ok := runProbe(darwinProgram, nil, "-p", darwinProfile(probePlan(ws)), "/usr/bin/true"); !ok {
+		if failure, ok := runProbe(darwinProgram, nil, append(darwinArgs(darwinProfile(probePlan(ws))), "/usr/bin/true")...); !ok {
 			seatbelt.err = &unavailableError{reason: "sandbox-exec cannot apply a profile", hint: failure + "; " + optOut()}
 		}
 	})

@@ -20,6 +20,11 @@ type profileCase struct {
 	oldBwrap      bool // a bwrap older than 0.8.0, without --disable-userns
 	callerNotRoot bool
 	statusFD      bool // NewCmd's spawn, whose status pipe follows the other descriptors
+	// macOS facts: the resolved home, the terminals of the standard
+	// descriptors, Config.AllowAllMach.
+	home    string
+	ttys    []string
+	allMach bool
 }
 
 var profileCases = []profileCase{
@@ -47,6 +52,13 @@ var profileCases = []profileCase{
 		read: []string{"/a/b/ws/c/d/e"}, write: []string{"/a/x"}},
 	{name: "workspace-in-tmp", workspace: "/tmp/ws", hidden: map[string]pathKind{"/tmp/ws/.env": kindFile}},
 	{name: "newcmd-status", workspace: "/home/u/ws", hidden: map[string]pathKind{"/home/u/.netrc": kindFile}, statusFD: true},
+	{name: "darwin-home-terminal", workspace: "/Users/u/ws", home: "/Users/u", ttys: []string{"/dev/ttys003"},
+		hidden: map[string]pathKind{"/Users/u/.ssh": kindDir}},
+	{name: "darwin-all-mach", workspace: "/Users/u/ws", allMach: true, noNetwork: true},
+	{name: "darwin-hidden-in-writable", workspace: "/Users/u/ws", home: "/Users/u", hidden: map[string]pathKind{
+		"/Users/u/ws/.env": kindMissing, "/Users/u/ws/a/b/key.pem": kindFile, "/Users/u/ws/out/Cache": kindDir,
+		"/Users/u/w2/sub/.Token": kindMissing},
+		write: []string{"/Users/u/ws/out", "/Users/u/w2"}, read: []string{"/opt/sdk"}},
 }
 
 // newTestPlan builds the plan a validated config with these facts yields,
@@ -79,6 +91,13 @@ func newTestPlan(c profileCase) *plan {
 	}
 	p.pins = pinFacts(p)
 	p.mounts = sortMounts(linuxMounts(p, nil))
+	p.home, p.allMach = c.home, c.allMach
+	for _, t := range c.ttys {
+		p.ttys = append(p.ttys, pathFact{path: t, kind: kindFile})
+	}
+	if err := darwinFacts(p); err != nil {
+		panic(err) // the cases are constants
+	}
 	return p
 }
 

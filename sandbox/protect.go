@@ -160,4 +160,3 @@ func isRoot(p string, roots []string) bool {
 	}
 	return false
 }
-

@@ -416,12 +416,28 @@ func iterPaths(p *plan, forWord string) []string {
 		facts = p.write
 	case "pin":
 		facts = p.pins
+	case "ancestor":
+		facts = p.ancestors
+	case "guard":
+		facts = p.guards
+	case "tty":
+		facts = p.ttys
 	}
 	out := make([]string, len(facts))
 	for i, f := range facts {
 		out[i] = f.path
 	}
 	return out
+}
+
+// foldedOf is the path whose case-folded pattern is pattern, if any.
+func foldedOf(p *plan, pattern string) (string, bool) {
+	for _, f := range p.hidden {
+		if f.folded != "" && f.folded == pattern {
+			return f.path, true
+		}
+	}
+	return "", false
 }
 
 // checkDarwinPlan reads p's profile back. It must hold exactly the forms
@@ -495,6 +511,15 @@ func matchTemplate(tmpl, got sexp, p *plan, forWord string, item *string, seen m
 			if got.text != p.workspace {
 				return fmt.Sprintf("string %q, want the workspace %q", got.text, p.workspace)
 			}
+		case "$foldedpath":
+			path, ok := foldedOf(p, got.text)
+			if !ok {
+				return fmt.Sprintf("string %q is no hidden path's folded pattern", got.text)
+			}
+			if *item != "" && *item != path {
+				return fmt.Sprintf("one step names two paths, %q and %q", *item, path)
+			}
+			*item = path
 		case "$path":
 			if !slices.Contains(iterPaths(p, forWord), got.text) {
 				return fmt.Sprintf("string %q is none of the %s paths", got.text, forWord)
@@ -504,8 +529,12 @@ func matchTemplate(tmpl, got sexp, p *plan, forWord string, item *string, seen m
 			}
 			*item = got.text
 		default:
-			if got.text != tmpl.text {
-				return fmt.Sprintf("string %q, want %q", got.text, tmpl.text)
+			want := tmpl.text
+			if rest, ok := strings.CutPrefix(want, "$home/"); ok {
+				want = p.home + "/" + rest
+			}
+			if got.text != want {
+				return fmt.Sprintf("string %q, want %q", got.text, want)
 			}
 		}
 		seen[got.text] = true

@@ -747,42 +747,255 @@ var ruleTable = [...]Rule{
 		Why:      "Build tools and shells fork.",
 	},
 	{
-		ID:       "network",
+		ID:       "process-same-sandbox",
+		Platform: "darwin",
+		Emits:    "(allow signal (target same-sandbox)) (allow process-info* (target same-sandbox))",
+		Why:      "Shells signal their jobs and tools read their children's state (ps, libproc); only processes in this sandbox. Codex's seatbelt_base_policy.sbpl and sandbox-runtime's profile allow the same.",
+	},
+	{
+		ID:       "task-port-same-sandbox",
+		Platform: "darwin",
+		Emits:    "(allow mach-priv-task-port (target same-sandbox))",
+		Why:      "Debuggers and crash reporters take the task port of a process they started; only within this sandbox, never the user's other processes (sandbox-runtime's profile).",
+	},
+	{
+		ID:       "network-outbound-ip",
 		Platform: "darwin",
 		When:     "network-host",
-		Emits:    "(allow network*)",
-		Why:      "Network mode host (the default): package managers fetch. This also allows connecting to unix sockets outside the sandbox, which macOS counts as network-outbound. Mode off (--network off) drops it.",
+		Emits:    "(allow network-outbound (remote ip \"*:*\"))",
+		Why:      "Package managers fetch. Outbound IP only: connect() to a unix socket is network-outbound too, and (allow network*) reached every local socket, the Docker daemon's (root on the host) and ssh-agent's among them, whatever the file denies said. Network mode host (the default); mode off (--network off) drops it.",
+	},
+	{
+		ID:       "network-localhost",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow network-bind (local ip \"localhost:*\")) (allow network-inbound (local ip \"localhost:*\"))",
+		Why:      "Dev servers and test suites listen on loopback; nothing listens on another address. sandbox-runtime notes that a dual-stack socket bound to 127.0.0.1 is ::ffff:127.0.0.1, which localhost does not match: such a bind fails rather than widens.",
+	},
+	{
+		ID:       "system-socket",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow system-socket)",
+		Why:      "Creating a socket is an operation of its own; Codex's network policy allows it with the network on, and sandbox-runtime notes socket() of a unix socket needs it.",
+	},
+	{
+		ID:       "dns-socket",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))",
+		Why:      "getaddrinfo asks mDNSResponder over this socket; without it no name resolves (Chromium's network.sb and Apple's own profiles grant it).",
+	},
+	{
+		ID:       "syslog-socket",
+		Platform: "darwin",
+		Emits:    "(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/syslog\")))",
+		Why:      "syslog(3) writes here, a sink: Apple's own profiles grant it. The only unix socket besides DNS that a command reaches.",
 	},
 	{
 		ID:       "sysctl-read",
 		Platform: "darwin",
-		Emits:    "(allow sysctl-read)",
-		Why:      "Runtimes read hw.ncpu, kern.osversion and similar at startup.",
+		Emits:    "(allow sysctl-read (sysctl-name \"hw.activecpu\") (sysctl-name \"hw.byteorder\") (sysctl-name \"hw.cachelinesize\") (sysctl-name \"hw.cpufamily\") (sysctl-name \"hw.cputype\") (sysctl-name \"hw.l1dcachesize\") (sysctl-name \"hw.l2cachesize\") (sysctl-name \"hw.logicalcpu\") (sysctl-name \"hw.logicalcpu_max\") (sysctl-name \"hw.machine\") (sysctl-name \"hw.memsize\") (sysctl-name \"hw.model\") (sysctl-name \"hw.ncpu\") (sysctl-name \"hw.nperflevels\") (sysctl-name \"hw.pagesize\") (sysctl-name \"hw.physicalcpu\") (sysctl-name \"hw.physicalcpu_max\") (sysctl-name \"kern.argmax\") (sysctl-name \"kern.hostname\") (sysctl-name \"kern.maxfilesperproc\") (sysctl-name \"kern.maxproc\") (sysctl-name \"kern.osproductversion\") (sysctl-name \"kern.osrelease\") (sysctl-name \"kern.ostype\") (sysctl-name \"kern.osvariant_status\") (sysctl-name \"kern.osversion\") (sysctl-name \"kern.secure_kernel\") (sysctl-name \"kern.usrstack64\") (sysctl-name \"kern.version\") (sysctl-name \"machdep.cpu.brand_string\") (sysctl-name \"sysctl.proc_cputype\") (sysctl-name \"vm.loadavg\") (sysctl-name-prefix \"hw.optional.\") (sysctl-name-prefix \"hw.perflevel\"))",
+		Why:      "Runtimes read the CPU, memory and OS version at startup: these names, as Codex's base policy and Chromium's common.sb list them, and no others. (allow sysctl-read) also answered kern.procargs2, the arguments and environment of the user's other processes (a parent's session token among them), and the kern.proc tables.",
 	},
 	{
-		ID:       "ipc-posix-shm",
+		ID:       "ipc-posix-sem",
 		Platform: "darwin",
-		Emits:    "(allow ipc-posix-shm)",
-		Why:      "POSIX shared memory, used by node, python multiprocessing and others.",
+		Emits:    "(allow ipc-posix-sem)",
+		Why:      "POSIX semaphores: python's multiprocessing locks need them (Codex's base policy allows them for that).",
+	},
+	{
+		ID:       "mach-libinfo",
+		Platform: "darwin",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))",
+		Why:      "getpwuid and getgrgid ask opendirectoryd; without it whoami, git and ssh cannot name the user (Codex's base policy, Chromium).",
+	},
+	{
+		ID:       "mach-membership",
+		Platform: "darwin",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.membership\"))",
+		Why:      "Group membership checks (Codex's network policy, sandbox-runtime).",
+	},
+	{
+		ID:       "mach-logd",
+		Platform: "darwin",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.logd\"))",
+		Why:      "os_log, which system libraries call unasked (sandbox-runtime).",
+	},
+	{
+		ID:       "mach-system-logger",
+		Platform: "darwin",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.system.logger\"))",
+		Why:      "The older ASL logging path (sandbox-runtime).",
+	},
+	{
+		ID:       "mach-notification-center",
+		Platform: "darwin",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.system.notification_center\"))",
+		Why:      "notify(3), which libSystem uses for time zone and configuration changes (sandbox-runtime).",
+	},
+	{
+		ID:       "mach-cfprefsd-daemon",
+		Platform: "darwin",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.cfprefsd.daemon\"))",
+		Why:      "CFPreferences reads system preferences through cfprefsd (Chromium's common.sb); user-preference-read alone answers nothing without it.",
+	},
+	{
+		ID:       "mach-cfprefsd-agent",
+		Platform: "darwin",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.cfprefsd.agent\"))",
+		Why:      "The same for the user's preferences (Chromium's common.sb).",
+	},
+	{
+		ID:       "mach-dirhelper",
+		Platform: "darwin",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.bsd.dirhelper\"))",
+		Why:      "confstr(_CS_DARWIN_USER_TEMP_DIR) asks dirhelper for the per-user temporary directory (Codex's network policy, sandbox-runtime).",
+	},
+	{
+		ID:       "mach-power-management",
+		Platform: "darwin",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.PowerManagement.control\"))",
+		Why:      "Runtimes ask whether the machine is on battery (Codex's base policy).",
+	},
+	{
+		ID:       "mach-trustd",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.trustd.agent\"))",
+		Why:      "TLS certificate verification through Security.framework, Go's included (Codex's network policy; sandbox-runtime for Go's TLS).",
+	},
+	{
+		ID:       "mach-security-server",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.SecurityServer\"))",
+		Why:      "Keychain trust settings for TLS (Codex's network policy).",
+	},
+	{
+		ID:       "mach-ocspd",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.ocspd\"))",
+		Why:      "Certificate revocation checks (Codex's network policy).",
+	},
+	{
+		ID:       "mach-networkd",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.networkd\"))",
+		Why:      "Network.framework's path monitor (Codex's network policy).",
+	},
+	{
+		ID:       "mach-configd",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.SystemConfiguration.configd\"))",
+		Why:      "Proxy and reachability settings (Codex's network policy).",
+	},
+	{
+		ID:       "mach-dns-configuration",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow mach-lookup (global-name \"com.apple.SystemConfiguration.DNSConfiguration\"))",
+		Why:      "The resolver configuration (Codex's network policy).",
 	},
 	{
 		ID:       "mach",
 		Platform: "darwin",
+		When:     "all-mach",
 		Emits:    "(allow mach*)",
-		Why:      "Modern binaries look up Mach services at startup; without this a (deny default) profile aborts them with SIGABRT.",
+		Reviewed: "Opt-in only (Config.AllowAllMach, --allow-all-mach), for a tool that fails without a service the list lacks.",
+		Why:      "Every Mach service: the pasteboard, launch services (an app it opens runs outside the sandbox), Apple Events, the window server, and mach-priv-task-port without a target. Off by default.",
+	},
+	{
+		ID:       "user-preference-read",
+		Platform: "darwin",
+		Emits:    "(allow user-preference-read)",
+		Why:      "CFPreferences reads, which Foundation-based tools make at startup (Codex's base policy, sandbox-runtime).",
 	},
 	{
 		ID:       "read-allowlist",
 		Platform: "darwin",
-		Emits:    "(allow file-read* (subpath \"/usr\") (subpath \"/bin\") (subpath \"/sbin\") (subpath \"/System\") (subpath \"/Library\") (subpath \"/opt\") (subpath \"/dev\") (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\") (literal \"/\"))",
-		Why:      "System directories, the workspace and the temporary directories. The literal root is stat'ed by binaries such as node while resolving real paths. The home directory is not on the list. Seatbelt matches the resolved path, and /tmp and /var are links into /private, so the temporary directories are named there.",
+		Emits:    "(allow file-read* (subpath \"/usr\") (subpath \"/bin\") (subpath \"/sbin\") (subpath \"/System\") (subpath \"/Library\") (subpath \"/opt\") (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\") (literal \"/\"))",
+		Why:      "System directories, the workspace and the temporary directories. The literal root is stat'ed by binaries such as node while resolving real paths. The home directory is not on the list, nor /dev (see the device rules). Seatbelt matches the resolved path, and /tmp and /var are links into /private, so the temporary directories are named there.",
 	},
 	{
 		ID:       "write-allowlist",
 		Platform: "darwin",
-		Emits:    "(allow file-write* (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\") (literal \"/dev/null\"))",
-		Reviewed: "/dev/null is a sink that every shell redirects to.",
-		Why:      "Writes land in the workspace and the temporary directories only.",
+		Emits:    "(allow file-write* (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\"))",
+		Why:      "Writes land in the workspace and the temporary directories only; devices are written through the device rules.",
+	},
+	{
+		ID:       "system-links",
+		Platform: "darwin",
+		Emits:    "(allow file-read* (literal \"/tmp\") (literal \"/var\") (literal \"/etc\"))",
+		Why:      "/tmp, /var and /etc are links into /private: a path through them resolves only if the link itself can be read.",
+	},
+	{
+		ID:       "private-etc",
+		Platform: "darwin",
+		Emits:    "(allow file-read* (subpath \"/private/etc\"))",
+		Why:      "resolv.conf, hosts, the certificate bundle, passwd and shells: what /etc holds on a Mac, and what resolvers, TLS and shells read.",
+	},
+	{
+		ID:       "timezone",
+		Platform: "darwin",
+		Emits:    "(allow file-read* (subpath \"/private/var/db/timezone\"))",
+		Why:      "localtime resolves through /etc/localtime into the zone database here.",
+	},
+	{
+		ID:       "select-sh",
+		Platform: "darwin",
+		Emits:    "(allow file-read* (literal \"/private/var/select/sh\"))",
+		Why:      "/bin/sh runs the shell this link names; without it no script runs (a peer's bug report).",
+	},
+	{
+		ID:       "xcode-select-link",
+		Platform: "darwin",
+		Emits:    "(allow file-read* (literal \"/private/var/db/xcode_select_link\"))",
+		Why:      "/usr/bin/git, cc and make are shims that find the developer tools through this link.",
+	},
+	{
+		ID:       "ancestor-metadata",
+		Platform: "darwin",
+		For:      "ancestor",
+		Emits:    "(allow file-read-metadata (literal \"$path\"))",
+		Why:      "realpath in node, ruby and libc stats every directory above the workspace and the granted paths; the metadata of those directories only, not their listing or their files.",
+	},
+	{
+		ID:       "home-toolchains",
+		Platform: "darwin",
+		When:     "home",
+		Emits:    "(allow file-read* (subpath \"$home/.nvm\") (subpath \"$home/.rustup\") (subpath \"$home/.cargo/bin\") (subpath \"$home/go\") (subpath \"$home/.pyenv\") (subpath \"$home/.rbenv\"))",
+		Why:      "Toolchains the user installed under the home directory, which is otherwise unreadable: node, rust, go and python and ruby versions run from here (the peers' bug reports). Read and execute only; the hidden paths still win, being denied after.",
+	},
+	{
+		ID:       "dev-read",
+		Platform: "darwin",
+		Emits:    "(allow file-read* (literal \"/dev\") (literal \"/dev/null\") (literal \"/dev/zero\") (literal \"/dev/random\") (literal \"/dev/urandom\") (literal \"/dev/tty\") (literal \"/dev/dtracehelper\") (literal \"/dev/stdin\") (literal \"/dev/stdout\") (literal \"/dev/stderr\") (subpath \"/dev/fd\"))",
+		Why:      "The devices a command needs by name, and /dev/tty, its own controlling terminal. (subpath \"/dev\") also read other terminals (/dev/ttys*) and the disks' device nodes.",
+	},
+	{
+		ID:       "dev-write",
+		Platform: "darwin",
+		Emits:    "(allow file-write-data (literal \"/dev/null\") (literal \"/dev/zero\") (literal \"/dev/tty\") (literal \"/dev/dtracehelper\") (literal \"/dev/stdout\") (literal \"/dev/stderr\") (subpath \"/dev/fd\"))",
+		Reviewed: "Sinks and the command's own terminal and descriptors, data only: not their mode or owner (file-write* on /dev/null allowed that).",
+		Why:      "Shells redirect to /dev/null and write to /dev/tty; dyld writes /dev/dtracehelper.",
+	},
+	{
+		ID:       "dev-ioctl",
+		Platform: "darwin",
+		Emits:    "(allow file-ioctl (literal \"/dev/null\") (literal \"/dev/tty\") (literal \"/dev/dtracehelper\"))",
+		Why:      "Terminal ioctls (window size, raw mode) on the controlling terminal, and the ioctls dyld and isatty make (sandbox-runtime's profile).",
+	},
+	{
+		ID:       "own-terminal",
+		Platform: "darwin",
+		For:      "tty",
+		Emits:    "(allow file-read* (literal \"$path\")) (allow file-write-data (literal \"$path\")) (allow file-ioctl (literal \"$path\"))",
+		Reviewed: "The terminal the command was given as its stdin, stdout or stderr, and no other.",
+		Why:      "A command writes to and sets the modes of the terminal it was started on; Codex's base policy notes that a terminal opened before the sandbox is checked on every write and ioctl. Other terminals stay closed.",
 	},
 	{
 		ID:       "read-path",
@@ -822,6 +1035,41 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, is-file",
 		Emits:    "(deny file-read* (literal \"$path\")) (deny file-write* (literal \"$path\"))",
 		Why:      "A hidden file is denied by its exact path, after every allow it overrides.",
+	},
+	{
+		ID:       "hide-socket",
+		Platform: "darwin",
+		For:      "hidden",
+		When:     "not ancestor-of-workspace",
+		Emits:    "(deny network-outbound (remote unix-socket (subpath \"$path\")))",
+		Why:      "connect() to a unix socket is network-outbound, not a file access, so the file denies above do not stop it: a socket beneath a hidden path stays unreachable whatever a later grant allows.",
+	},
+	{
+		ID:       "hide-rename-guard",
+		Platform: "darwin",
+		For:      "guard",
+		Emits:    "(deny file-write-unlink (literal \"$path\")) (deny file-write-create (literal \"$path\"))",
+		Why:      "A hidden path inside the workspace or a write path could be renamed away within the run (mv proj/a proj/b; cat proj/b/key.pem), since the deny is by path. Each directory from it up to the writable root can be neither moved nor replaced, the fix sandbox-runtime shipped; the hidden path itself is under the deny above.",
+	},
+	{
+		ID:       "hide-missing-folded",
+		Platform: "darwin",
+		For:      "hidden",
+		When:     "is-missing, in-writable",
+		Emits:    "(deny file-read* (regex \"$foldedpath\")) (deny file-write* (regex \"$foldedpath\"))",
+		Why:      "APFS is case-insensitive: a hidden path that does not exist yet inside a writable place could be created as .ENV where .env is denied. The deny matches every letter case; a missing name that is not ASCII, or holds ^, is refused instead (normalisation, too, would spell it otherwise).",
+	},
+	{
+		ID:       "profile-arg",
+		Platform: "darwin",
+		Emits:    "-p $profile",
+		Why:      "The generated profile, passed inline.",
+	},
+	{
+		ID:       "end-of-options",
+		Platform: "darwin",
+		Emits:    "--",
+		Why:      "Ends sandbox-exec's options: without it a command named -p, with its own profile after it, would replace this one (explain --os darwin -- -p \"(version 1)(allow default)\" /bin/sh).",
 	},
 	{
 		ID:       "strip-astrid-home",
@@ -2447,10 +2695,51 @@ const darwinProgram = "/usr/bin/sandbox-exec" // program
 // darwinProfile returns the SBPL profile in one allocation of exactly the
 // size it needs.
 func darwinProfile(p *plan) string {
-	n := 530                  // the unconditional rules
+	n := 3443                 // the unconditional rules
 	n += 2 * len(p.workspace) // read-allowlist, write-allowlist
 	if p.netHost {
-		n += 17 // network
+		n += 43 // network-outbound-ip
+	}
+	if p.netHost {
+		n += 95 // network-localhost
+	}
+	if p.netHost {
+		n += 22 // system-socket
+	}
+	if p.netHost {
+		n += 94 // dns-socket
+	}
+	if p.netHost {
+		n += 59 // mach-trustd
+	}
+	if p.netHost {
+		n += 61 // mach-security-server
+	}
+	if p.netHost {
+		n += 52 // mach-ocspd
+	}
+	if p.netHost {
+		n += 55 // mach-networkd
+	}
+	if p.netHost {
+		n += 74 // mach-configd
+	}
+	if p.netHost {
+		n += 83 // mach-dns-configuration
+	}
+	if p.allMach {
+		n += 14 // mach
+	}
+	for i := range p.ancestors {
+		f := &p.ancestors[i]
+		n += 40 + len(f.path) // ancestor-metadata
+	}
+	if p.home != "" {
+		n += 162 + len(p.home) + len(p.home) + len(p.home) + len(p.home) + len(p.home) + len(p.home) // home-toolchains
+	}
+	for i := range p.ttys {
+		f := &p.ttys[i]
+		n += 101 + len(f.path) + len(f.path) + len(f.path) // own-terminal
 	}
 	for i := range p.read {
 		f := &p.read[i]
@@ -2476,17 +2765,96 @@ func darwinProfile(p *plan) string {
 			n += 63 + len(f.path) + len(f.path) // hide-file
 		}
 	}
+	for i := range p.hidden {
+		f := &p.hidden[i]
+		if !f.ancestor {
+			n += 58 + len(f.path) // hide-socket
+		}
+	}
+	for i := range p.guards {
+		f := &p.guards[i]
+		n += 76 + len(f.path) + len(f.path) // hide-rename-guard
+	}
+	for i := range p.hidden {
+		f := &p.hidden[i]
+		if f.kind == kindMissing && f.writable {
+			n += 59 + len(f.folded) + len(f.folded) // hide-missing-folded
+		}
+	}
 	var b strings.Builder
 	b.Grow(n)
-	b.WriteString("(version 1)\n(deny default)\n(allow process-exec*)\n(allow process-fork)\n") // version, deny-default, process-exec, process-fork
+	b.WriteString("(version 1)\n(deny default)\n(allow process-exec*)\n(allow process-fork)\n(allow signal (target same-sandbox))\n(allow process-info* (target same-sandbox))\n(allow mach-priv-task-port (target same-sandbox))\n") // version, deny-default, process-exec, process-fork, process-same-sandbox, task-port-same-sandbox
 	if p.netHost {
-		b.WriteString("(allow network*)\n") // network
+		b.WriteString("(allow network-outbound (remote ip \"*:*\"))\n") // network-outbound-ip
 	}
-	b.WriteString("(allow sysctl-read)\n(allow ipc-posix-shm)\n(allow mach*)\n(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"/dev\")\n    (subpath \"") // sysctl-read, ipc-posix-shm, mach, read-allowlist
-	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                     // read-allowlist
-	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/\"))\n(allow file-write*\n    (subpath \"")                                                                                                                                        // read-allowlist, write-allowlist
-	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                     // write-allowlist
-	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/dev/null\"))\n")                                                                                                                                                                   // write-allowlist
+	if p.netHost {
+		b.WriteString("(allow network-bind (local ip \"localhost:*\"))\n(allow network-inbound (local ip \"localhost:*\"))\n") // network-localhost
+	}
+	if p.netHost {
+		b.WriteString("(allow system-socket)\n") // system-socket
+	}
+	if p.netHost {
+		b.WriteString("(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))\n") // dns-socket
+	}
+	b.WriteString("(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/syslog\")))\n(allow sysctl-read\n    (sysctl-name \"hw.activecpu\")\n    (sysctl-name \"hw.byteorder\")\n    (sysctl-name \"hw.cachelinesize\")\n    (sysctl-name \"hw.cpufamily\")\n    (sysctl-name \"hw.cputype\")\n    (sysctl-name \"hw.l1dcachesize\")\n    (sysctl-name \"hw.l2cachesize\")\n    (sysctl-name \"hw.logicalcpu\")\n    (sysctl-name \"hw.logicalcpu_max\")\n    (sysctl-name \"hw.machine\")\n    (sysctl-name \"hw.memsize\")\n    (sysctl-name \"hw.model\")\n    (sysctl-name \"hw.ncpu\")\n    (sysctl-name \"hw.nperflevels\")\n    (sysctl-name \"hw.pagesize\")\n    (sysctl-name \"hw.physicalcpu\")\n    (sysctl-name \"hw.physicalcpu_max\")\n    (sysctl-name \"kern.argmax\")\n    (sysctl-name \"kern.hostname\")\n    (sysctl-name \"kern.maxfilesperproc\")\n    (sysctl-name \"kern.maxproc\")\n    (sysctl-name \"kern.osproductversion\")\n    (sysctl-name \"kern.osrelease\")\n    (sysctl-name \"kern.ostype\")\n    (sysctl-name \"kern.osvariant_status\")\n    (sysctl-name \"kern.osversion\")\n    (sysctl-name \"kern.secure_kernel\")\n    (sysctl-name \"kern.usrstack64\")\n    (sysctl-name \"kern.version\")\n    (sysctl-name \"machdep.cpu.brand_string\")\n    (sysctl-name \"sysctl.proc_cputype\")\n    (sysctl-name \"vm.loadavg\")\n    (sysctl-name-prefix \"hw.optional.\")\n    (sysctl-name-prefix \"hw.perflevel\"))\n(allow ipc-posix-sem)\n(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))\n(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.membership\"))\n(allow mach-lookup (global-name \"com.apple.logd\"))\n(allow mach-lookup (global-name \"com.apple.system.logger\"))\n(allow mach-lookup (global-name \"com.apple.system.notification_center\"))\n(allow mach-lookup (global-name \"com.apple.cfprefsd.daemon\"))\n(allow mach-lookup (global-name \"com.apple.cfprefsd.agent\"))\n(allow mach-lookup (global-name \"com.apple.bsd.dirhelper\"))\n(allow mach-lookup (global-name \"com.apple.PowerManagement.control\"))\n") // syslog-socket, sysctl-read, ipc-posix-sem, mach-libinfo, mach-membership, mach-logd, mach-system-logger, mach-notification-center, mach-cfprefsd-daemon, mach-cfprefsd-agent, mach-dirhelper, mach-power-management
+	if p.netHost {
+		b.WriteString("(allow mach-lookup (global-name \"com.apple.trustd.agent\"))\n") // mach-trustd
+	}
+	if p.netHost {
+		b.WriteString("(allow mach-lookup (global-name \"com.apple.SecurityServer\"))\n") // mach-security-server
+	}
+	if p.netHost {
+		b.WriteString("(allow mach-lookup (global-name \"com.apple.ocspd\"))\n") // mach-ocspd
+	}
+	if p.netHost {
+		b.WriteString("(allow mach-lookup (global-name \"com.apple.networkd\"))\n") // mach-networkd
+	}
+	if p.netHost {
+		b.WriteString("(allow mach-lookup (global-name \"com.apple.SystemConfiguration.configd\"))\n") // mach-configd
+	}
+	if p.netHost {
+		b.WriteString("(allow mach-lookup (global-name \"com.apple.SystemConfiguration.DNSConfiguration\"))\n") // mach-dns-configuration
+	}
+	if p.allMach {
+		b.WriteString("(allow mach*)\n") // mach
+	}
+	b.WriteString("(allow user-preference-read)\n(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"")                                                                                                                                                                                          // user-preference-read, read-allowlist
+	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                                                                                                                                                         // read-allowlist
+	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/\"))\n(allow file-write*\n    (subpath \"")                                                                                                                                                                                                                                                                            // read-allowlist, write-allowlist
+	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                                                                                                                                                         // write-allowlist
+	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\"))\n(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\"))\n(allow file-read* (subpath \"/private/etc\"))\n(allow file-read* (subpath \"/private/var/db/timezone\"))\n(allow file-read* (literal \"/private/var/select/sh\"))\n(allow file-read* (literal \"/private/var/db/xcode_select_link\"))\n") // write-allowlist, system-links, private-etc, timezone, select-sh, xcode-select-link
+	for i := range p.ancestors {
+		f := &p.ancestors[i]
+		b.WriteString("(allow file-read-metadata (literal \"") // ancestor-metadata
+		b.WriteString(f.path)                                  // ancestor-metadata
+		b.WriteString("\"))\n")                                // ancestor-metadata
+	}
+	if p.home != "" {
+		b.WriteString("(allow file-read*\n    (subpath \"") // home-toolchains
+		b.WriteString(p.home)                               // home-toolchains
+		b.WriteString("/.nvm\")\n    (subpath \"")          // home-toolchains
+		b.WriteString(p.home)                               // home-toolchains
+		b.WriteString("/.rustup\")\n    (subpath \"")       // home-toolchains
+		b.WriteString(p.home)                               // home-toolchains
+		b.WriteString("/.cargo/bin\")\n    (subpath \"")    // home-toolchains
+		b.WriteString(p.home)                               // home-toolchains
+		b.WriteString("/go\")\n    (subpath \"")            // home-toolchains
+		b.WriteString(p.home)                               // home-toolchains
+		b.WriteString("/.pyenv\")\n    (subpath \"")        // home-toolchains
+		b.WriteString(p.home)                               // home-toolchains
+		b.WriteString("/.rbenv\"))\n")                      // home-toolchains
+	}
+	b.WriteString("(allow file-read*\n    (literal \"/dev\")\n    (literal \"/dev/null\")\n    (literal \"/dev/zero\")\n    (literal \"/dev/random\")\n    (literal \"/dev/urandom\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\")\n    (literal \"/dev/stdin\")\n    (literal \"/dev/stdout\")\n    (literal \"/dev/stderr\")\n    (subpath \"/dev/fd\"))\n(allow file-write-data\n    (literal \"/dev/null\")\n    (literal \"/dev/zero\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\")\n    (literal \"/dev/stdout\")\n    (literal \"/dev/stderr\")\n    (subpath \"/dev/fd\"))\n(allow file-ioctl\n    (literal \"/dev/null\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\"))\n") // dev-read, dev-write, dev-ioctl
+	for i := range p.ttys {
+		f := &p.ttys[i]
+		b.WriteString("(allow file-read* (literal \"")            // own-terminal
+		b.WriteString(f.path)                                     // own-terminal
+		b.WriteString("\"))\n(allow file-write-data (literal \"") // own-terminal
+		b.WriteString(f.path)                                     // own-terminal
+		b.WriteString("\"))\n(allow file-ioctl (literal \"")      // own-terminal
+		b.WriteString(f.path)                                     // own-terminal
+		b.WriteString("\"))\n")                                   // own-terminal
+	}
 	for i := range p.read {
 		f := &p.read[i]
 		b.WriteString("(allow file-read* (subpath \"") // read-path
@@ -2529,24 +2897,111 @@ func darwinProfile(p *plan) string {
 			b.WriteString("\"))\n")                              // hide-file
 		}
 	}
+	for i := range p.hidden {
+		f := &p.hidden[i]
+		if !f.ancestor {
+			b.WriteString("(deny network-outbound (remote unix-socket (subpath \"") // hide-socket
+			b.WriteString(f.path)                                                   // hide-socket
+			b.WriteString("\")))\n")                                                // hide-socket
+		}
+	}
+	for i := range p.guards {
+		f := &p.guards[i]
+		b.WriteString("(deny file-write-unlink (literal \"")       // hide-rename-guard
+		b.WriteString(f.path)                                      // hide-rename-guard
+		b.WriteString("\"))\n(deny file-write-create (literal \"") // hide-rename-guard
+		b.WriteString(f.path)                                      // hide-rename-guard
+		b.WriteString("\"))\n")                                    // hide-rename-guard
+	}
+	for i := range p.hidden {
+		f := &p.hidden[i]
+		if f.kind == kindMissing && f.writable {
+			b.WriteString("(deny file-read* (regex \"")        // hide-missing-folded
+			b.WriteString(f.folded)                            // hide-missing-folded
+			b.WriteString("\"))\n(deny file-write* (regex \"") // hide-missing-folded
+			b.WriteString(f.folded)                            // hide-missing-folded
+			b.WriteString("\"))\n")                            // hide-missing-folded
+		}
+	}
 	return b.String()
 }
 
 // darwinSteps is darwinProfile grouped by the rule that emitted each form.
 func darwinSteps(p *plan) []Step {
 	var s []Step
-	s = append(s, Step{Rule: "version", Args: []string{"(version 1)\n"}})                // version
-	s = append(s, Step{Rule: "deny-default", Args: []string{"(deny default)\n"}})        // deny-default
-	s = append(s, Step{Rule: "process-exec", Args: []string{"(allow process-exec*)\n"}}) // process-exec
-	s = append(s, Step{Rule: "process-fork", Args: []string{"(allow process-fork)\n"}})  // process-fork
+	s = append(s, Step{Rule: "version", Args: []string{"(version 1)\n"}})                                                                                        // version
+	s = append(s, Step{Rule: "deny-default", Args: []string{"(deny default)\n"}})                                                                                // deny-default
+	s = append(s, Step{Rule: "process-exec", Args: []string{"(allow process-exec*)\n"}})                                                                         // process-exec
+	s = append(s, Step{Rule: "process-fork", Args: []string{"(allow process-fork)\n"}})                                                                          // process-fork
+	s = append(s, Step{Rule: "process-same-sandbox", Args: []string{"(allow signal (target same-sandbox))\n", "(allow process-info* (target same-sandbox))\n"}}) // process-same-sandbox
+	s = append(s, Step{Rule: "task-port-same-sandbox", Args: []string{"(allow mach-priv-task-port (target same-sandbox))\n"}})                                   // task-port-same-sandbox
 	if p.netHost {
-		s = append(s, Step{Rule: "network", Args: []string{"(allow network*)\n"}}) // network
+		s = append(s, Step{Rule: "network-outbound-ip", Args: []string{"(allow network-outbound (remote ip \"*:*\"))\n"}}) // network-outbound-ip
 	}
-	s = append(s, Step{Rule: "sysctl-read", Args: []string{"(allow sysctl-read)\n"}})                                                                                                                                                                                                                                                                                                                       // sysctl-read
-	s = append(s, Step{Rule: "ipc-posix-shm", Args: []string{"(allow ipc-posix-shm)\n"}})                                                                                                                                                                                                                                                                                                                   // ipc-posix-shm
-	s = append(s, Step{Rule: "mach", Args: []string{"(allow mach*)\n"}})                                                                                                                                                                                                                                                                                                                                    // mach
-	s = append(s, Step{Rule: "read-allowlist", Args: []string{"(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"/dev\")\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/\"))\n"}}) // read-allowlist
-	s = append(s, Step{Rule: "write-allowlist", Args: []string{"(allow file-write*\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/dev/null\"))\n"}})                                                                                                                                                                       // write-allowlist
+	if p.netHost {
+		s = append(s, Step{Rule: "network-localhost", Args: []string{"(allow network-bind (local ip \"localhost:*\"))\n", "(allow network-inbound (local ip \"localhost:*\"))\n"}}) // network-localhost
+	}
+	if p.netHost {
+		s = append(s, Step{Rule: "system-socket", Args: []string{"(allow system-socket)\n"}}) // system-socket
+	}
+	if p.netHost {
+		s = append(s, Step{Rule: "dns-socket", Args: []string{"(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))\n"}}) // dns-socket
+	}
+	s = append(s, Step{Rule: "syslog-socket", Args: []string{"(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/syslog\")))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                // syslog-socket
+	s = append(s, Step{Rule: "sysctl-read", Args: []string{"(allow sysctl-read\n    (sysctl-name \"hw.activecpu\")\n    (sysctl-name \"hw.byteorder\")\n    (sysctl-name \"hw.cachelinesize\")\n    (sysctl-name \"hw.cpufamily\")\n    (sysctl-name \"hw.cputype\")\n    (sysctl-name \"hw.l1dcachesize\")\n    (sysctl-name \"hw.l2cachesize\")\n    (sysctl-name \"hw.logicalcpu\")\n    (sysctl-name \"hw.logicalcpu_max\")\n    (sysctl-name \"hw.machine\")\n    (sysctl-name \"hw.memsize\")\n    (sysctl-name \"hw.model\")\n    (sysctl-name \"hw.ncpu\")\n    (sysctl-name \"hw.nperflevels\")\n    (sysctl-name \"hw.pagesize\")\n    (sysctl-name \"hw.physicalcpu\")\n    (sysctl-name \"hw.physicalcpu_max\")\n    (sysctl-name \"kern.argmax\")\n    (sysctl-name \"kern.hostname\")\n    (sysctl-name \"kern.maxfilesperproc\")\n    (sysctl-name \"kern.maxproc\")\n    (sysctl-name \"kern.osproductversion\")\n    (sysctl-name \"kern.osrelease\")\n    (sysctl-name \"kern.ostype\")\n    (sysctl-name \"kern.osvariant_status\")\n    (sysctl-name \"kern.osversion\")\n    (sysctl-name \"kern.secure_kernel\")\n    (sysctl-name \"kern.usrstack64\")\n    (sysctl-name \"kern.version\")\n    (sysctl-name \"machdep.cpu.brand_string\")\n    (sysctl-name \"sysctl.proc_cputype\")\n    (sysctl-name \"vm.loadavg\")\n    (sysctl-name-prefix \"hw.optional.\")\n    (sysctl-name-prefix \"hw.perflevel\"))\n"}}) // sysctl-read
+	s = append(s, Step{Rule: "ipc-posix-sem", Args: []string{"(allow ipc-posix-sem)\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   // ipc-posix-sem
+	s = append(s, Step{Rule: "mach-libinfo", Args: []string{"(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            // mach-libinfo
+	s = append(s, Step{Rule: "mach-membership", Args: []string{"(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.membership\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      // mach-membership
+	s = append(s, Step{Rule: "mach-logd", Args: []string{"(allow mach-lookup (global-name \"com.apple.logd\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        // mach-logd
+	s = append(s, Step{Rule: "mach-system-logger", Args: []string{"(allow mach-lookup (global-name \"com.apple.system.logger\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      // mach-system-logger
+	s = append(s, Step{Rule: "mach-notification-center", Args: []string{"(allow mach-lookup (global-name \"com.apple.system.notification_center\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   // mach-notification-center
+	s = append(s, Step{Rule: "mach-cfprefsd-daemon", Args: []string{"(allow mach-lookup (global-name \"com.apple.cfprefsd.daemon\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  // mach-cfprefsd-daemon
+	s = append(s, Step{Rule: "mach-cfprefsd-agent", Args: []string{"(allow mach-lookup (global-name \"com.apple.cfprefsd.agent\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                    // mach-cfprefsd-agent
+	s = append(s, Step{Rule: "mach-dirhelper", Args: []string{"(allow mach-lookup (global-name \"com.apple.bsd.dirhelper\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                          // mach-dirhelper
+	s = append(s, Step{Rule: "mach-power-management", Args: []string{"(allow mach-lookup (global-name \"com.apple.PowerManagement.control\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         // mach-power-management
+	if p.netHost {
+		s = append(s, Step{Rule: "mach-trustd", Args: []string{"(allow mach-lookup (global-name \"com.apple.trustd.agent\"))\n"}}) // mach-trustd
+	}
+	if p.netHost {
+		s = append(s, Step{Rule: "mach-security-server", Args: []string{"(allow mach-lookup (global-name \"com.apple.SecurityServer\"))\n"}}) // mach-security-server
+	}
+	if p.netHost {
+		s = append(s, Step{Rule: "mach-ocspd", Args: []string{"(allow mach-lookup (global-name \"com.apple.ocspd\"))\n"}}) // mach-ocspd
+	}
+	if p.netHost {
+		s = append(s, Step{Rule: "mach-networkd", Args: []string{"(allow mach-lookup (global-name \"com.apple.networkd\"))\n"}}) // mach-networkd
+	}
+	if p.netHost {
+		s = append(s, Step{Rule: "mach-configd", Args: []string{"(allow mach-lookup (global-name \"com.apple.SystemConfiguration.configd\"))\n"}}) // mach-configd
+	}
+	if p.netHost {
+		s = append(s, Step{Rule: "mach-dns-configuration", Args: []string{"(allow mach-lookup (global-name \"com.apple.SystemConfiguration.DNSConfiguration\"))\n"}}) // mach-dns-configuration
+	}
+	if p.allMach {
+		s = append(s, Step{Rule: "mach", Args: []string{"(allow mach*)\n"}}) // mach
+	}
+	s = append(s, Step{Rule: "user-preference-read", Args: []string{"(allow user-preference-read)\n"}})                                                                                                                                                                                                                                                                             // user-preference-read
+	s = append(s, Step{Rule: "read-allowlist", Args: []string{"(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/\"))\n"}}) // read-allowlist
+	s = append(s, Step{Rule: "write-allowlist", Args: []string{"(allow file-write*\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\"))\n"}})                                                                                                                                                                            // write-allowlist
+	s = append(s, Step{Rule: "system-links", Args: []string{"(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\"))\n"}})                                                                                                                                                                                                                       // system-links
+	s = append(s, Step{Rule: "private-etc", Args: []string{"(allow file-read* (subpath \"/private/etc\"))\n"}})                                                                                                                                                                                                                                                                     // private-etc
+	s = append(s, Step{Rule: "timezone", Args: []string{"(allow file-read* (subpath \"/private/var/db/timezone\"))\n"}})                                                                                                                                                                                                                                                            // timezone
+	s = append(s, Step{Rule: "select-sh", Args: []string{"(allow file-read* (literal \"/private/var/select/sh\"))\n"}})                                                                                                                                                                                                                                                             // select-sh
+	s = append(s, Step{Rule: "xcode-select-link", Args: []string{"(allow file-read* (literal \"/private/var/db/xcode_select_link\"))\n"}})                                                                                                                                                                                                                                          // xcode-select-link
+	for i := range p.ancestors {
+		f := &p.ancestors[i]
+		s = append(s, Step{Rule: "ancestor-metadata", Args: []string{"(allow file-read-metadata (literal \"" + f.path + "\"))\n"}}) // ancestor-metadata
+	}
+	if p.home != "" {
+		s = append(s, Step{Rule: "home-toolchains", Args: []string{"(allow file-read*\n    (subpath \"" + p.home + "/.nvm\")\n    (subpath \"" + p.home + "/.rustup\")\n    (subpath \"" + p.home + "/.cargo/bin\")\n    (subpath \"" + p.home + "/go\")\n    (subpath \"" + p.home + "/.pyenv\")\n    (subpath \"" + p.home + "/.rbenv\"))\n"}}) // home-toolchains
+	}
+	s = append(s, Step{Rule: "dev-read", Args: []string{"(allow file-read*\n    (literal \"/dev\")\n    (literal \"/dev/null\")\n    (literal \"/dev/zero\")\n    (literal \"/dev/random\")\n    (literal \"/dev/urandom\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\")\n    (literal \"/dev/stdin\")\n    (literal \"/dev/stdout\")\n    (literal \"/dev/stderr\")\n    (subpath \"/dev/fd\"))\n"}}) // dev-read
+	s = append(s, Step{Rule: "dev-write", Args: []string{"(allow file-write-data\n    (literal \"/dev/null\")\n    (literal \"/dev/zero\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\")\n    (literal \"/dev/stdout\")\n    (literal \"/dev/stderr\")\n    (subpath \"/dev/fd\"))\n"}})                                                                                                                // dev-write
+	s = append(s, Step{Rule: "dev-ioctl", Args: []string{"(allow file-ioctl\n    (literal \"/dev/null\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\"))\n"}})                                                                                                                                                                                                                                           // dev-ioctl
+	for i := range p.ttys {
+		f := &p.ttys[i]
+		s = append(s, Step{Rule: "own-terminal", Args: []string{"(allow file-read* (literal \"" + f.path + "\"))\n", "(allow file-write-data (literal \"" + f.path + "\"))\n", "(allow file-ioctl (literal \"" + f.path + "\"))\n"}}) // own-terminal
+	}
 	for i := range p.read {
 		f := &p.read[i]
 		s = append(s, Step{Rule: "read-path", Args: []string{"(allow file-read* (subpath \"" + f.path + "\"))\n"}}) // read-path
@@ -2571,5 +3026,31 @@ func darwinSteps(p *plan) []Step {
 			s = append(s, Step{Rule: "hide-file", Args: []string{"(deny file-read* (literal \"" + f.path + "\"))\n", "(deny file-write* (literal \"" + f.path + "\"))\n"}}) // hide-file
 		}
 	}
+	for i := range p.hidden {
+		f := &p.hidden[i]
+		if !f.ancestor {
+			s = append(s, Step{Rule: "hide-socket", Args: []string{"(deny network-outbound (remote unix-socket (subpath \"" + f.path + "\")))\n"}}) // hide-socket
+		}
+	}
+	for i := range p.guards {
+		f := &p.guards[i]
+		s = append(s, Step{Rule: "hide-rename-guard", Args: []string{"(deny file-write-unlink (literal \"" + f.path + "\"))\n", "(deny file-write-create (literal \"" + f.path + "\"))\n"}}) // hide-rename-guard
+	}
+	for i := range p.hidden {
+		f := &p.hidden[i]
+		if f.kind == kindMissing && f.writable {
+			s = append(s, Step{Rule: "hide-missing-folded", Args: []string{"(deny file-read* (regex \"" + f.folded + "\"))\n", "(deny file-write* (regex \"" + f.folded + "\"))\n"}}) // hide-missing-folded
+		}
+	}
 	return s
+}
+
+// darwinArgs returns sandbox-exec's options for profile, the command's name
+// and arguments to follow them.
+func darwinArgs(profile string) []string {
+	return []string{
+		"-p",
+		profile, // profile-arg
+		"--",    // end-of-options
+	}
 }

@@ -197,7 +197,7 @@ func TestExplainJSON(t *testing.T) {
 
 	x = e.explainJSON(t, "--os", "darwin", "--", "echo", "hi")
 	if x.Program != "/usr/bin/sandbox-exec" || !strings.HasPrefix(x.Profile, "(version 1)\n(deny default)\n") ||
-		!slices.Equal(x.Args, []string{"-p", x.Profile, "echo", "hi"}) || len(x.Files) != 0 || x.Steps != nil {
+		!slices.Equal(x.Args, []string{"-p", x.Profile, "--", "echo", "hi"}) || len(x.Files) != 0 || x.Steps != nil {
 		t.Errorf("darwin: %+v", x)
 	}
 	if !slices.Equal(x.UnsetEnv, unsetEnv()) {
@@ -299,6 +299,8 @@ func TestGoldenExplainDarwin(t *testing.T) {
 			t.Fatalf("%q: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 		out := strings.ReplaceAll(strings.ReplaceAll(r.stdout, e.ws, "$WORKSPACE"), e.home, "$HOME")
+		// The directories above the workspace, stat-able in the profile.
+		out = strings.ReplaceAll(out, filepath.Dir(e.ws), "$TESTDIR")
 		// The password database's home is hidden too, and what it holds
 		// (a file or not decides literal or subpath) is the machine's: it
 		// is checked here, and kept out of the golden file.

@@ -80,6 +80,7 @@ type sandboxFlags struct {
 	hide, read, write, reveal pathList
 	noNetwork, interactive    bool
 	noCache                   bool
+	allowAllMach              bool
 	policy                    string
 	network                   string
 	limits                    limitFlags
@@ -97,6 +98,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
 	fs.BoolVar(&f.allowGitConfig, "allow-git-config", false, "leave the git config files in the workspace writable (git remote add,\n        git config; CMD can then make the next git command run anything)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "no private tool caches: GOCACHE, npm_config_cache and the rest of the\n        table's caches section stay as they are, their host caches read-only")
+	fs.BoolVar(&f.allowAllMach, "allow-all-mach", false, "macOS: every Mach service, not the table's list (the pasteboard,\n        launch services, Apple Events: a reviewed opt-in)")
 	fs.StringVar(&f.policy, "policy", "", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
 	f.limits.register(fs)
 }
@@ -144,6 +146,7 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 	f.limits.apply(&cfg.Limits)
 	cfg.AllowGitConfig = f.allowGitConfig
 	cfg.NoCache = f.noCache
+	cfg.AllowAllMach = f.allowAllMach
 	if f.policy != "" {
 		if cfg.Policy, err = sandbox.ParsePolicy(f.policy); err != nil {
 			return cfg, usageError{fmt.Errorf("--policy: %w", err)}

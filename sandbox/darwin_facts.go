@@ -1,0 +1,142 @@
+package sandbox
+
+import (
+	"path"
+	"strings"
+)
+
+// darwinFacts adds what only the macOS profile reads: which hidden paths
+// lie where the command writes, the case-folded pattern of those that are
+// missing, the directories above the workspace and the granted paths, and
+// the rename guards. It is pure, so the profile matrix runs it on any OS.
+func darwinFacts(p *plan) error {
+	for i := range p.hidden {
+		h := &p.hidden[i]
+		h.writable = h.inside || underFact(h.path, p.write)
+		if h.writable && h.kind == kindMissing {
+			folded, err := foldPattern(h.path)
+			if err != nil {
+				return err
+			}
+			h.folded = folded
+		}
+	}
+	p.ancestors = ancestorFacts(p)
+	p.guards = guardFacts(p)
+	return nil
+}
+
+func underFact(path string, roots []pathFact) bool {
+	for _, r := range roots {
+		if strings.HasPrefix(path, r.path+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// ancestorFacts lists every directory above the workspace and the read
+// and write paths, / excluded, each once.
+func ancestorFacts(p *plan) []pathFact {
+	var out []pathFact
+	seen := map[string]bool{}
+	add := func(of string) {
+		for dir := path.Dir(of); dir != "/" && dir != "." && !seen[dir]; dir = path.Dir(dir) {
+			seen[dir] = true
+			out = append(out, fact(dir, kindDir, p.workspace))
+		}
+	}
+	add(p.workspace)
+	for _, f := range p.read {
+		add(f.path)
+	}
+	for _, f := range p.write {
+		add(f.path)
+	}
+	return out
+}
+
+// guardFacts lists, for each existing hidden path inside the workspace or
+// a write path, every directory from its parent up to the outermost
+// writable root above it, that root excluded: renaming any of them would
+// move the hidden path out from under its deny. The outermost root cannot
+// be renamed, since its parent is not writable.
+func guardFacts(p *plan) []pathFact {
+	roots := make([]string, 0, 1+len(p.write))
+	roots = append(roots, p.workspace)
+	for _, w := range p.write {
+		roots = append(roots, w.path)
+	}
+	var out []pathFact
+	seen := map[string]bool{}
+	for _, h := range p.hidden {
+		if !h.writable || h.kind == kindMissing {
+			continue
+		}
+		outer := ""
+		for _, r := range roots {
+			if strings.HasPrefix(h.path, r+"/") && (outer == "" || len(r) < len(outer)) {
+				outer = r
+			}
+		}
+		for dir := path.Dir(h.path); dir != outer && strings.HasPrefix(dir, outer+"/"); dir = path.Dir(dir) {
+			if !seen[dir] {
+				seen[dir] = true
+				out = append(out, fact(dir, kindDir, p.workspace))
+			}
+		}
+	}
+	return out
+}
+
+// foldPattern is an anchored pattern matching path and everything under
+// it in any letter case, as APFS compares names: [aA] for a letter, [.]
+// for a metacharacter. A path that is not ASCII is refused, since APFS
+// also treats its composed and decomposed spellings as one name, and so
+// is one holding ^, which a bracket cannot hold alone without a backslash.
+func foldPattern(p string) (string, error) {
+	var b strings.Builder
+	b.Grow(4*len(p) + 8)
+	b.WriteString("^")
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 0x80:
+			return "", badPath("hidden path", p, "does not exist and is not ASCII: inside a writable place on macOS, which treats other spellings of it as the same name, it must exist (or be ASCII) to be hidden")
+		case c == '^':
+			return "", badPath("hidden path", p, "does not exist and holds ^: inside a writable place on macOS it must exist to be hidden")
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+			lo, up := c|0x20, c&^0x20
+			b.WriteByte('[')
+			b.WriteByte(lo)
+			b.WriteByte(up)
+			b.WriteByte(']')
+		case strings.IndexByte(".+*?()[]{}|$", c) >= 0:
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(']')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString("(/|$)")
+	return b.String(), nil
+}
+
+// darwinHome records the resolved home directory, under which the profile
+// names the toolchains the user installed; none when it is missing.
+func darwinHome(r *resolver, p *plan) error {
+	home, err := homeDir()
+	if err != nil || home == "" {
+		return err
+	}
+	real, _, err := r.resolve(home)
+	if err != nil {
+		return nil // no home: nothing under it to name
+	}
+	if err := checkResolved("home", home, real); err != nil {
+		return err
+	}
+	p.home = real
+	return nil
+}
