@@ -1,0 +1,101 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+)
+
+// TestFoldPattern checks the case-folded pattern against Go's POSIX
+// reader: every letter case of the path and what lies under it match, a
+// sibling that shares its prefix does not, and names APFS would also
+// normalise are refused rather than folded.
+func TestFoldPattern(t *testing.T) {
+	pat, err := foldPattern("/Users/u/ws/.env+(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompilePOSIX(pat)
+	for _, s := range []string{"/Users/u/ws/.env+(1)", "/users/U/WS/.ENV+(1)", "/Users/u/ws/.Env+(1)/x"} {
+		if !re.MatchString(s) {
+			t.Errorf("%s does not match %q", pat, s)
+		}
+	}
+	for _, s := range []string{"/Users/u/ws/.env+(1)x", "/Users/u/ws/xenv+(1)", "/Users/u/ws/.env+1", "/x/Users/u/ws/.env+(1)"} {
+		if re.MatchString(s) {
+			t.Errorf("%s matches %q", pat, s)
+		}
+	}
+	for _, bad := range []string{"/Users/u/ws/sécret", "/Users/u/ws/a^b"} {
+		if _, err := foldPattern(bad); !errors.Is(err, ErrBadPath) {
+			t.Errorf("foldPattern(%q) = %v, want ErrBadPath", bad, err)
+		}
+	}
+}
+
+// TestDarwinFacts checks which directories the profile guards and lets
+// the command stat.
+func TestDarwinFacts(t *testing.T) {
+	ws := "/Users/u/ws"
+	p := &plan{workspace: ws}
+	p.write = []pathFact{fact(ws+"/out", kindDir, ws), fact("/Users/u/w2", kindDir, ws)}
+	p.read = []pathFact{fact("/opt/sdk/lib", kindDir, ws)}
+	p.hidden = []pathFact{
+		fact(ws+"/a/b/key.pem", kindFile, ws),
+		fact(ws+"/out/c/Cache", kindDir, ws),
+		fact(ws+"/missing/.env", kindMissing, ws),
+		fact("/Users/u/w2/.token", kindFile, ws),
+		fact("/Users/u/.ssh", kindDir, ws),
+	}
+	if err := darwinFacts(p); err != nil {
+		t.Fatal(err)
+	}
+	paths := func(fs []pathFact) []string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.path)
+		}
+		return out
+	}
+	if got, want := paths(p.guards), []string{ws + "/a/b", ws + "/a", ws + "/out/c", ws + "/out"}; !slices.Equal(got, want) {
+		t.Errorf("guards %q, want %q (up to the outermost writable root, roots inside it included)", got, want)
+	}
+	if got, want := paths(p.ancestors), []string{"/Users/u", "/Users", "/opt/sdk", "/opt", ws}; !slices.Equal(got, want) {
+		t.Errorf("ancestors %q, want %q", got, want)
+	}
+	for _, h := range p.hidden {
+		wantW := h.path != "/Users/u/.ssh"
+		if h.writable != wantW {
+			t.Errorf("%s: writable %v, want %v", h.path, h.writable, wantW)
+		}
+		if (h.folded != "") != (h.path == ws+"/missing/.env") {
+			t.Errorf("%s: folded %q", h.path, h.folded)
+		}
+	}
+}
+
+// TestDarwinRefusesUnfoldable: a missing hidden name inside the workspace
+// that is not ASCII is refused when the macOS profile is built, and only
+// then.
+func TestDarwinRefusesUnfoldable(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Workspace: ws, Hidden: []string{ws + "/clé.pem"}, Policy: Required}
+	if _, err := PrefixFor("darwin", cfg); !errors.Is(err, ErrBadPath) {
+		t.Errorf("darwin: %v, want ErrBadPath", err)
+	}
+	if _, err := PrefixFor("linux", cfg); err != nil {
+		t.Errorf("linux: %v, want no error (nothing to hide, nothing folded)", err)
+	}
+	if err := os.WriteFile(ws+"/clé.pem", []byte("k"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PrefixFor("darwin", cfg); err != nil {
+		t.Errorf("darwin, existing: %v, want no error", err)
+	}
+}
