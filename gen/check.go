@@ -85,13 +85,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 		c.at(p.DefaultPos, "", "policy.default %q is not a declared value (want one of %s)", p.Default, strings.Join(names, ", "))
 	}
 	local := map[string]Pos{}
-	for _, e := range cm.StripEnv {
-		checkID(c, e.Pos, e.ID, local, ids)
-		checkWhy(c, e.Pos, e.ID, e.Why)
-		if e.Value != "" && !envName.MatchString(e.Value) {
-			c.at(e.Pos, e.ID, "name %q is not an environment variable name (want [A-Z_][A-Z0-9_]*)", e.Value)
-		}
-	}
+	checkEnv(c, cm, local, ids)
 	checkStdio(c, cm, ids, local)
 	checkProtect(c, cm.Protect, local, ids)
 	for _, e := range cm.DefaultHidden {

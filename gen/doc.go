@@ -75,13 +75,7 @@ func Doc(t *Table) ([]byte, error) {
 		}
 	})
 
-	b.WriteString("\n### Stripped environment variables\n\n")
-	b.WriteString("Removed from the child's environment on every spawn, sandboxed or not.\n\n")
-	table(&b, []string{"ID", "Variable", "Why"}, func(row func(...string)) {
-		for _, e := range t.Common.StripEnv {
-			row(code(e.ID), code(e.Value), prose(e.Why))
-		}
-	})
+	envDoc(&b, &t.Common)
 
 	b.WriteString("\n### Default hidden set\n\n")
 	b.WriteString("Hidden on every spawn, after symlink resolution, unless the caller reveals\n")

@@ -45,13 +45,7 @@ func emitCommon(f *jen.File, c *Common) {
 		}
 		g.Line()
 	})
-	f.Comment("strippedEnv are removed from the child's environment.")
-	f.Var().Id("strippedEnv").Op("=").Index(jen.Op("...")).String().ValuesFunc(func(g *jen.Group) {
-		for _, e := range c.StripEnv {
-			g.Line().Comment(e.ID).Line().Lit(e.Value)
-		}
-		g.Line()
-	})
+	emitEnv(f, c)
 	f.Comment("defaultHidden is hidden on every spawn unless revealed; the Linux rules")
 	f.Comment("skip an entry that does not exist.")
 	f.Var().Id("defaultHidden").Op("=").Index(jen.Op("...")).Id("defaultHiddenPath").ValuesFunc(func(g *jen.Group) {
@@ -151,6 +145,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.StripEnv {
 			g.Add(row(e.ID, "any", "", "", "unset "+e.Value, "", e.Why))
+		}
+		for _, e := range t.Common.KeepEnv {
+			g.Add(row(e.ID, "any", "", "", "keep "+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.DefaultHidden {
 			g.Add(row(e.ID, "any", "", "not revealed; on linux, exists", "hide "+e.Value, "", e.Why))

@@ -222,14 +222,16 @@ func (l *loader) strs(n *yaml.Node, rule, what string) []string {
 }
 
 func (l *loader) common(root *yaml.Node, c *Common) {
-	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "default-hidden", "stdio", "protect", "caches"}, func(key string, k, v *yaml.Node) {
+	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "protect":
 			c.Protect = l.protect(v)
 		case "policy":
 			l.policy(v, &c.Policy)
 		case "strip-env":
-			c.StripEnv = l.entries(v, "strip-env", "name")
+			c.StripEnv = l.envEntries(v, "strip-env")
+		case "keep-env":
+			c.KeepEnv = l.envEntries(v, "keep-env")
 		case "default-hidden":
 			c.DefaultHidden = l.entries(v, "default-hidden", "path")
 		case "stdio":
@@ -249,7 +251,7 @@ func (l *loader) common(root *yaml.Node, c *Common) {
 var (
 	commonKeyWant = map[string]string{
 		"policy":         "policy: a mapping of variable, default and values",
-		"strip-env":      "strip-env: a list of {id, name, why}, or [] for none",
+		"strip-env":      "strip-env: a list of {id, name, why} (a pattern may add catches and spares), or [] for none",
 		"default-hidden": "default-hidden: a list of {id, path, why}, or [] for none",
 	}
 	policyKeyWant = map[string]string{

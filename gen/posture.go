@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -128,6 +129,9 @@ func derivePosture(t *Table) (linux, darwin posture) {
 	}
 	if len(names) > 0 {
 		text := "inherited, with " + strings.Join(names, ", ") + " unset"
+		if len(names) > 6 {
+			text = fmt.Sprintf("inherited, with %d names and patterns unset (%s, ...: see the stripped variables below)", len(names), strings.Join(names[:3], ", "))
+		}
 		for _, p := range []posture{linux, darwin} {
 			p.add("Environment", "strip-env", text, "")
 		}

@@ -589,7 +589,8 @@ func commonDiff(o, n *Common) []string {
 	// Stripping a variable or hiding a path takes something from the
 	// process, so an added entry narrows and a removed one widens. A
 	// renamed variable does both: the old name reaches the process again.
-	entryDiff(line, "strip-env", o.StripEnv, n.StripEnv, func(a, b string) reach { return reach{wider: true, narrower: true} })
+	entryDiff(line, "strip-env", o.StripEnv, n.StripEnv, stripEnvReach)
+	keepEnvDiff(line, o.KeepEnv, n.KeepEnv)
 	entryDiff(line, "default-hidden", o.DefaultHidden, n.DefaultHidden, func(a, b string) reach {
 		return reach{wider: !contains(a, b), narrower: !contains(b, a)}.flip()
 	})

@@ -25,7 +25,8 @@ type Table struct {
 // Common is what both platforms share (rules/common.yaml).
 type Common struct {
 	Policy        Policy
-	StripEnv      []Entry // Value is the variable's name
+	StripEnv      []Entry // Value is the variable's name or pattern (see env.go)
+	KeepEnv       []Entry // Value is the variable's name
 	DefaultHidden []Entry // Value is "$home/rel" or an absolute path
 	Stdio         []StdioEntry
 	Protect       []ProtectEntry
@@ -48,6 +49,9 @@ type Entry struct {
 	ID    string
 	Value string
 	Why   string
+	// Catches and Spares are a strip-env pattern's examples: names it
+	// must match and names it must not.
+	Catches, Spares []string
 }
 
 // Platform is one platform's ordered rules.

@@ -104,9 +104,10 @@ func Rules() []Rule {
 }
 
 // Command returns an exec.Cmd that runs name inside the sandbox cfg
-// describes, or unwrapped under Off. Either way the table's stripped
-// variables are removed from its environment (set cmd.Env afterwards only
-// by filtering it, not by replacing it with os.Environ()), and its working
+// describes, or unwrapped under Off. Either way its environment is this
+// process's, or cfg.Env, less what the table's strip-env rows remove and
+// cfg.KeepEnv does not pass on (set cmd.Env afterwards only by filtering
+// it, not by replacing it with os.Environ(); see Config.Env), and its working
 // directory is the resolved workspace, which exists at the same path inside
 // the sandbox.
 //
@@ -169,7 +170,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 		argv = append(append(append(argv, w.Args...), name), args...)
 		cmd = exec.CommandContext(ctx, w.Program, argv...)
 	}
-	cmd.Env = setEnv(stripEnv(os.Environ()), w.Env)
+	cmd.Env = setEnv(childEnv(cfg, os.Environ()), w.Env)
 	cmd.Dir = p.workspace
 	if w.Program != "" && runtime.GOOS == "linux" {
 		cmd.Dir = "/" // bwrap's own; the command's is the chdir rule's

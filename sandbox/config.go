@@ -75,6 +75,24 @@ type Config struct {
 	// only for a human at a terminal.
 	Interactive bool
 
+	// KeepEnv names variables that the table's strip-env rows remove
+	// (tokens, keys, passwords by name and pattern; the host agents'
+	// sockets: see docs/POLICY.md) and that the command gets anyway, one
+	// exact name each. A name no row strips changes nothing; a malformed
+	// one (empty, with = or *) is an error wrapping ErrBadEnv.
+	KeepEnv []string
+
+	// Env, when not nil, is the command's environment as NAME=VALUE
+	// entries, in place of this process's: for a runtime that builds the
+	// environment itself. The keep-env rows' variables (HOME, PATH) and
+	// the KeepEnv names are added from this process's environment when
+	// Env lacks them, and the strip-env rows apply to Env as to any
+	// environment, so a secret in it needs KeepEnv too. An entry without
+	// = or with a NUL is an error wrapping ErrBadEnv. The environment
+	// also reaches bwrap: a bwrap that needs LD_LIBRARY_PATH to start
+	// needs it in Env.
+	Env []string
+
 	// Limits bound what one run may use; the zero value takes the table's
 	// defaults. See Limits.
 	Limits Limits

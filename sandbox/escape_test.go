@@ -354,6 +354,9 @@ func rootOnly(e *escEnv, m escMode) escMode {
 func (m escMode) String() string {
 	switch m.kind {
 	case modeSandbox:
+		if m.note != "" {
+			return "sandbox + " + m.note
+		}
 		return "sandbox"
 	case modeOutside:
 		return "outside the sandbox"

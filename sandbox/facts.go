@@ -144,6 +144,9 @@ func checkConfig(cfg Config) error {
 	if _, err := networkMode(cfg); err != nil {
 		return err
 	}
+	if err := checkEnvConfig(cfg); err != nil {
+		return err
+	}
 	switch cfg.Policy {
 	case FromEnv, Required, Off:
 	default:

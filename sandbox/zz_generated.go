@@ -14,7 +14,7 @@ var policyValues = [...]string{
 	"off",
 }
 
-// strippedEnv are removed from the child's environment.
+// strippedEnv are the strip-env rows that name one variable exactly.
 var strippedEnv = [...]string{
 	// strip-astrid-home
 	"ASTRID_HOME",
@@ -22,6 +22,237 @@ var strippedEnv = [...]string{
 	"ASTRID_SOCKET_PATH",
 	// strip-astrid-session-token
 	"ASTRID_SESSION_TOKEN",
+	// strip-sshpass
+	"SSHPASS",
+	// strip-mysql-pwd
+	"MYSQL_PWD",
+	// strip-database-url
+	"DATABASE_URL",
+	// strip-ssh-auth-sock
+	"SSH_AUTH_SOCK",
+	// strip-gpg-agent-info
+	"GPG_AGENT_INFO",
+	// strip-dbus-session
+	"DBUS_SESSION_BUS_ADDRESS",
+	// strip-dbus-system
+	"DBUS_SYSTEM_BUS_ADDRESS",
+	// strip-xauthority
+	"XAUTHORITY",
+	// strip-display
+	"DISPLAY",
+	// strip-wayland-display
+	"WAYLAND_DISPLAY",
+	// strip-krb5ccname
+	"KRB5CCNAME",
+	// strip-tmux
+	"TMUX",
+	// strip-screen
+	"STY",
+	// strip-zellij
+	"ZELLIJ_SESSION_NAME",
+	// strip-kitty
+	"KITTY_LISTEN_ON",
+	// strip-wezterm
+	"WEZTERM_UNIX_SOCKET",
+	// strip-nvim
+	"NVIM",
+	// strip-nvim-listen
+	"NVIM_LISTEN_ADDRESS",
+	// strip-emacs-socket
+	"EMACS_SOCKET_NAME",
+	// strip-vscode-ipc
+	"VSCODE_IPC_HOOK_CLI",
+	// strip-vscode-git-ipc
+	"VSCODE_GIT_IPC_HANDLE",
+	// strip-sway
+	"SWAYSOCK",
+	// strip-i3
+	"I3SOCK",
+	// strip-hyprland
+	"HYPRLAND_INSTANCE_SIGNATURE",
+	// strip-gnome-keyring
+	"GNOME_KEYRING_CONTROL",
+	// strip-docker-host
+	"DOCKER_HOST",
+	// strip-container-host
+	"CONTAINER_HOST",
+}
+
+// envStripRules are the strip-env rule ids, by the index envStrippedBy returns.
+var envStripRules = [...]string{
+	"strip-astrid-home",
+	"strip-astrid-socket-path",
+	"strip-astrid-session-token",
+	"strip-token",
+	"strip-secret",
+	"strip-password",
+	"strip-passwd",
+	"strip-pass",
+	"strip-sshpass",
+	"strip-mysql-pwd",
+	"strip-api-key",
+	"strip-apikey",
+	"strip-access-key",
+	"strip-private-key",
+	"strip-credentials",
+	"strip-auth",
+	"strip-npm-auth",
+	"strip-npm-auth-token",
+	"strip-pat",
+	"strip-connection-string",
+	"strip-webhook-url",
+	"strip-database-url",
+	"strip-ssh-auth-sock",
+	"strip-gpg-agent-info",
+	"strip-dbus-session",
+	"strip-dbus-system",
+	"strip-xauthority",
+	"strip-display",
+	"strip-wayland-display",
+	"strip-krb5ccname",
+	"strip-tmux",
+	"strip-screen",
+	"strip-zellij",
+	"strip-kitty",
+	"strip-wezterm",
+	"strip-nvim",
+	"strip-nvim-listen",
+	"strip-emacs-socket",
+	"strip-vscode-ipc",
+	"strip-vscode-git-ipc",
+	"strip-sway",
+	"strip-i3",
+	"strip-hyprland",
+	"strip-gnome-keyring",
+	"strip-docker-host",
+	"strip-container-host",
+}
+
+// envStrippedBy returns the index in envStripRules of the row that removes
+// the variable name from the child's environment, or -1. An exact row
+// wins over a pattern; patterns are tried in table order.
+func envStrippedBy(name string) int {
+	switch name {
+	case "ASTRID_HOME":
+		return 0 // strip-astrid-home
+	case "ASTRID_SOCKET_PATH":
+		return 1 // strip-astrid-socket-path
+	case "ASTRID_SESSION_TOKEN":
+		return 2 // strip-astrid-session-token
+	case "SSHPASS":
+		return 8 // strip-sshpass
+	case "MYSQL_PWD":
+		return 9 // strip-mysql-pwd
+	case "DATABASE_URL":
+		return 21 // strip-database-url
+	case "SSH_AUTH_SOCK":
+		return 22 // strip-ssh-auth-sock
+	case "GPG_AGENT_INFO":
+		return 23 // strip-gpg-agent-info
+	case "DBUS_SESSION_BUS_ADDRESS":
+		return 24 // strip-dbus-session
+	case "DBUS_SYSTEM_BUS_ADDRESS":
+		return 25 // strip-dbus-system
+	case "XAUTHORITY":
+		return 26 // strip-xauthority
+	case "DISPLAY":
+		return 27 // strip-display
+	case "WAYLAND_DISPLAY":
+		return 28 // strip-wayland-display
+	case "KRB5CCNAME":
+		return 29 // strip-krb5ccname
+	case "TMUX":
+		return 30 // strip-tmux
+	case "STY":
+		return 31 // strip-screen
+	case "ZELLIJ_SESSION_NAME":
+		return 32 // strip-zellij
+	case "KITTY_LISTEN_ON":
+		return 33 // strip-kitty
+	case "WEZTERM_UNIX_SOCKET":
+		return 34 // strip-wezterm
+	case "NVIM":
+		return 35 // strip-nvim
+	case "NVIM_LISTEN_ADDRESS":
+		return 36 // strip-nvim-listen
+	case "EMACS_SOCKET_NAME":
+		return 37 // strip-emacs-socket
+	case "VSCODE_IPC_HOOK_CLI":
+		return 38 // strip-vscode-ipc
+	case "VSCODE_GIT_IPC_HANDLE":
+		return 39 // strip-vscode-git-ipc
+	case "SWAYSOCK":
+		return 40 // strip-sway
+	case "I3SOCK":
+		return 41 // strip-i3
+	case "HYPRLAND_INSTANCE_SIGNATURE":
+		return 42 // strip-hyprland
+	case "GNOME_KEYRING_CONTROL":
+		return 43 // strip-gnome-keyring
+	case "DOCKER_HOST":
+		return 44 // strip-docker-host
+	case "CONTAINER_HOST":
+		return 45 // strip-container-host
+	}
+	if strings.HasSuffix(name, "_TOKEN") {
+		return 3 // strip-token: *_TOKEN
+	}
+	if strings.Contains(name, "SECRET") {
+		return 4 // strip-secret: *SECRET*
+	}
+	if strings.HasSuffix(name, "PASSWORD") {
+		return 5 // strip-password: *PASSWORD
+	}
+	if strings.HasSuffix(name, "PASSWD") {
+		return 6 // strip-passwd: *PASSWD
+	}
+	if strings.HasSuffix(name, "_PASS") {
+		return 7 // strip-pass: *_PASS
+	}
+	if strings.HasSuffix(name, "_API_KEY") {
+		return 10 // strip-api-key: *_API_KEY
+	}
+	if strings.HasSuffix(name, "_APIKEY") {
+		return 11 // strip-apikey: *_APIKEY
+	}
+	if strings.HasSuffix(name, "_ACCESS_KEY") {
+		return 12 // strip-access-key: *_ACCESS_KEY
+	}
+	if strings.HasSuffix(name, "_PRIVATE_KEY") {
+		return 13 // strip-private-key: *_PRIVATE_KEY
+	}
+	if strings.HasSuffix(name, "_CREDENTIALS") {
+		return 14 // strip-credentials: *_CREDENTIALS
+	}
+	if strings.HasSuffix(name, "_AUTH") {
+		return 15 // strip-auth: *_AUTH
+	}
+	if strings.HasSuffix(name, "_auth") {
+		return 16 // strip-npm-auth: *_auth
+	}
+	if strings.HasSuffix(name, "_authToken") {
+		return 17 // strip-npm-auth-token: *_authToken
+	}
+	if strings.HasSuffix(name, "_PAT") {
+		return 18 // strip-pat: *_PAT
+	}
+	if strings.HasSuffix(name, "_CONNECTION_STRING") {
+		return 19 // strip-connection-string: *_CONNECTION_STRING
+	}
+	if strings.HasSuffix(name, "_WEBHOOK_URL") {
+		return 20 // strip-webhook-url: *_WEBHOOK_URL
+	}
+	return -1
+}
+
+// envKept reports whether keep-env passes the variable name on in every
+// mode, the allowlist (Config.Env) included.
+func envKept(name string) bool {
+	switch name {
+	case "HOME", "PATH":
+		return true // keep-home, keep-path
+	}
+	return false
 }
 
 // defaultHidden is hidden on every spawn unless revealed; the Linux rules
@@ -1088,6 +1319,276 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "unset ASTRID_SESSION_TOKEN",
 		Why:      "The session's bearer credential; the child must not be able to present it.",
+	},
+	{
+		ID:       "strip-token",
+		Platform: "any",
+		Emits:    "unset *_TOKEN",
+		Why:      "Bearer tokens: whoever holds one is the account. The underscore keeps names that merely start with TOKEN (tokenizer settings).",
+	},
+	{
+		ID:       "strip-secret",
+		Platform: "any",
+		Emits:    "unset *SECRET*",
+		Why:      "A name that says secret anywhere in it is one; no ordinary variable spells it.",
+	},
+	{
+		ID:       "strip-password",
+		Platform: "any",
+		Emits:    "unset *PASSWORD",
+		Why:      "Passwords. Only as a suffix: a name that goes on after PASSWORD names a place (pass's store, a secrets file), not the password itself.",
+	},
+	{
+		ID:       "strip-passwd",
+		Platform: "any",
+		Emits:    "unset *PASSWD",
+		Why:      "Passwords, spelled the Unix way.",
+	},
+	{
+		ID:       "strip-pass",
+		Platform: "any",
+		Emits:    "unset *_PASS",
+		Why:      "Passwords, abbreviated; the underscore spares the askpass programs.",
+	},
+	{
+		ID:       "strip-sshpass",
+		Platform: "any",
+		Emits:    "unset SSHPASS",
+		Why:      "The password sshpass -e types for ssh.",
+	},
+	{
+		ID:       "strip-mysql-pwd",
+		Platform: "any",
+		Emits:    "unset MYSQL_PWD",
+		Why:      "The password the mysql client reads; PWD and OLDPWD, the directories, are not touched.",
+	},
+	{
+		ID:       "strip-api-key",
+		Platform: "any",
+		Emits:    "unset *_API_KEY",
+		Why:      "API keys, model providers' first: a command that reads one spends the caller's money and reads the caller's data.",
+	},
+	{
+		ID:       "strip-apikey",
+		Platform: "any",
+		Emits:    "unset *_APIKEY",
+		Why:      "API keys, spelled as one word.",
+	},
+	{
+		ID:       "strip-access-key",
+		Platform: "any",
+		Emits:    "unset *_ACCESS_KEY",
+		Why:      "Storage and cloud access keys (Azure's is the whole credential). The AWS key id, public half of a pair whose secret half strip-secret takes, is left.",
+	},
+	{
+		ID:       "strip-private-key",
+		Platform: "any",
+		Emits:    "unset *_PRIVATE_KEY",
+		Why:      "Private keys passed by value, as CI systems do.",
+	},
+	{
+		ID:       "strip-credentials",
+		Platform: "any",
+		Emits:    "unset *_CREDENTIALS",
+		Why:      "Credentials by value (Terraform's GOOGLE_CREDENTIALS is a key in JSON) or a key file's path, which tells the command where to look.",
+	},
+	{
+		ID:       "strip-auth",
+		Platform: "any",
+		Emits:    "unset *_AUTH",
+		Why:      "Authorization values (npm's _auth is user:password in base64). As a suffix, so git's author variables stay.",
+	},
+	{
+		ID:       "strip-npm-auth",
+		Platform: "any",
+		Emits:    "unset *_auth",
+		Why:      "npm's _auth setting, which npm also reads from its lower-case environment.",
+	},
+	{
+		ID:       "strip-npm-auth-token",
+		Platform: "any",
+		Emits:    "unset *_authToken",
+		Why:      "npm's registry tokens, set through its lower-case environment.",
+	},
+	{
+		ID:       "strip-pat",
+		Platform: "any",
+		Emits:    "unset *_PAT",
+		Why:      "Personal access tokens.",
+	},
+	{
+		ID:       "strip-connection-string",
+		Platform: "any",
+		Emits:    "unset *_CONNECTION_STRING",
+		Why:      "Connection strings, which carry the account key.",
+	},
+	{
+		ID:       "strip-webhook-url",
+		Platform: "any",
+		Emits:    "unset *_WEBHOOK_URL",
+		Why:      "A webhook's URL is its credential; with it a command posts as the integration.",
+	},
+	{
+		ID:       "strip-database-url",
+		Platform: "any",
+		Emits:    "unset DATABASE_URL",
+		Why:      "A connection string that usually carries the database password. Pass it on (--keep-env DATABASE_URL) for tests that need the database.",
+	},
+	{
+		ID:       "strip-ssh-auth-sock",
+		Platform: "any",
+		Emits:    "unset SSH_AUTH_SOCK",
+		Why:      "The ssh-agent socket; through it a command signs with every loaded key, as the caller.",
+	},
+	{
+		ID:       "strip-gpg-agent-info",
+		Platform: "any",
+		Emits:    "unset GPG_AGENT_INFO",
+		Why:      "gpg-agent's socket (older GnuPG), which decrypts and signs with the caller's keys.",
+	},
+	{
+		ID:       "strip-dbus-session",
+		Platform: "any",
+		Emits:    "unset DBUS_SESSION_BUS_ADDRESS",
+		Why:      "The session bus: the keyring's Secret Service, and systemd --user, which starts units outside the sandbox.",
+	},
+	{
+		ID:       "strip-dbus-system",
+		Platform: "any",
+		Emits:    "unset DBUS_SYSTEM_BUS_ADDRESS",
+		Why:      "A system bus elsewhere than /run/dbus.",
+	},
+	{
+		ID:       "strip-xauthority",
+		Platform: "any",
+		Emits:    "unset XAUTHORITY",
+		Why:      "The X server's cookie file.",
+	},
+	{
+		ID:       "strip-display",
+		Platform: "any",
+		Emits:    "unset DISPLAY",
+		Why:      "The X server: a client reads every keystroke and types its own into any window. Its abstract socket is reachable while the network is on, so the cookie's hiding is not enough.",
+	},
+	{
+		ID:       "strip-wayland-display",
+		Platform: "any",
+		Emits:    "unset WAYLAND_DISPLAY",
+		Why:      "The Wayland compositor's socket.",
+	},
+	{
+		ID:       "strip-krb5ccname",
+		Platform: "any",
+		Emits:    "unset KRB5CCNAME",
+		Why:      "The Kerberos ticket cache, the caller's tickets to every kerberized service.",
+	},
+	{
+		ID:       "strip-tmux",
+		Platform: "any",
+		Emits:    "unset TMUX",
+		Why:      "The tmux server's socket; tmux send-keys types into the caller's other panes, outside the sandbox.",
+	},
+	{
+		ID:       "strip-screen",
+		Platform: "any",
+		Emits:    "unset STY",
+		Why:      "The screen session; screen -X stuff types into the caller's other windows.",
+	},
+	{
+		ID:       "strip-zellij",
+		Platform: "any",
+		Emits:    "unset ZELLIJ_SESSION_NAME",
+		Why:      "The zellij session, whose write-chars action types into the caller's other panes.",
+	},
+	{
+		ID:       "strip-kitty",
+		Platform: "any",
+		Emits:    "unset KITTY_LISTEN_ON",
+		Why:      "kitty's remote control socket, which opens windows running any command outside the sandbox.",
+	},
+	{
+		ID:       "strip-wezterm",
+		Platform: "any",
+		Emits:    "unset WEZTERM_UNIX_SOCKET",
+		Why:      "WezTerm's socket, whose cli spawns commands outside the sandbox.",
+	},
+	{
+		ID:       "strip-nvim",
+		Platform: "any",
+		Emits:    "unset NVIM",
+		Why:      "The parent Neovim's server; --remote-send runs commands in it, outside the sandbox.",
+	},
+	{
+		ID:       "strip-nvim-listen",
+		Platform: "any",
+		Emits:    "unset NVIM_LISTEN_ADDRESS",
+		Why:      "Neovim's server, under its older name.",
+	},
+	{
+		ID:       "strip-emacs-socket",
+		Platform: "any",
+		Emits:    "unset EMACS_SOCKET_NAME",
+		Why:      "The Emacs server; emacsclient --eval runs Lisp outside the sandbox.",
+	},
+	{
+		ID:       "strip-vscode-ipc",
+		Platform: "any",
+		Emits:    "unset VSCODE_IPC_HOOK_CLI",
+		Why:      "VS Code's command-line socket, which opens files and windows in the caller's editor.",
+	},
+	{
+		ID:       "strip-vscode-git-ipc",
+		Platform: "any",
+		Emits:    "unset VSCODE_GIT_IPC_HANDLE",
+		Why:      "VS Code's git askpass socket, which answers with the caller's git credentials.",
+	},
+	{
+		ID:       "strip-sway",
+		Platform: "any",
+		Emits:    "unset SWAYSOCK",
+		Why:      "sway's IPC socket; swaymsg exec runs commands in the caller's session.",
+	},
+	{
+		ID:       "strip-i3",
+		Platform: "any",
+		Emits:    "unset I3SOCK",
+		Why:      "i3's IPC socket; i3-msg exec runs commands in the caller's session.",
+	},
+	{
+		ID:       "strip-hyprland",
+		Platform: "any",
+		Emits:    "unset HYPRLAND_INSTANCE_SIGNATURE",
+		Why:      "Names Hyprland's socket; hyprctl dispatch exec runs commands in the caller's session.",
+	},
+	{
+		ID:       "strip-gnome-keyring",
+		Platform: "any",
+		Emits:    "unset GNOME_KEYRING_CONTROL",
+		Why:      "The GNOME keyring's control directory.",
+	},
+	{
+		ID:       "strip-docker-host",
+		Platform: "any",
+		Emits:    "unset DOCKER_HOST",
+		Why:      "A Docker daemon elsewhere than /run/docker.sock; its API is root on its host.",
+	},
+	{
+		ID:       "strip-container-host",
+		Platform: "any",
+		Emits:    "unset CONTAINER_HOST",
+		Why:      "A remote Podman service, root on its host for a rootful one.",
+	},
+	{
+		ID:       "keep-home",
+		Platform: "any",
+		Emits:    "keep HOME",
+		Why:      "The sandbox limits what the command reaches, not where it thinks its home is; the default hidden set is hidden under it.",
+	},
+	{
+		ID:       "keep-path",
+		Platform: "any",
+		Emits:    "keep PATH",
+		Why:      "bwrap finds the command on it, and so does every shell the command starts.",
 	},
 	{
 		ID:       "hide-ssh",

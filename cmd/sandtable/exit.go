@@ -45,7 +45,7 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &ue), errors.Is(err, sandbox.ErrBadPath):
+	case errors.As(err, &ue), errors.Is(err, sandbox.ErrBadPath), errors.Is(err, sandbox.ErrBadEnv):
 		return exitUsage
 	}
 	return exitSetup

@@ -21,8 +21,11 @@ checking that the sandbox works here (that is 'sandtable probe').
 On Linux the output is the bwrap command line, one flag and its operands per
 line, shell-quoted, with \ continuations, so it can be pasted into a shell
 and run as it is. It starts with env -u NAME for each variable that run
-removes from CMD's environment (the rule table's strip-env entries), so the
-pasted line does not pass them on either. The descriptors bwrap reads are
+removes from CMD's environment (the rule table's strip-env rows: every
+exact name, and each variable set here that a pattern such as *_TOKEN
+matches; --keep-env leaves one), so the pasted line does not pass them on
+either. A variable set after explain ran is not on the line: paste it
+where explain ran, or run explain again. The descriptors bwrap reads are
 redirected on the line before "--": 3</dev/null when a hidden file is
 replaced by an empty one, and the seccomp filter's bytes as a bash process
 substitution, N< <(printf ...), so output that has one needs bash (or zsh),
@@ -80,7 +83,7 @@ func cmdExplain(args []string) int {
 		}
 	}
 	cmdArgs := fs.Args()
-	vars := strippedVars()
+	vars := strippedVars(cfg)
 	if wrap.Program == "" && !*asJSON {
 		fmt.Fprintf(os.Stderr, "sandtable explain: policy is off: the command runs without a sandbox\n")
 	}
@@ -108,14 +111,13 @@ func cmdExplain(args []string) int {
 // rule table entry that removes it.
 type strippedVar struct{ name, rule string }
 
-// strippedVars are the table's strip-env entries, in table order: the
-// shared rows that emit "unset NAME", the variables sandbox.Command strips.
-func strippedVars() []strippedVar {
+// strippedVars are what run removes from CMD's environment: every exact
+// strip-env name, then the variables of this environment a strip-env
+// pattern matches, less --keep-env's (sandbox.RemovedEnv).
+func strippedVars(cfg sandbox.Config) []strippedVar {
 	var vars []strippedVar
-	for _, r := range sandbox.Rules() {
-		if name, ok := strings.CutPrefix(r.Emits, "unset "); ok && r.Platform == "any" {
-			vars = append(vars, strippedVar{name, r.ID})
-		}
+	for _, v := range sandbox.RemovedEnv(cfg, os.Environ()) {
+		vars = append(vars, strippedVar{v.Name, v.Rule})
 	}
 	return vars
 }

@@ -74,38 +74,54 @@ func TestExplainPasteable(t *testing.T) {
 }
 
 // TestExplainStripsEnv pastes explain's output into bash with the table's
-// stripped variables set, and near misses that are not stripped, and checks
-// that the command sees exactly what it sees under run: run removes them
-// from CMD's environment, so the pasted line must too, with the policy off
-// as well as on.
+// stripped variables set (every exact name, and names the patterns catch),
+// and near misses that are not stripped, and checks that the command sees
+// exactly what it sees under run: run removes them from CMD's environment,
+// so the pasted line must too, with the policy off as well as on, and with
+// --keep-env passing one on.
 func TestExplainStripsEnv(t *testing.T) {
 	e := newEnv(t)
-	stripped := map[string]bool{"ASTRID_HOME": true, "ASTRID_SOCKET_PATH": true, "ASTRID_SESSION_TOKEN": true}
-	for _, r := range sandbox.Rules() {
-		if name, ok := strings.CutPrefix(r.Emits, "unset "); ok && r.Platform == "any" {
-			stripped[name] = true
-		}
-	}
-	var want []string
-	for name := range stripped {
+	stripped := exactStripped()
+	stripped = append(stripped, "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "NPM_TOKEN", "PGPASSWORD")
+	kept := []string{"ASTRID_HOMEX", "astrid_session_token", "ASTRID_SESSION_TOKEN_X", "TOKENIZERS_PARALLELISM", "GIT_AUTHOR_NAME", "AWS_ACCESS_KEY_ID"}
+	var names []string
+	for _, name := range stripped {
 		e.vars = append(e.vars, name+"=s3cret "+name)
+		names = append(names, regexp.QuoteMeta(name))
 	}
-	for _, name := range []string{"ASTRID_HOMEX", "astrid_session_token", "ASTRID_SESSION_TOKEN_X"} {
+	for _, name := range kept {
 		e.vars = append(e.vars, name+"=kept "+name)
-		want = append(want, name+"=kept "+name)
+		names = append(names, regexp.QuoteMeta(name))
 	}
-	slices.Sort(want)
-	script := `env | grep -i '^astrid_' | sort`
-	for _, policy := range []string{"required", "off"} {
-		t.Run(policy, func(t *testing.T) {
-			if policy != "off" {
+	script := `env | grep -E '^(` + strings.Join(names, "|") + `)=' | sort`
+	for _, c := range []struct {
+		policy string
+		keep   []string
+	}{{"required", nil}, {"off", nil}, {"required", []string{"GITHUB_TOKEN", "SSH_AUTH_SOCK"}}} {
+		t.Run(c.policy+strings.Join(c.keep, "+"), func(t *testing.T) {
+			if c.policy != "off" {
 				requireBwrap(t)
 			}
-			r := e.run(t, "", "run", "--policy", policy, "--", "sh", "-c", script)
+			var want, flags []string
+			for _, name := range append(slices.Clone(kept), c.keep...) {
+				if slices.Contains(stripped, name) {
+					want = append(want, name+"=s3cret "+name)
+				} else {
+					want = append(want, name+"=kept "+name)
+				}
+			}
+			slices.Sort(want)
+			flags = append(flags, "--policy", c.policy)
+			for _, k := range c.keep {
+				flags = append(flags, "--keep-env", k)
+			}
+			args := append(append([]string{"run"}, flags...), "--", "sh", "-c", script)
+			r := e.run(t, "", args...)
 			if r.code != 0 || r.stdout != strings.Join(want, "\n")+"\n" {
 				t.Fatalf("run: exit %d, stdout %q, stderr %q; want the environment without %v:\n%s", r.code, r.stdout, r.stderr, stripped, strings.Join(want, "\n"))
 			}
-			x := e.run(t, "", "explain", "--policy", policy, "--", "sh", "-c", script)
+			args[0] = "explain"
+			x := e.run(t, "", args...)
 			if x.code != 0 || !strings.HasPrefix(x.stdout, "env -u ") {
 				t.Fatalf("explain: exit %d, stdout %q, stderr %q; want it to start with env -u", x.code, x.stdout, x.stderr)
 			}
@@ -114,6 +130,21 @@ func TestExplainStripsEnv(t *testing.T) {
 			}
 		})
 	}
+	if r := e.run(t, "", "run", "--keep-env", "A=B", "--", "true"); r.code != 2 || !strings.Contains(r.stderr, "keep-env name") {
+		t.Errorf("--keep-env A=B: exit %d, stderr %q; want 2 and the name refused", r.code, r.stderr)
+	}
+}
+
+// exactStripped are the strip-env rows that name one variable, in table
+// order: read from the rule listing, not the way explain finds them.
+func exactStripped() []string {
+	var names []string
+	for _, r := range sandbox.Rules() {
+		if name, ok := strings.CutPrefix(r.Emits, "unset "); ok && r.Platform == "any" && !strings.Contains(name, "*") {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // shell runs script with bash in the workspace and returns its stdout.
@@ -209,18 +240,15 @@ func TestExplainJSON(t *testing.T) {
 		t.Errorf("policy off: program %q, args %q, unset_env %q; want the command unwrapped, and %q", x.Program, x.Args, x.UnsetEnv, unsetEnv())
 	}
 	r := e.run(t, "", "explain", "--policy", "off", "--", "echo", "hi there")
-	want := "env -u ASTRID_HOME \\\n  -u ASTRID_SOCKET_PATH \\\n  -u ASTRID_SESSION_TOKEN \\\n  echo 'hi there'\n"
+	want := "env -u " + strings.Join(unsetEnv(), " \\\n  -u ") + " \\\n  echo 'hi there'\n"
 	if r.code != 0 || r.stdout != want || !strings.Contains(r.stderr, "policy is off") {
 		t.Errorf("explain --policy off: exit %d, stdout %q, stderr %q; want stdout %q", r.code, r.stdout, r.stderr, want)
 	}
 }
 
-// unsetEnv names the variables the rule table strips, in table order.
-// unsetEnv is the table's strip-env list, spelled out rather than read back
-// the way explain reads it, so that a wrong reading fails the test.
-func unsetEnv() []string {
-	return []string{"ASTRID_HOME", "ASTRID_SOCKET_PATH", "ASTRID_SESSION_TOKEN"}
-}
+// unsetEnv names the variables explain removes in the test's environment,
+// where no variable a strip-env pattern matches is set: the exact names.
+func unsetEnv() []string { return exactStripped() }
 
 // TestExplainRules checks that every line of explain --rules names the
 // rule table entry it comes from.
@@ -256,7 +284,7 @@ func TestExplainRules(t *testing.T) {
 		r := e.run(t, "", "explain", "--rules", "--policy", policy, "--", "echo", "hi")
 		var want []string
 		for _, rule := range sandbox.Rules() {
-			if name, ok := strings.CutPrefix(rule.Emits, "unset "); ok && rule.Platform == "any" {
+			if name, ok := strings.CutPrefix(rule.Emits, "unset "); ok && rule.Platform == "any" && !strings.Contains(name, "*") {
 				prefix := "  "
 				if len(want) == 0 {
 					prefix = "env "

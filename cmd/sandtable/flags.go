@@ -78,6 +78,7 @@ func (l *pathList) Set(s string) error { *l = append(*l, s); return nil }
 type sandboxFlags struct {
 	workspace                 string
 	hide, read, write, reveal pathList
+	keepEnv                   pathList
 	noNetwork, interactive    bool
 	noCache                   bool
 	allowAllMach              bool
@@ -93,6 +94,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.read, "read", "mount the existing `path` read-only, e.g. inside a hidden one (repeatable)")
 	fs.Var(&f.write, "write", "make the existing `path` writable too (repeatable)")
 	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, e.g. ~/.npmrc (repeatable)")
+	fs.Var(&f.keepEnv, "keep-env", "pass the variable `name` on although a strip-env row removes it,\n        e.g. GITHUB_TOKEN or SSH_AUTH_SOCK (repeatable; sandtable rules lists the rows)")
 	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only) or host (the host's\n        network: its loopback services and abstract unix sockets too); default: host")
 	fs.BoolVar(&f.noNetwork, "no-network", false, "--network off: cut the command off from the network, loopback included")
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
@@ -143,6 +145,7 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 		cfg.Network.Mode = sandbox.NetworkOff
 	}
 	cfg.Interactive = f.interactive
+	cfg.KeepEnv = f.keepEnv
 	f.limits.apply(&cfg.Limits)
 	cfg.AllowGitConfig = f.allowGitConfig
 	cfg.NoCache = f.noCache

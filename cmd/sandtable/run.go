@@ -29,9 +29,16 @@ stdio-* rows). Like ssh, sandtable reads a copied stdin ahead of CMD: input
 CMD does not read is consumed, so give a command that should not read a
 script's remaining lines </dev/null.
 
+CMD's environment is this one less the rule table's strip-env rows:
+tokens, API keys and passwords by name and pattern (*_TOKEN, *SECRET*,
+*_API_KEY, ...) and the variables that point at the caller's agents
+(SSH_AUTH_SOCK, DISPLAY, DBUS_SESSION_BUS_ADDRESS, ...); --keep-env NAME
+passes one on. 'sandtable rules' lists them.
+
 sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
-2 for a bad flag or path, 125 when the sandbox cannot be set up here (see
-'sandtable probe'), 126 when CMD cannot be executed, 127 when it is not found.
+2 for a bad flag, path or --keep-env name, 125 when the sandbox cannot be
+set up here (see 'sandtable probe'), 126 when CMD cannot be executed, 127
+when it is not found.
 SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to CMD. With --interactive,
 CMD shares the terminal's process group, so only SIGTERM is passed on: the
 terminal delivers the others itself, and any sent to sandtable alone (with
