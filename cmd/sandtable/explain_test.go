@@ -234,6 +234,12 @@ func TestExplainJSON(t *testing.T) {
 	if !slices.Equal(x.UnsetEnv, unsetEnv()) {
 		t.Errorf("darwin: unset_env %q, want %q", x.UnsetEnv, unsetEnv())
 	}
+	// A command named -p with a profile after it stays the command:
+	// sandbox-exec's options end before it (rule end-of-options).
+	x = e.explainJSON(t, "--os", "darwin", "--", "-p", "(version 1)(allow default)", "/bin/sh")
+	if !slices.Equal(x.Args, []string{"-p", x.Profile, "--", "-p", "(version 1)(allow default)", "/bin/sh"}) {
+		t.Errorf("darwin, a command named -p: args %q, want the options ended before it", x.Args)
+	}
 
 	x = e.explainJSON(t, "--policy", "off", "--", "echo", "hi")
 	if x.Program != "echo" || !slices.Equal(x.Args, []string{"hi"}) || !slices.Equal(x.UnsetEnv, unsetEnv()) {
