@@ -27,6 +27,7 @@ func Check(t *Table) error {
 		if p.Name == "linux" {
 			checkLinuxOrder(&c, p)
 			checkSeccomp(&c, p, platformIDs, ids)
+			checkRedactFD(&c, p)
 			checkLimits(&c, p, platformIDs, ids)
 			checkRemountOrder(&c, p)
 		} else {
@@ -111,6 +112,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 		}
 	}
 	checkCaches(c, cm, local, ids)
+	checkRedact(c, cm, local, ids)
 }
 
 func checkWhy(c *errs, pos Pos, id, why string) {

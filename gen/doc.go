@@ -89,6 +89,7 @@ func Doc(t *Table) ([]byte, error) {
 	docStdio(&b, &t.Common)
 	docProtect(&b, t.Common.Protect)
 	docCaches(&b, &t.Common)
+	docRedact(&b, &t.Common)
 	return b.Bytes(), nil
 }
 

@@ -20,6 +20,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitStdio(f, &t.Common)
 	emitProtect(f, t.Common.Protect)
 	emitCaches(f, &t.Common)
+	emitRedact(f, &t.Common)
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
@@ -160,6 +161,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.Caches {
 			g.Add(row(e.ID, "any", "", "not no-cache", "cache "+e.Dir+": set "+e.Env+"="+e.Value, "", e.Why))
+		}
+		for _, e := range t.Common.Redact {
+			g.Add(row(e.ID, "any", "", "not revealed; on linux, a regular file", redactEmits(e), "", e.Why))
 		}
 		g.Line()
 	})

@@ -41,6 +41,11 @@ func linuxOperand(r *Rule, a string, inGroup bool) jen.Code {
 		return jen.Id("f").Dot("path")
 	case varNullFD:
 		return jen.Id("p").Dot("nullFD")
+	case varRedactFD:
+		if inGroup {
+			return jen.Id("redactFD").Call(jen.Id("p"), jen.Id("m").Dot("path"))
+		}
+		return jen.Id("f").Dot("fd")
 	case varSeccompFD:
 		return jen.Id("p").Dot("seccompFD")
 	case varStatusFD:

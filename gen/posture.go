@@ -65,6 +65,7 @@ var iterSubject = map[string]string{
 	"ancestor":  "each directory above the workspace and the `Config.Read` and `Config.Write` paths",
 	"guard":     "each directory from a hidden path inside the workspace or a `Config.Write` path up to that root",
 	"tty":       "the terminal each of the command's standard descriptors is",
+	"redacted":  "each file of the redact section that exists",
 }
 
 func phrase(c Cond) string {

@@ -31,6 +31,7 @@ type Common struct {
 	Stdio         []StdioEntry
 	Protect       []ProtectEntry
 	Caches        []CacheEntry
+	Redact        []RedactEntry
 }
 
 // Policy names the environment variable that selects the policy and the

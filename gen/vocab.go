@@ -64,6 +64,9 @@ var iterations = map[string]struct {
 	"ancestor": {field: "ancestors"},
 	"guard":    {field: "guards"},
 	"tty":      {field: "ttys"},
+	// redacted are the redact section's files that exist, each with the
+	// descriptor its copy is read from.
+	"redacted": {field: "redacted"},
 }
 
 // Variables. $path is the iterated item and needs `for`. The descriptor
@@ -82,13 +85,13 @@ const (
 	varFoldedPath = "$foldedpath"
 )
 
-var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD, varTmpSize, varShmSize, varBlockFD}
+var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD, varTmpSize, varShmSize, varBlockFD, varRedactFD}
 
 // fdVars are the variables whose value is a descriptor number; the others
 // are paths. A descriptor operand takes one of these and nothing else: a
 // path there makes bwrap read a random descriptor, and a constant number
 // could name any descriptor the plan hands out.
-var fdVars = []string{varNullFD, varSeccompFD, varStatusFD, varBlockFD}
+var fdVars = []string{varNullFD, varSeccompFD, varStatusFD, varBlockFD, varRedactFD}
 
 // varCondition is the condition under which a variable has a value: a
 // descriptor the plan does not always hand out is "" otherwise, and bwrap

@@ -434,3 +434,30 @@ func main() {
 		t.Errorf("host caches changed:\nbefore\n%s\nafter\n%s", before, after)
 	}
 }
+
+// TestRedactSettings: ~/.npmrc reaches the command as each user without
+// its token but with its settings, which npm reads (nodedir, the update
+// notice); --reveal passes it whole. The attack itself, with its control,
+// is npmrc-token in the escape suite.
+func TestRedactSettings(t *testing.T) {
+	requireBwrap(t)
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("no npm")
+	}
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			c := newCacheCaller(t, u)
+			secret := escToken("npm-token")
+			c.write(t, filepath.Join(c.home, ".npmrc"), "//registry.npmjs.org/:_authToken="+secret+"\nnodedir=/usr\nupdate-notifier=false\n")
+			script := `cat "$HOME/.npmrc"; ` + npm + ` config get nodedir; ` + npm + ` config get update-notifier`
+			out, err := c.run(t, "sandbox", script, time.Minute)
+			if err != nil || strings.Contains(out, secret) || !strings.Contains(out, "nodedir=/usr\n") || !strings.HasSuffix(out, "/usr\nfalse\n") {
+				t.Errorf("want the settings without the token: %v:\n%s", err, out)
+			}
+			if out, _ := c.run(t, "host", `cat "$HOME/.npmrc"`, time.Minute); !strings.Contains(out, secret) {
+				t.Errorf("control: the token is not in the host's file:\n%s", out)
+			}
+		})
+	}
+}

@@ -125,11 +125,12 @@ func Rules() []Rule {
 // cmd.ExtraFiles holds the descriptors the wrapper reads (see Wrap.Files);
 // append to it rather than replacing it. The /dev/null among them is one
 // handle shared by every Command for the life of the process: leave it
-// open. The seccomp filter, the last of them on amd64 and arm64, is a
-// sealed memfd of this Command's own, because bwrap reads it and every
-// duplicate of a descriptor shares one offset; it is the caller's to close
-// once Start has returned (the child has its copy by then), and the
-// os.File's finalizer closes it otherwise.
+// open. The seccomp filter, the last of them on amd64 and arm64, and the
+// redacted files' copies before it, are sealed memfds of this Command's
+// own, because bwrap reads them and every duplicate of a descriptor shares
+// one offset; they are the caller's to close once Start has returned (the
+// child has its copies by then), and the os.File's finalizer closes them
+// otherwise.
 //
 // What it costs: an exec.Cmd has no hook after Wait, so the sandbox must be
 // proved before it is returned. The first Command in a process for a given

@@ -50,10 +50,11 @@ type Config struct {
 	// Write path, like the workspace, cannot be or contain the home.
 	Read, Write []string
 
-	// Reveal drops entries of the default hidden set, named by absolute
-	// path after $HOME expansion (for example "/home/me/.npmrc" when a
-	// private registry is needed). Anything else is an error, so a typo
-	// cannot silently reveal nothing.
+	// Reveal drops entries of the default hidden set, or of the redacted
+	// files (which then pass whole), named by absolute path after $HOME
+	// expansion (for example "/home/me/.npmrc" when a private registry
+	// needs its token). Anything else is an error, so a typo cannot
+	// silently reveal nothing.
 	Reveal []string
 
 	// Network is how the child reaches the network: off, or the host's

@@ -141,6 +141,7 @@ func TestDefaultHidden(t *testing.T) {
 	}
 	t.Setenv("HOME", filepath.Join(dir, "homelink")+"/")
 	ssh := mkdir(t, home, ".ssh")
+	netrc := writeFile(t, home, ".netrc", "machine x password y")
 	npmrc := writeFile(t, home, ".npmrc", "//registry/:_authToken=x")
 	gh := mkdir(t, home, ".config", "gh")
 	ws := mkdir(t, dir, "ws")
@@ -152,8 +153,12 @@ func TestDefaultHidden(t *testing.T) {
 	if f := factFor(t, p.hidden, ssh); f.kind != kindDir {
 		t.Errorf("ssh: %+v", f)
 	}
-	if f := factFor(t, p.hidden, npmrc); f.kind != kindFile {
-		t.Errorf("npmrc: %+v", f)
+	if f := factFor(t, p.hidden, netrc); f.kind != kindFile {
+		t.Errorf("netrc: %+v", f)
+	}
+	// ~/.npmrc is redacted, not hidden, at its real path too.
+	if f := factFor(t, p.redacted, npmrc); f.kind != kindFile || p.redactData[0] == nil || strings.Contains(string(p.redactData[0]), "_authToken") {
+		t.Errorf("npmrc: %+v %q", f, p.redactData)
 	}
 	factFor(t, p.hidden, gh)
 	// A missing default is kept, at its real path: Linux emits nothing for

@@ -21,9 +21,9 @@ type WrapFile struct {
 
 // numberFiles hands out the child's descriptor numbers of what bwrap
 // reads, from 3 up as exec.Cmd.ExtraFiles places them, and only for what
-// the argv uses: /dev/null when a hidden path is a file, the seccomp
-// filter when this architecture has one. wrapFiles lists them in the same
-// order.
+// the argv uses: /dev/null when a hidden path is a file, one per redacted
+// file's copy, the seccomp filter (last) when this architecture has one.
+// wrapFiles lists them in the same order.
 func (p *plan) numberFiles(seccomp bool) {
 	next := 3
 	take := func(use bool) string {
@@ -35,6 +35,9 @@ func (p *plan) numberFiles(seccomp bool) {
 	}
 	p.nullFD = take(slices.ContainsFunc(p.hidden, func(f pathFact) bool { return f.kind == kindFile }) ||
 		slices.ContainsFunc(p.protected, func(f pathFact) bool { return f.kind == kindMissing }))
+	for i := range p.redacted {
+		p.redacted[i].fd = take(true)
+	}
 	p.seccompFD = take(seccomp)
 }
 
@@ -45,6 +48,9 @@ func wrapFiles(p *plan) []WrapFile {
 	var files []WrapFile
 	if p.nullFD != "" {
 		files = append(files, WrapFile{Path: os.DevNull})
+	}
+	for _, d := range p.redactData {
+		files = append(files, WrapFile{Data: d})
 	}
 	if p.seccompFD != "" {
 		files = append(files, WrapFile{Data: slices.Clone(nativeSeccomp())})

@@ -81,12 +81,18 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 			want[filepath.Join(ws, row.path)] = true
 		}
 	}
+	homeRows := make([]string, 0, len(defaultHidden)+len(redactFiles))
 	for _, d := range defaultHidden {
-		if !d.underHome {
-			continue
+		if d.underHome {
+			homeRows = append(homeRows, d.path)
 		}
+	}
+	for _, f := range redactFiles {
+		homeRows = append(homeRows, f.path)
+	}
+	for _, rel := range homeRows {
 		p := home
-		for _, c := range strings.Split(d.path, "/") {
+		for _, c := range strings.Split(rel, "/") {
 			p = path.Join(p, c)
 			want[p] = true
 			if !created[p] {
@@ -120,13 +126,15 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	}
 	// The same number spelled out, so a change in the cost shows up in
 	// review: the components of the temporary directory, then ws, home,
-	// bin and bin/bwrap, then 107 for the home defaults (118 entries: 74
+	// bin and bin/bwrap, then 105 for the home defaults (116 entries: 72
 	// distinct first components, .config among them, which exists, and
 	// 33 distinct components under it; every other entry stops at its
 	// missing first component, which entries such as .cargo, .local and
-	// .m2 share), then 9 for the protect section (ws/.git and the 8 names
-	// under the root, all missing here).
-	if exact := strings.Count(dir, "/") + 4 + 107 + 9; total != exact || len(want) != exact {
+	// .m2 share), then 5 for the redacted files (.npmrc, .yarnrc.yml,
+	// .gitconfig, .pip and .config/pip; .config/git/config stops at
+	// .config/git, which a default shares), then 9 for the protect section
+	// (ws/.git and the 8 names under the root, all missing here).
+	if exact := strings.Count(dir, "/") + 4 + 105 + 5 + 9; total != exact || len(want) != exact {
 		t.Errorf("%d lstats (%d expected paths), want exactly %d", total, len(want), exact)
 	}
 	t.Logf("%d lstats for %d distinct paths", total, len(calls))

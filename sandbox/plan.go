@@ -22,6 +22,7 @@ type pathFact struct {
 	// pattern matching it in any letter case (macOS only).
 	writable bool
 	folded   string
+	fd       string // a redacted file's descriptor
 }
 
 // mount is one entry of the bwrap "mounts" group: the rule that emits it and
@@ -57,6 +58,10 @@ type plan struct {
 	// home is the resolved home directory on macOS, "" without one.
 	home    string
 	allMach bool // Config.AllowAllMach
+	// redacted are the redact section's files that exist, each with the
+	// descriptor (fd) its copy, redactData[i], is read from.
+	redacted   []pathFact
+	redactData [][]byte
 
 	network       bool // any mode but NetworkOff
 	netHost       bool // NetworkHost

@@ -268,7 +268,6 @@ var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-azure", underHome: true, path: ".azure"},
 	{id: "hide-gh", underHome: true, path: ".config/gh"},
 	{id: "hide-git-credentials", underHome: true, path: ".git-credentials"},
-	{id: "hide-npmrc", underHome: true, path: ".npmrc"},
 	{id: "hide-pypirc", underHome: true, path: ".pypirc"},
 	{id: "hide-cargo-credentials", underHome: true, path: ".cargo/credentials.toml"},
 	{id: "hide-cargo-credentials-legacy", underHome: true, path: ".cargo/credentials"},
@@ -363,7 +362,6 @@ var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-pub-credentials", underHome: true, path: ".config/dart/pub-credentials.json"},
 	{id: "hide-pub-credentials-legacy", underHome: true, path: ".pub-cache/credentials.json"},
 	{id: "hide-hex", underHome: true, path: ".hex/hex.config"},
-	{id: "hide-yarnrc-yml", underHome: true, path: ".yarnrc.yml"},
 	{id: "hide-my-cnf", underHome: true, path: ".my.cnf"},
 	{id: "hide-mylogin-cnf", underHome: true, path: ".mylogin.cnf"},
 	{id: "hide-1password", underHome: true, path: ".config/op"},
@@ -522,6 +520,29 @@ var cacheDirs = [...]cacheDir{
 	{id: "cache-xdg", dir: "xdg", env: "XDG_CACHE_HOME", prefix: "", suffix: ""},
 }
 
+// redactFile is one file the command reads redacted: the lines whose key
+// is in keys removed, and with urls the credentials of every URL. path
+// is relative to $HOME when underHome; yaml reads KEY: VALUE lines, else
+// KEY=VALUE (npm's //registry/:KEY=VALUE too).
+type redactFile struct {
+	id        string
+	underHome bool
+	path      string
+	yaml      bool
+	keys      []string
+	urls      bool
+}
+
+// redactFiles are the table's redact rows, in table order.
+var redactFiles = [...]redactFile{
+	{id: "redact-npmrc", underHome: true, path: ".npmrc", yaml: false, keys: []string{"_authToken", "_auth", "_password", "password", "username", "email", "key", "otp"}, urls: true},
+	{id: "redact-yarnrc-yml", underHome: true, path: ".yarnrc.yml", yaml: true, keys: []string{"npmAuthToken", "npmAuthIdent"}, urls: true},
+	{id: "redact-pip-conf", underHome: true, path: ".config/pip/pip.conf", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
+	{id: "redact-pip-conf-legacy", underHome: true, path: ".pip/pip.conf", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
+	{id: "redact-gitconfig", underHome: true, path: ".gitconfig", yaml: false, keys: []string{"extraheader"}, urls: true},
+	{id: "redact-gitconfig-xdg", underHome: true, path: ".config/git/config", yaml: false, keys: []string{"extraheader"}, urls: true},
+}
+
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome.
 type defaultHiddenPath struct {
@@ -668,6 +689,13 @@ var ruleTable = [...]Rule{
 		When:     "is-missing",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none): bwrap makes the empty file on the host as its mount point, and NewCmd and sandtable run remove it afterwards when it is still empty.",
+	},
+	{
+		ID:       "redact-file",
+		Platform: "linux",
+		For:      "redacted",
+		Emits:    "--ro-bind-data $redactfd $path",
+		Why:      "A file of the redact section (rules/common.yaml) is replaced by a read-only copy without its secrets, read from a sealed memfd of this spawn's own. Skipped when the file is hidden, revealed, not a regular file, or larger than 1 MiB (then it is hidden instead).",
 	},
 	{
 		ID:       "hide-dir",
@@ -1268,6 +1296,13 @@ var ruleTable = [...]Rule{
 		Why:      "A hidden file is denied by its exact path, after every allow it overrides.",
 	},
 	{
+		ID:       "redact-file",
+		Platform: "darwin",
+		For:      "redacted",
+		Emits:    "(deny file-read* (literal \"$path\")) (deny file-write* (literal \"$path\"))",
+		Why:      "A file of the redact section (rules/common.yaml) is denied whole: Seatbelt cannot serve a copy at the file's path, and the profile reads no file of the home anyway. The settings in it are lost on macOS; reveal it to pass it whole.",
+	},
+	{
 		ID:       "hide-socket",
 		Platform: "darwin",
 		For:      "hidden",
@@ -1659,13 +1694,6 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.git-credentials",
 		Why:      "git's plain-text credential store.",
-	},
-	{
-		ID:       "hide-npmrc",
-		Platform: "any",
-		When:     "not revealed; on linux, exists",
-		Emits:    "hide $home/.npmrc",
-		Why:      "npm registry auth tokens. Reveal it when a private registry is needed.",
 	},
 	{
 		ID:       "hide-pypirc",
@@ -2326,13 +2354,6 @@ var ruleTable = [...]Rule{
 		Why:      "Hex's (Elixir) API key.",
 	},
 	{
-		ID:       "hide-yarnrc-yml",
-		Platform: "any",
-		When:     "not revealed; on linux, exists",
-		Emits:    "hide $home/.yarnrc.yml",
-		Why:      "Yarn Berry's npmAuthToken entries.",
-	},
-	{
 		ID:       "hide-my-cnf",
 		Platform: "any",
 		When:     "not revealed; on linux, exists",
@@ -2855,6 +2876,48 @@ var ruleTable = [...]Rule{
 		Emits:    "cache xdg: set XDG_CACHE_HOME=$dir",
 		Why:      "Every other tool that keeps its cache under the XDG cache directory (node-gyp's headers, pnpm's metadata, pre-commit, ruff, deno, bazel, ...), which would otherwise fail on the read-only home or, through a write path, share one with the host. Without npm_config_devdir, which npm warns about on every run, node-gyp's headers land here.",
 	},
+	{
+		ID:       "redact-npmrc",
+		Platform: "any",
+		When:     "not revealed; on linux, a regular file",
+		Emits:    "redact $home/.npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
+		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too.",
+	},
+	{
+		ID:       "redact-yarnrc-yml",
+		Platform: "any",
+		When:     "not revealed; on linux, a regular file",
+		Emits:    "redact $home/.yarnrc.yml: remove npmAuthToken, npmAuthIdent; URL credentials",
+		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings.",
+	},
+	{
+		ID:       "redact-pip-conf",
+		Platform: "any",
+		When:     "not revealed; on linux, a regular file",
+		Emits:    "redact $home/.config/pip/pip.conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration: an index-url or extra-index-url with the index's user:password@ (or token@) in it, beside the index itself, proxy and timeout settings.",
+	},
+	{
+		ID:       "redact-pip-conf-legacy",
+		Platform: "any",
+		When:     "not revealed; on linux, a regular file",
+		Emits:    "redact $home/.pip/pip.conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration at its older place, read as well.",
+	},
+	{
+		ID:       "redact-gitconfig",
+		Platform: "any",
+		When:     "not revealed; on linux, a regular file",
+		Emits:    "redact $home/.gitconfig: remove extraheader; URL credentials",
+		Why:      "git's user configuration: an http.extraheader (an Authorization bearer or basic header) and tokens in remote or insteadOf URLs, beside the identity, aliases and settings git needs.",
+	},
+	{
+		ID:       "redact-gitconfig-xdg",
+		Platform: "any",
+		When:     "not revealed; on linux, a regular file",
+		Emits:    "redact $home/.config/git/config: remove extraheader; URL credentials",
+		Why:      "git's user configuration where XDG_CONFIG_HOME puts it.",
+	},
 }
 
 const linuxProgram = "bwrap" // program
@@ -2868,8 +2931,9 @@ const (
 	linuxRuleCacheBind          = 10 // cache-bind
 	linuxRuleProtectPath        = 11 // protect-path
 	linuxRuleProtectPlaceholder = 12 // protect-placeholder
-	linuxRuleHideDir            = 13 // hide-dir
-	linuxRuleHideFile           = 14 // hide-file
+	linuxRuleRedactFile         = 13 // redact-file
+	linuxRuleHideDir            = 14 // hide-dir
+	linuxRuleHideFile           = 15 // hide-file
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -2905,6 +2969,10 @@ func linuxMounts(p *plan, dst []mount) []mount {
 			dst = append(dst, mount{rule: linuxRuleProtectPlaceholder, path: f.path}) // protect-placeholder
 		}
 	}
+	for i := range p.redacted {
+		f := &p.redacted[i]
+		dst = append(dst, mount{rule: linuxRuleRedactFile, path: f.path}) // redact-file
+	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
 		if f.kind == kindDir {
@@ -2926,7 +2994,7 @@ func linuxArgs(p *plan) []string {
 	n := 27 // the unconditional rules
 	for i := range p.mounts {
 		switch p.mounts[i].rule {
-		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleHideFile:
+		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleRedactFile, linuxRuleHideFile:
 			n += 3
 		case linuxRuleHideDir:
 			n += 4
@@ -2979,6 +3047,8 @@ func linuxArgs(p *plan) []string {
 			a = append(a, "--ro-bind", m.path, m.path) // protect-path
 		case linuxRuleProtectPlaceholder:
 			a = append(a, "--ro-bind-data", p.nullFD, m.path) // protect-placeholder
+		case linuxRuleRedactFile:
+			a = append(a, "--ro-bind-data", redactFD(p, m.path), m.path) // redact-file
 		case linuxRuleHideDir:
 			a = append(a, "--size", "4096", "--tmpfs", m.path) // hide-dir
 		case linuxRuleHideFile:
@@ -3043,6 +3113,8 @@ func linuxSteps(p *plan) []Step {
 			s = append(s, Step{Rule: "protect-path", Args: []string{"--ro-bind", m.path, m.path}}) // protect-path
 		case linuxRuleProtectPlaceholder:
 			s = append(s, Step{Rule: "protect-placeholder", Args: []string{"--ro-bind-data", p.nullFD, m.path}}) // protect-placeholder
+		case linuxRuleRedactFile:
+			s = append(s, Step{Rule: "redact-file", Args: []string{"--ro-bind-data", redactFD(p, m.path), m.path}}) // redact-file
 		case linuxRuleHideDir:
 			s = append(s, Step{Rule: "hide-dir", Args: []string{"--size", "4096", "--tmpfs", m.path}}) // hide-dir
 		case linuxRuleHideFile:
@@ -3266,6 +3338,10 @@ func darwinProfile(p *plan) string {
 			n += 63 + len(f.path) + len(f.path) // hide-file
 		}
 	}
+	for i := range p.redacted {
+		f := &p.redacted[i]
+		n += 63 + len(f.path) + len(f.path) // redact-file
+	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
 		if !f.ancestor {
@@ -3398,6 +3474,14 @@ func darwinProfile(p *plan) string {
 			b.WriteString("\"))\n")                              // hide-file
 		}
 	}
+	for i := range p.redacted {
+		f := &p.redacted[i]
+		b.WriteString("(deny file-read* (literal \"")        // redact-file
+		b.WriteString(f.path)                                // redact-file
+		b.WriteString("\"))\n(deny file-write* (literal \"") // redact-file
+		b.WriteString(f.path)                                // redact-file
+		b.WriteString("\"))\n")                              // redact-file
+	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
 		if !f.ancestor {
@@ -3526,6 +3610,10 @@ func darwinSteps(p *plan) []Step {
 		if !f.ancestor && f.kind == kindFile {
 			s = append(s, Step{Rule: "hide-file", Args: []string{"(deny file-read* (literal \"" + f.path + "\"))\n", "(deny file-write* (literal \"" + f.path + "\"))\n"}}) // hide-file
 		}
+	}
+	for i := range p.redacted {
+		f := &p.redacted[i]
+		s = append(s, Step{Rule: "redact-file", Args: []string{"(deny file-read* (literal \"" + f.path + "\"))\n", "(deny file-write* (literal \"" + f.path + "\"))\n"}}) // redact-file
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]

@@ -41,14 +41,17 @@ func TestExplainPasteable(t *testing.T) {
 	if r.code != 0 || r.stderr != "" {
 		t.Fatalf("explain: exit %d, stderr %q", r.code, r.stderr)
 	}
-	redirect := "\n  3</dev/null \\\n  -- \\\n"
+	// The redacted copies of the password database's home's files, if it
+	// has any (this machine's), come between /dev/null and the filter.
+	redirect := "\n  3</dev/null \\\n"
+	filter := "\n  -- \\\n"
 	seccomp := "Seccomp:\t0\n" // this test process is not filtered, nor a child without the rule
-	if strings.Contains(r.stdout, "\n  --seccomp 4 \\\n") {
-		redirect = "\n  3</dev/null \\\n  4< <(printf '\\x"
+	if m := regexp.MustCompile("\n  --seccomp ([0-9]+) \\\\\n").FindStringSubmatch(r.stdout); m != nil {
+		filter = "\n  " + m[1] + "< <(printf '\\x"
 		seccomp = "Seccomp:\t2\n" // filter mode: the pasted line loaded the filter
 	}
 	for _, want := range []string{" \\\n  --ro-bind / / \\\n", "\n  --bind '" + e.ws + "' '" + e.ws + "' \\\n",
-		"\n  --ro-bind-data 3 " + e.home + "/.netrc \\\n", redirect, "\n  -- \\\n  /bin/sh -c '"} {
+		"\n  --ro-bind-data 3 " + e.home + "/.netrc \\\n", redirect, filter, "\n  -- \\\n  /bin/sh -c '"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("explain output lacks %q:\n%s", want, r.stdout)
 		}
@@ -196,15 +199,18 @@ func TestExplainJSON(t *testing.T) {
 	if filepath.Base(x.Program) != "bwrap" || x.Profile != "" || len(x.Files) == 0 || len(x.Files[0]) != 1 || x.Files[0]["path"] != os.DevNull {
 		t.Errorf("linux: program %q, profile %q, files %q; want bwrap, none, [{path: /dev/null} ...]", x.Program, x.Profile, x.Files)
 	}
-	// The filter, when there is one, is descriptor 4, and its bytes are
-	// the instructions of a classic BPF program.
+	// The filter, when there is one, is the last descriptor (after the
+	// redacted copies of this machine's password database home's files,
+	// if it has any), and its bytes are the instructions of a classic BPF
+	// program.
 	if i := slices.Index(x.Args, "--seccomp"); i >= 0 {
-		if len(x.Files) != 2 || len(x.Files[1]) != 1 || x.Args[i+1] != "4" {
-			t.Errorf("--seccomp %s with files %q, want 4 and [/dev/null, the filter]", x.Args[i+1], x.Files)
-		} else if data, err := base64.StdEncoding.DecodeString(x.Files[1]["data_base64"]); err != nil || len(data) == 0 || len(data)%8 != 0 {
-			t.Errorf("filter data_base64 %q: %v, %d bytes, want a whole number of 8-byte instructions", x.Files[1]["data_base64"], err, len(data))
+		last := len(x.Files) - 1
+		if len(x.Files) < 2 || len(x.Files[last]) != 1 || x.Args[i+1] != strconv.Itoa(3+last) {
+			t.Errorf("--seccomp %s with files %q, want the last of [/dev/null, ..., the filter]", x.Args[i+1], x.Files)
+		} else if data, err := base64.StdEncoding.DecodeString(x.Files[last]["data_base64"]); err != nil || len(data) == 0 || len(data)%8 != 0 {
+			t.Errorf("filter data_base64 %q: %v, %d bytes, want a whole number of 8-byte instructions", x.Files[last]["data_base64"], err, len(data))
 		}
-	} else if len(x.Files) != 1 {
+	} else if slices.ContainsFunc(x.Files[1:], func(f map[string]string) bool { return f["path"] != "" }) {
 		t.Errorf("no --seccomp, but files %q", x.Files)
 	}
 	if n := len(x.Args); n < 3 || !slices.Equal(x.Args[n-3:], []string{"--", "echo", "hi"}) {

@@ -93,7 +93,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.hide, "hide", "hide `path` as well as the default hidden set (repeatable)")
 	fs.Var(&f.read, "read", "mount the existing `path` read-only, e.g. inside a hidden one (repeatable)")
 	fs.Var(&f.write, "write", "make the existing `path` writable too (repeatable)")
-	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, e.g. ~/.npmrc (repeatable)")
+	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, or redact this file, e.g. ~/.npmrc (repeatable)")
 	fs.Var(&f.keepEnv, "keep-env", "pass the variable `name` on although a strip-env row removes it,\n        e.g. GITHUB_TOKEN or SSH_AUTH_SOCK (repeatable; sandtable rules lists the rows)")
 	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only) or host (the host's\n        network: its loopback services and abstract unix sockets too); default: host")
 	fs.BoolVar(&f.noNetwork, "no-network", false, "--network off: cut the command off from the network, loopback included")

@@ -1,0 +1,67 @@
+package gen
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+var redactKeyName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+
+// checkRedact checks the redact section: unique ids and paths, paths as
+// default-hidden takes them, a known format, and something to remove.
+func checkRedact(c *errs, cm *Common, local, ids map[string]Pos) {
+	paths := map[string]Pos{}
+	for _, e := range cm.Redact {
+		checkID(c, e.Pos, e.ID, local, ids)
+		checkWhy(c, e.Pos, e.ID, e.Why)
+		if e.Path != "" {
+			var msg string
+			if rest, ok := strings.CutPrefix(e.Path, varHome+"/"); ok {
+				msg = badPath("/" + rest)
+				if filepath.Clean("/"+rest) != "/"+rest {
+					msg = fmt.Sprintf("not clean (want %q)", varHome+filepath.Clean("/"+rest))
+				}
+			} else if strings.Contains(e.Path, "$") {
+				msg = fmt.Sprintf("only %s/... may be used (want an absolute path or %s/REL)", varHome, varHome)
+			} else {
+				msg = badPath(e.Path)
+			}
+			if msg != "" {
+				c.at(e.Pos, e.ID, "path %q: %s", e.Path, msg)
+			}
+			if prev, dup := paths[e.Path]; dup {
+				c.at(e.Pos, e.ID, "path %q already redacted at %s (want one row per file)", e.Path, prev)
+			}
+			paths[e.Path] = e.Pos
+			for _, h := range cm.DefaultHidden {
+				if h.Value == e.Path {
+					c.at(e.Pos, e.ID, "path %q is also hidden by %q (want it hidden or redacted, not both)", e.Path, h.ID)
+				}
+			}
+		}
+		if e.Format != "" && !slices.Contains(redactFormats, e.Format) {
+			c.at(e.Pos, e.ID, "format %q: unknown (want one of %s)", e.Format, words(redactFormats))
+		}
+		if len(e.Keys) == 0 && !e.URLs {
+			c.at(e.Pos, e.ID, "removes nothing (want remove: [KEY, ...] or url-credentials: true)")
+		}
+		for _, k := range e.Keys {
+			if !redactKeyName.MatchString(k) {
+				c.at(e.Pos, e.ID, "remove: %q is not a key name (want letters, digits, _ . -)", k)
+			}
+		}
+	}
+}
+
+// checkRedactFD keeps $redactfd to the rules that iterate the redacted
+// files: anywhere else it has no value.
+func checkRedactFD(c *errs, p *Platform) {
+	for _, r := range p.Rules {
+		if slices.Contains(r.Args, varRedactFD) && r.For != "redacted" {
+			c.at(r.ArgsPos, r.ID, "%s is a redacted file's descriptor (want for: redacted)", varRedactFD)
+		}
+	}
+}

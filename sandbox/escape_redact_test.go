@@ -1,0 +1,52 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// redactAttempts read the secrets of the files the redact section serves
+// as copies: each must not reach the command, and each control drops the
+// one redact-file step, so the read is shown to work without the row. The
+// files are in the pass's home from the start (redactFixtures).
+var redactAttempts = []*attempt{
+	{
+		name:    "npmrc-token",
+		what:    "read npm's registry token from ~/.npmrc (redacted: redact-npmrc)",
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-secret"] },
+		script:  `cat "$HOME/.npmrc"`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".npmrc")) },
+	},
+	{
+		name:    "yarnrc-token",
+		what:    "read Yarn's npmAuthToken from ~/.yarnrc.yml (redacted: redact-yarnrc-yml)",
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-secret"] },
+		script:  `cat "$HOME/.yarnrc.yml"`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".yarnrc.yml")) },
+	},
+	{
+		name:    "pip-url-password",
+		what:    "read the password in pip.conf's index-url (redacted: redact-pip-conf)",
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-secret"] },
+		script:  `cat "$HOME/.config/pip/pip.conf"`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".config/pip/pip.conf")) },
+	},
+}
+
+// redactFixtures writes the files redactAttempts read, each holding one
+// secret among settings.
+func redactFixtures(t *testing.T, p *escPass, _ func(k, v string)) {
+	secret := escToken("redact-secret")
+	p.fixture["redact-secret"] = secret
+	p.escMkdir(t, filepath.Join(p.home, ".config", "pip"), 0o755)
+	p.escWrite(t, filepath.Join(p.home, ".npmrc"), "registry=https://registry.npmjs.org/\n//registry.npmjs.org/:_authToken="+secret+"\nnodedir=/usr\n", 0o600)
+	p.escWrite(t, filepath.Join(p.home, ".yarnrc.yml"), "npmRegistryServer: \"https://registry.yarnpkg.com\"\nnpmAuthToken: \""+secret+"\"\n", 0o600)
+	p.escWrite(t, filepath.Join(p.home, ".config/pip/pip.conf"), "[global]\nindex-url = https://user:"+secret+"@pypi.example/simple\ntimeout = 60\n", 0o600)
+}
+
+func init() {
+	escAttempts = append(escAttempts, redactAttempts...)
+	passFixtures = append(passFixtures, redactFixtures)
+}
