@@ -140,7 +140,14 @@ func Rules() []Rule {
 // at all, and is what to use when the first spawn's latency matters.
 func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {
 	s, err := command(ctx, cfg, checkWorks, name, args...)
-	return s.cmd, err
+	if err == nil {
+		err = refuseRequired(s.plan, "Command returns a plain exec.Cmd, which has no moment to apply it", "use NewCmd, which applies it while bwrap holds the command")
+	}
+	if err != nil {
+		closeAll(s.owned)
+		return nil, err
+	}
+	return s.cmd, nil
 }
 
 // spawn is what command builds: the exec.Cmd, and for a sandboxed one the

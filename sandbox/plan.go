@@ -84,6 +84,8 @@ type plan struct {
 	// bwrap operands (see limitArg).
 	blockFD   string
 	limitArgs [limitCount]string
+	// run are the limits NewCmd applies while bwrap holds the command.
+	run runLimits
 
 	// mounts is the Linux mount group in depth order, parent before child
 	// and table order on ties; see sortMounts.

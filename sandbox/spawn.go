@@ -102,6 +102,12 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 			return nil, err
 		}
 	}
+	if c.fold == nil {
+		if err := refuseRequired(s.plan, "sandbox-exec has no moment to apply it", "leave it unset on macOS"); err != nil {
+			closeAll(s.owned)
+			return nil, err
+		}
+	}
 	if c.fold != nil && ctx != nil {
 		// A retry replaces the embedded exec.Cmd; exec.CommandContext's
 		// default would kill the first attempt's process, not the current.

@@ -26,6 +26,7 @@ type fold struct {
 	st      status   // what bwrap wrote on the status descriptor
 	pr      *os.File // its read end, from Start to Wait
 	tail    *tail    // the copy of Stderr; nil when Stderr is an *os.File
+	win     *window  // the run-time limits' window; nil without them
 }
 
 // newFold prepares the folded spawn. A probe that already failed in this
@@ -113,8 +114,17 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 		return false, err
 	}
 	// The pipe goes after every ExtraFiles entry, the caller's included.
+	if err := f.openWindow(4 + len(extra)); err != nil {
+		pr.Close()
+		pw.Close()
+		return false, err
+	}
 	run.Args = slices.Concat(args[:1], f.statusArgs(3+len(extra)), args[end+1:])
+	f.plan.blockFD = ""
 	run.ExtraFiles = append(slices.Clip(extra), pw)
+	if f.win != nil {
+		run.ExtraFiles = append(run.ExtraFiles, f.win.r)
+	}
 	f.tail = nil
 	if _, isFile := run.Stderr.(*os.File); !isFile {
 		f.tail = &tail{w: run.Stderr, hold: true}
@@ -127,10 +137,12 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	pw.Close()
 	// Not Stdin: exec.Cmd's copy reads the field when it runs, so it
 	// stays what was started until the spawn is waited for.
+	f.win.started()
 	run.Args, run.ExtraFiles, run.Stdout, run.Stderr = args, extra, stdout, stderr
 	if err != nil {
 		run.Stdin = stdin
 		pr.Close()
+		f.win.close()
 		return false, err
 	}
 	f.st = status{}
@@ -141,11 +153,12 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 		if f.tail != nil {
 			f.tail.release()
 		}
-		return false, nil
+		return false, f.release(c)
 	}
 
 	// bwrap exited before it created anything.
 	gate.abort()
+	f.win.close()
 	waitErr := run.Wait()
 	run.Stdin = stdin // the copy has ended: a retry starts from the caller's
 	pr.Close()
@@ -170,6 +183,9 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 // startPlain is the fallback for a bwrap without --json-status-fd (older
 // than 0.3.2): Command's probe, then the command as is.
 func (f *fold) startPlain(c *Cmd) error {
+	if err := refuseRequired(f.plan, "this bwrap has no --json-status-fd", "install bubblewrap 0.3.2 or later"); err != nil {
+		return err
+	}
 	if err := f.host.works(f.plan.workspace); err != nil {
 		return err
 	}
@@ -188,6 +204,9 @@ func (f *fold) wait(c *Cmd) error {
 		return c.Cmd.Wait() // exec.Cmd's own answer, or its "not started"
 	}
 	err := c.Cmd.Wait()
+	if gerr := f.win.finish(); gerr != nil && err == nil {
+		err = gerr
+	}
 	f.st.readAll(f.pr)
 	f.pr.Close()
 	f.pr = nil

@@ -17,3 +17,5 @@ func (f *fold) wait(c *Cmd) error { return c.Cmd.Wait() }
 
 // sees is true: macOS denies by path, and a denied path is still there.
 func (f *fold) sees(string) bool { return true }
+
+func (f *fold) unenforced() []string { return nil }

@@ -794,6 +794,13 @@ var ruleTable = [...]Rule{
 		Why:      "bwrap reports on this descriptor whether it built the sandbox and ran the command, so the first spawn is also the availability check (one bwrap execution instead of a probe and then the command). Only for NewCmd, which reads it; Command and explain leave it out.",
 	},
 	{
+		ID:       "block-fd",
+		Platform: "linux",
+		When:     "block-fd",
+		Emits:    "--block-fd $blockfd",
+		Why:      "bwrap builds the sandbox and then waits on this pipe before it runs the command: the window in which NewCmd applies the run-time limits (processes, memory, CPU time) to the sandbox's first process alone, which the command and everything it starts inherit. Only while NewCmd starts a spawn that has such a limit.",
+	},
+	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
@@ -980,6 +987,27 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default shm-size 64MiB, at most 1/4 of RAM",
 		Why:      "/dev/shm is memory too. 64 MiB is what container runtimes give it by default, enough for POSIX semaphores and the shared memory of a test's worker pool.",
+	},
+	{
+		ID:       "limit-processes",
+		Platform: "linux",
+		When:     "limits",
+		Emits:    "default processes 4096; where it cannot be enforced: run",
+		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 is far above what a build or a test suite runs at once. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace; uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
+	},
+	{
+		ID:       "limit-memory",
+		Platform: "linux",
+		When:     "limits",
+		Emits:    "default memory none",
+		Why:      "No default: what a compiler or a test needs varies too much to guess. Config.Limits.Memory sets a memory cgroup's limit (tmpfs pages the sandbox writes are charged to it too), where this process may create one beneath its own; elsewhere the spawn is refused.",
+	},
+	{
+		ID:       "limit-cpu-time",
+		Platform: "linux",
+		When:     "limits",
+		Emits:    "default cpu-time none",
+		Why:      "No default: a long build is legitimate. Config.Limits.CPUTime sets RLIMIT_CPU on the sandbox's first process, which every process inherits: it bounds each process's CPU time, not the run's total.",
 	},
 	{
 		ID:       "version",
@@ -3024,6 +3052,9 @@ func linuxArgs(p *plan) []string {
 	if p.statusFD != "" {
 		n += 2 // status-fd
 	}
+	if p.blockFD != "" {
+		n += 2 // block-fd
+	}
 	a := make([]string, 0, n)
 	a = append(a, "--ro-bind", "/", "/")                                     // root-read-only
 	a = append(a, "--dev", "/dev")                                           // dev
@@ -3083,6 +3114,9 @@ func linuxArgs(p *plan) []string {
 	}
 	if p.statusFD != "" {
 		a = append(a, "--json-status-fd", p.statusFD) // status-fd
+	}
+	if p.blockFD != "" {
+		a = append(a, "--block-fd", p.blockFD) // block-fd
 	}
 	a = append(a, "--") // end-of-options
 	return a
@@ -3149,6 +3183,9 @@ func linuxSteps(p *plan) []Step {
 	}
 	if p.statusFD != "" {
 		s = append(s, Step{Rule: "status-fd", Args: []string{"--json-status-fd", p.statusFD}}) // status-fd
+	}
+	if p.blockFD != "" {
+		s = append(s, Step{Rule: "block-fd", Args: []string{"--block-fd", p.blockFD}}) // block-fd
 	}
 	s = append(s, Step{Rule: "end-of-options", Args: []string{"--"}}) // end-of-options
 	return s
@@ -3261,6 +3298,12 @@ var limitTable = [limitCount]limitRow{
 	limitTmpSize: {rule: "limit-tmp", value: 1073741824, arg: "1073741824", ramShare: 4},
 	// limit-shm
 	limitShmSize: {rule: "limit-shm", value: 67108864, arg: "67108864", ramShare: 4},
+	// limit-processes
+	limitProcesses: {rule: "limit-processes", value: 4096, arg: "4096"},
+	// limit-memory
+	limitMemory: {rule: "limit-memory", value: 0, arg: "0"},
+	// limit-cpu-time
+	limitCPUTime: {rule: "limit-cpu-time", value: 0, arg: "0"},
 }
 
 const darwinProgram = "/usr/bin/sandbox-exec" // program

@@ -104,6 +104,9 @@ func cmdExplain(args []string) int {
 	if err != nil {
 		return report("explain", fmt.Errorf("write: %w", err))
 	}
+	if wrap.Program != "" && *goos == "linux" && *withRules && !*asJSON {
+		explainLimits(cfg)
+	}
 	return 0
 }
 

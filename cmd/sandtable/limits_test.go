@@ -1,7 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -24,4 +31,171 @@ func TestRunTmpSize(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "shm-size") || !strings.Contains(r.stderr, "bad limit") {
 		t.Errorf("--shm-size 1x: exit %d, stderr %q; want a usage error", r.code, r.stderr)
 	}
+}
+
+// forkScript forks up to 200 sleeping children, prints how many it
+// started and kills them: bounded whatever the limit.
+const forkScript = `
+import os, time
+kids = []
+for i in range(200):
+    try:
+        pid = os.fork()
+    except OSError as e:
+        print("FORKFAIL errno=%d" % e.errno)
+        break
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    kids.append(pid)
+print("STARTED=%d" % len(kids), flush=True)
+for k in kids:
+    os.kill(k, 9)
+for k in kids:
+    os.waitpid(k, 0)
+`
+
+func forksStarted(out string) int {
+	_, rest, ok := strings.Cut(out, "STARTED=")
+	if !ok {
+		return -1
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(rest, "\n", 2)[0]))
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// TestRunLimitsCaller runs sandtable itself as root and as the
+// unprivileged user: --max-procs 64 stops a fork loop below 64 (a pids
+// cgroup for root; RLIMIT_NPROC for the user, who cannot make a cgroup
+// here), and the control without a bound starts all 200. A memory limit
+// is enforced for root and refused for the user, never dropped.
+func TestRunLimitsCaller(t *testing.T) {
+	requireBwrap(t)
+	py := "/usr/bin/python3" // not a per-user shim the unprivileged user cannot read
+	if _, err := os.Stat(py); err != nil {
+		t.Skip("no " + py)
+	}
+	for _, u := range callers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			e := newEnv(t)
+			sandtable := u.own(t, e)
+			run := func(args ...string) result {
+				t.Helper()
+				cmd := exec.Command(sandtable, args...)
+				cmd.Dir, cmd.Env = e.ws, e.environ()
+				cmd.SysProcAttr = u.attr()
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				err := cmd.Run()
+				if _, ok := err.(*exec.ExitError); err != nil && !ok {
+					t.Fatalf("sandtable %q: %v", args, err)
+				}
+				return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
+			}
+			r := run("run", "--max-procs", "64", "--", py, "-c", forkScript)
+			if n := forksStarted(r.stdout); r.code != 0 || n < 0 || n >= 64 || !strings.Contains(r.stdout, "FORKFAIL errno=11") {
+				t.Errorf("--max-procs 64: exit %d, %d started: %s %s", r.code, n, r.stdout, r.stderr)
+			}
+			r = run("run", "--max-procs", "-1", "--", py, "-c", forkScript)
+			if n := forksStarted(r.stdout); r.code != 0 || n != 200 {
+				t.Errorf("control --max-procs -1: exit %d, %d started, want 200: %s %s", r.code, n, r.stdout, r.stderr)
+			}
+			r = run("run", "--", "true")
+			if r.code != 0 || r.stderr != "" {
+				t.Errorf("the default limits: exit %d, stderr %q; want them enforced, without a warning", r.code, r.stderr)
+			}
+			// 64 MiB into /tmp, memory the run is charged for: a 32 MiB
+			// memory limit stops it (the kernel kills the writer), and
+			// the control without it stores them.
+			fill := []string{"sh", "-c", `head -c 67108864 /dev/zero > /tmp/fill; echo "STORED=$(stat -c %s /tmp/fill)"`}
+			r = run(append([]string{"run", "--memory", "32M", "--"}, fill...)...)
+			if u.root {
+				if strings.Contains(r.stdout, "STORED=67108864") {
+					t.Errorf("--memory 32M as root stored 64 MiB: exit %d, %s %s", r.code, r.stdout, r.stderr)
+				}
+				r = run(append([]string{"run", "--"}, fill...)...)
+				if !strings.Contains(r.stdout, "STORED=67108864") {
+					t.Errorf("control, no --memory: exit %d, %s %s; want 64 MiB stored", r.code, r.stdout, r.stderr)
+				}
+			}
+			// Two seconds of CPU: --cpu-time 1s kills it; the control
+			// finishes.
+			spin := []string{py, "-c", "import time\nwhile time.process_time() < 2: pass\nprint('SPUN')"}
+			r = run(append([]string{"run", "--cpu-time", "1s", "--"}, spin...)...)
+			if r.code == 0 || strings.Contains(r.stdout, "SPUN") {
+				t.Errorf("--cpu-time 1s: exit %d, %s %s; want the spin killed", r.code, r.stdout, r.stderr)
+			}
+			r = run(append([]string{"run", "--"}, spin...)...)
+			if r.code != 0 || !strings.Contains(r.stdout, "SPUN") {
+				t.Errorf("control, no --cpu-time: exit %d, %s %s; want it finished", r.code, r.stdout, r.stderr)
+			}
+			r = run("run", "--memory", "64M", "--", "true")
+			if u.root {
+				if r.code != 0 {
+					t.Errorf("--memory 64M as root: exit %d, %s", r.code, r.stderr)
+				}
+			} else if r.code != exitSetup || !strings.Contains(r.stderr, "memory limit 67108864 (rule limit-memory) cannot be enforced") {
+				t.Errorf("--memory 64M unprivileged: exit %d, stderr %q; want it refused", r.code, r.stderr)
+			}
+		})
+	}
+}
+
+// caller is one user the limit tests run sandtable as.
+type caller struct {
+	label    string
+	root     bool
+	uid, gid uint32
+}
+
+func (u caller) attr() *syscall.SysProcAttr {
+	if u.root {
+		return nil
+	}
+	return &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: u.uid, Gid: u.gid, Groups: []uint32{}}}
+}
+
+// own gives the user e's directories and a copy of the binary it can run.
+func (u caller) own(t *testing.T, e *env) string {
+	t.Helper()
+	dir := filepath.Dir(e.home)
+	dst := filepath.Join(dir, "sandtable")
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !u.root {
+		for _, d := range []string{dir, e.home, e.ws} {
+			if err := os.Chown(d, int(u.uid), int(u.gid)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dst
+}
+
+// callers are root and the unprivileged sandtable-test user, when the
+// test runs as root; the current user otherwise.
+func callers(t *testing.T) []caller {
+	if os.Geteuid() != 0 {
+		return []caller{{label: "uid-" + strconv.Itoa(os.Geteuid()), uid: uint32(os.Geteuid()), gid: uint32(os.Getegid())}}
+	}
+	us := []caller{{label: "root", root: true}}
+	u, err := user.Lookup("sandtable-test")
+	if err != nil {
+		if os.Getenv("SANDTABLE_REQUIRE_BWRAP") == "1" {
+			t.Fatalf("no sandtable-test user: %v", err)
+		}
+		t.Logf("no sandtable-test user: the unprivileged run is skipped: %v", err)
+		return us
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return append(us, caller{label: "unprivileged", uid: uint32(uid), gid: uint32(gid)})
 }

@@ -46,6 +46,10 @@ func cmdProbe(args []string) int {
 	} else {
 		fmt.Println("sandbox: works")
 	}
+	fmt.Println("limits:")
+	for _, l := range sandbox.LimitReport() {
+		fmt.Printf("  %s\n", l)
+	}
 	switch policy, err := sandbox.PolicyFromEnv(); {
 	case err != nil:
 		ok = false

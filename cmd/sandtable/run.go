@@ -144,6 +144,7 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 		}
 		return report("run", startError(cmd.Args[0], err))
 	}
+	warnUnenforced(cmd)
 	go func() {
 		for sig := range sigs.c {
 			if ownSession || sig == syscall.SIGTERM {

@@ -1,0 +1,162 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// runGroup is one run's cgroup in one hierarchy: created beneath the group
+// this process is in, never anywhere else, and removed after the run.
+type runGroup struct {
+	dir string
+	v2  bool
+}
+
+var groupSeq atomic.Uint64
+
+// groupParent finds this process's group in the hierarchy that has
+// controller: a cgroup v1 hierarchy mounted with it, else the v2 one.
+func groupParent(controller string) (dir string, v2 bool, err error) {
+	own, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", false, err
+	}
+	var v1Path, v2Path string
+	haveV2 := false
+	for l := range strings.Lines(string(own)) {
+		f := strings.SplitN(strings.TrimSpace(l), ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		if f[0] == "0" && f[1] == "" {
+			v2Path, haveV2 = f[2], true
+		} else if slices.Contains(strings.Split(f[1], ","), controller) {
+			v1Path = f[2]
+		}
+	}
+	mounts, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return "", false, err
+	}
+	defer mounts.Close()
+	var v2Dir string
+	sc := bufio.NewScanner(mounts)
+	for sc.Scan() {
+		pre, post, ok := strings.Cut(sc.Text(), " - ")
+		pf, qf := strings.Fields(pre), strings.Fields(post)
+		if !ok || len(pf) < 5 || len(qf) < 3 {
+			continue
+		}
+		root, point := pf[3], pf[4]
+		under := func(p string) (string, bool) {
+			if root == "/" {
+				return filepath.Join(point, p), true
+			}
+			if rel, ok := strings.CutPrefix(p, root); ok && (rel == "" || rel[0] == '/') {
+				return filepath.Join(point, rel), true
+			}
+			return "", false
+		}
+		switch qf[0] {
+		case "cgroup":
+			if v1Path != "" && slices.Contains(strings.Split(qf[2], ","), controller) {
+				if d, ok := under(v1Path); ok {
+					return d, false, nil
+				}
+			}
+		case "cgroup2":
+			if haveV2 && v2Dir == "" {
+				v2Dir, _ = under(v2Path)
+			}
+		}
+	}
+	if v1Path == "" && v2Dir != "" {
+		return v2Dir, true, nil
+	}
+	return "", false, fmt.Errorf("no %s cgroup hierarchy holds this process", controller)
+}
+
+// newRunGroup makes a group for one run beneath this process's own in
+// controller's hierarchy and sets its limit: value in file (v1) or file2
+// (v2).
+func newRunGroup(controller, file, file2, value string) (*runGroup, error) {
+	parent, v2, err := groupParent(controller)
+	if err != nil {
+		return nil, err
+	}
+	sweepOnce(parent)
+	g := &runGroup{dir: filepath.Join(parent, fmt.Sprintf("sandtable-%d-%d", os.Getpid(), groupSeq.Add(1))), v2: v2}
+	if err := os.Mkdir(g.dir, 0o755); err != nil {
+		return nil, err
+	}
+	if v2 {
+		have, err := os.ReadFile(filepath.Join(g.dir, "cgroup.controllers"))
+		if err != nil || !slices.Contains(strings.Fields(string(have)), controller) {
+			g.remove()
+			return nil, fmt.Errorf("cgroup v2 group %s does not delegate %s to its children", parent, controller)
+		}
+	}
+	if v2 {
+		file = file2
+	}
+	if err := os.WriteFile(filepath.Join(g.dir, file), []byte(value), 0); err != nil {
+		g.remove()
+		return nil, err
+	}
+	return g, nil
+}
+
+// add moves the process pid, which this process started, into the group.
+func (g *runGroup) add(pid int) error {
+	return os.WriteFile(filepath.Join(g.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0)
+}
+
+// remove deletes the group once the processes in it have gone; the last
+// ones may still be exiting when bwrap has, so it waits a little.
+func (g *runGroup) remove() error {
+	var err error
+	for range 200 {
+		if err = syscall.Rmdir(g.dir); err == nil || errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if !errors.Is(err, syscall.EBUSY) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return fmt.Errorf("sandbox: remove cgroup %s: %w", g.dir, err)
+}
+
+var swept sync.Map
+
+// sweepOnce removes, once per process and parent, the empty run groups a
+// process that has died left there (killed before its runs' Wait): its
+// pid is in the name. A live process's groups are never touched.
+func sweepOnce(parent string) {
+	if _, done := swept.LoadOrStore(parent, true); done {
+		return
+	}
+	ents, _ := os.ReadDir(parent)
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "sandtable-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue
+		}
+		_ = syscall.Rmdir(filepath.Join(parent, e.Name())) // fails, harmlessly, if not empty
+	}
+}

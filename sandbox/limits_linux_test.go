@@ -1,0 +1,135 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// limitRun runs a python3 snippet with NewCmd as u under cfg (its
+// workspace filled in) and returns its output. token is in the command
+// line of every process the snippet forks, so a leftover can be found.
+func limitRun(t *testing.T, p *escPass, cfg Config, script, token string) (string, error) {
+	t.Helper()
+	if p.py == "" {
+		t.Skip("no python3 on " + escPath)
+	}
+	ws := filepath.Join(p.base, "ws-"+token)
+	p.escMkdir(t, ws, 0o755)
+	cfg.Workspace = ws
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := NewCmd(ctx, cfg, p.py, "-c", script, token)
+	if err != nil {
+		return "", err
+	}
+	c.Env = append(stripEnv(os.Environ()), "HOME="+p.home, "PATH="+escPath)
+	if p.u.cred != nil {
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: p.u.cred}
+	}
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	err = c.Run()
+	if left := procsWith(token); len(left) > 0 {
+		t.Errorf("%d processes of the run outlived it: %v", len(left), left)
+	}
+	if left := runGroupsLeft(); len(left) > 0 {
+		t.Errorf("cgroups left behind: %v", left)
+	}
+	return out.String(), err
+}
+
+// procsWith lists the pids whose command line holds token.
+func procsWith(token string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.Contains(b, []byte(token)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// runGroupsLeft lists this process's run groups that still exist.
+func runGroupsLeft() []string {
+	var left []string
+	for _, c := range []string{"pids", "memory"} {
+		if dir, _, err := groupParent(c); err == nil {
+			m, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("sandtable-%d-*", os.Getpid())))
+			left = append(left, m...)
+		}
+	}
+	return left
+}
+
+// forkScript forks up to 200 children that sleep, prints how many it
+// started, and kills them: bounded whatever the limit.
+const forkScript = `
+import os, sys, time
+kids = []
+for i in range(200):
+    try:
+        pid = os.fork()
+    except OSError as e:
+        print("FORKFAIL errno=%d" % e.errno)
+        break
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    kids.append(pid)
+print("STARTED=%d" % len(kids), flush=True)
+for k in kids:
+    os.kill(k, 9)
+for k in kids:
+    os.waitpid(k, 0)
+`
+
+func started(out string) int {
+	_, rest, ok := strings.Cut(out, "STARTED=")
+	if !ok {
+		return -1
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(rest, "\n", 2)[0]))
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// TestLimitProcesses forks 200 processes in a run bounded to 64, as root
+// (a pids cgroup) and as the unprivileged user (RLIMIT_NPROC): the forks
+// stop with EAGAIN below 64. The control, the same run with no bound,
+// starts all 200.
+func TestLimitProcesses(t *testing.T) {
+	requireBwrap(t)
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			p, restore := newEscPass(t, u)
+			defer restore()
+			out, err := limitRun(t, p, Config{Limits: Limits{Processes: 64}}, forkScript, escToken("nproc"))
+			n := started(out)
+			if err != nil || n < 0 || n >= 64 || !strings.Contains(out, "FORKFAIL errno=11") {
+				t.Errorf("limit 64: %v, %d started: %s", err, n, out)
+			}
+			out, err = limitRun(t, p, Config{Limits: Limits{Processes: -1}}, forkScript, escToken("nproc-control"))
+			if n := started(out); err != nil || n != 200 {
+				t.Errorf("control, no limit: %v, %d started, want 200: %s", err, n, out)
+			}
+			t.Logf("%s: limit 64 stopped the forks at %d; without it 200 started", u.label, n)
+		})
+	}
+}
