@@ -125,14 +125,16 @@ func (g *runGroup) add(pid int) error {
 // ones may still be exiting when bwrap has, so it waits a little.
 func (g *runGroup) remove() error {
 	var err error
-	for range 200 {
+	wait := 20 * time.Microsecond
+	for deadline := time.Now().Add(2 * time.Second); ; {
 		if err = syscall.Rmdir(g.dir); err == nil || errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
-		if !errors.Is(err, syscall.EBUSY) {
+		if !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(wait)
+		wait = min(2*wait, 10*time.Millisecond)
 	}
 	return fmt.Errorf("sandbox: remove cgroup %s: %w", g.dir, err)
 }
