@@ -26,6 +26,9 @@ func limitRun(t *testing.T, p *escPass, cfg Config, script, token string) (strin
 	ws := filepath.Join(p.base, "ws-"+token)
 	p.escMkdir(t, ws, 0o755)
 	cfg.Workspace = ws
+	// A cache directory made for the caller (root, 0700) does not serve
+	// the test user, as in the escape suite.
+	cfg.NoCache = p.u.cred != nil
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c, err := NewCmd(ctx, cfg, p.py, "-c", script, token)
