@@ -426,7 +426,7 @@ func checkReviewed(c *errs, platform string, r *Rule) {
 			switch {
 			case !isPathFilter(f):
 				outside = append(outside, filterKey(f))
-			case f.Value != varWorkspace && !tempDirs[f.Value]:
+			case f.Value != varWorkspace && f.Value != varTmpdir && !tempDirs[f.Value]:
 				outside = append(outside, f.Value)
 			}
 		}

@@ -55,6 +55,8 @@ func darwinVar(v string) *jen.Statement {
 		return jen.Id("p").Dot("home")
 	case varFoldedPath:
 		return jen.Id("f").Dot("folded")
+	case varTmpdir:
+		return jen.Id("p").Dot("tmpdir")
 	}
 	return jen.Id("f").Dot("path")
 }

@@ -51,6 +51,7 @@ var condPhrase = map[string][2]string{
 	"inside-workspace":      {"inside the workspace", "not inside the workspace"},
 	"all-mach":              {"only with `Config.AllowAllMach`", "unless `Config.AllowAllMach`"},
 	"home":                  {"when there is a home directory", "without a home directory"},
+	"tmpdir":                {"when the spawn has its own temporary directory", "without one"},
 	"in-writable":           {"inside the workspace or a `Config.Write` path", "outside the workspace and the `Config.Write` paths"},
 }
 
@@ -98,6 +99,8 @@ func subject(r *Rule, operand string) string {
 		return "the workspace"
 	case varNullFD:
 		return "the shared `/dev/null` descriptor"
+	case varTmpdir:
+		return "the spawn's own temporary directory"
 	case varPath:
 		s := iterSubject[r.For]
 		if s == "" {

@@ -39,6 +39,7 @@ var conditions = map[string]condition{
 	// or a write path.
 	"all-mach":    {scope: scopeGlobal, expr: "p.allMach"},
 	"home":        {scope: scopeGlobal, expr: `p.home != ""`},
+	"tmpdir":      {scope: scopeGlobal, expr: `p.tmpdir != ""`},
 	"in-writable": {scope: scopeItem, expr: "f.writable"},
 }
 
@@ -83,6 +84,9 @@ const (
 	// for a name that does not exist yet on a case-insensitive file
 	// system (sandbox/fold.go).
 	varFoldedPath = "$foldedpath"
+	// varTmpdir is the spawn's own temporary directory on macOS, made
+	// for it and removed after it (sandbox/tmpdir.go).
+	varTmpdir = "$tmpdir"
 )
 
 var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD, varTmpSize, varShmSize, varBlockFD, varRedactFD}
@@ -104,12 +108,13 @@ var varCondition = map[string]string{
 	varSeccompFD: "seccomp",
 	varStatusFD:  "status-fd",
 	varBlockFD:   "block-fd",
+	varTmpdir:    "tmpdir",
 }
 
 // darwinPathVars are the variables a path filter may name;
 // darwinRegexVars those a regex filter may.
 var (
-	darwinPathVars  = []string{varWorkspace, varPath}
+	darwinPathVars  = []string{varWorkspace, varPath, varTmpdir}
 	darwinRegexVars = []string{varFoldedPath}
 )
 

@@ -180,14 +180,11 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
     (subpath "/Library")
     (subpath "/opt")
     (subpath "{{.Workspace}}")
-    (subpath "/private/tmp")
-    (subpath "/private/var/folders")
     (literal "/"))
-(allow file-write*
-    (subpath "{{.Workspace}}")
-    (subpath "/private/tmp")
-    (subpath "/private/var/folders"))
-(allow file-read*
+(allow file-write* (subpath "{{.Workspace}}"))
+{{with .Tmpdir}}(allow file-read* (subpath "{{.}}"))
+(allow file-write* (subpath "{{.}}"))
+{{end}}(allow file-read*
     (literal "/tmp")
     (literal "/var")
     (literal "/etc"))
@@ -252,6 +249,7 @@ type templateFact struct {
 
 type templateInput struct {
 	Workspace, Home   string
+	Tmpdir            string
 	Network, AllMach  bool
 	Read, Write       []string
 	Ancestors, Guards []string
@@ -262,7 +260,7 @@ type templateInput struct {
 // templateData converts a plan outside the timed loop, as a template-based
 // builder would keep its input.
 func templateData(p *plan) templateInput {
-	d := templateInput{Workspace: p.workspace, Home: p.home, Network: p.netHost, AllMach: p.allMach}
+	d := templateInput{Workspace: p.workspace, Home: p.home, Tmpdir: p.tmpdir, Network: p.netHost, AllMach: p.allMach}
 	for _, f := range p.ancestors {
 		d.Ancestors = append(d.Ancestors, f.path)
 	}

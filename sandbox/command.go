@@ -26,8 +26,13 @@ type Wrap struct {
 	Files []WrapFile
 	// Env is NAME=VALUE for the command's environment, in place of any
 	// value it had: the table's cache variables, each pointing at its
-	// private directory.
+	// private directory, and on macOS TMPDIR.
 	Env []string
+	// TempDir is the spawn's own temporary directory on macOS, which the
+	// profile lets the command write and TMPDIR names: the caller of
+	// Prefix removes it once the command has exited (NewCmd's Wait does
+	// that itself). "" elsewhere, and from PrefixFor.
+	TempDir string
 }
 
 // Prefix builds the wrapper for this machine's OS and proves, once per
@@ -70,8 +75,13 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
 		return Wrap{}, nil, err
 	}
 	if goos == "darwin" {
+		if check != checkNone && runtime.GOOS == "darwin" {
+			if err := attachTmpdir(p); err != nil {
+				return Wrap{}, nil, err
+			}
+		}
 		prof := darwinProfile(p)
-		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: cacheEnv(p)}, p, nil
+		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(p, cacheEnv(p)), TempDir: p.tmpdir}, p, nil
 	}
 	return Wrap{Program: prog, Args: linuxArgs(p), Files: wrapFiles(p), Env: cacheEnv(p)}, p, nil
 }
@@ -145,7 +155,13 @@ func Command(ctx context.Context, cfg Config, name string, args ...string) (*exe
 	}
 	if err != nil {
 		closeAll(s.owned)
+		if s.plan != nil {
+			removeTmpdir(s.plan.tmpdir)
+		}
 		return nil, err
+	}
+	if s.plan != nil {
+		removeTmpdirLater(s.cmd, s.plan.tmpdir)
 	}
 	return s.cmd, nil
 }
@@ -172,6 +188,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 		cmd = exec.CommandContext(ctx, name, args...)
 	} else {
 		if err := closeStrayFDs(); err != nil {
+			removeTmpdir(w.TempDir)
 			return spawn{}, err
 		}
 		argv := make([]string, 0, len(w.Args)+1+len(args))
@@ -188,6 +205,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 	}
 	fds, owned, err := openFiles(w.Files)
 	if err != nil {
+		removeTmpdir(w.TempDir)
 		return spawn{}, err
 	}
 	cmd.ExtraFiles = fds

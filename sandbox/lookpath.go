@@ -51,8 +51,8 @@ func underAny(p string, roots []string) bool {
 
 // writableRoots is everything a sandboxed child can write that outlives it:
 // the workspace, the write paths, and on macOS the temporary directories,
-// which the profile opens on the host itself (Linux gives the sandbox a
-// private /tmp).
+// in one of which each spawn gets a directory of its own (Linux gives the
+// sandbox a private /tmp).
 func writableRoots(goos string, p *plan) []string {
 	roots := make([]string, 0, 3+len(p.write))
 	roots = append(roots, p.workspace)

@@ -62,6 +62,9 @@ type plan struct {
 	// descriptor (fd) its copy, redactData[i], is read from.
 	redacted   []pathFact
 	redactData [][]byte
+	// tmpdir is the spawn's own temporary directory on macOS, made by
+	// attachTmpdir for a spawn on a Mac; "" when rendering without one.
+	tmpdir string
 
 	network       bool // any mode but NetworkOff
 	netHost       bool // NetworkHost

@@ -25,6 +25,7 @@ type profileCase struct {
 	home    string
 	ttys    []string
 	allMach bool
+	tmpdir  string
 }
 
 var profileCases = []profileCase{
@@ -53,6 +54,7 @@ var profileCases = []profileCase{
 	{name: "workspace-in-tmp", workspace: "/tmp/ws", hidden: map[string]pathKind{"/tmp/ws/.env": kindFile}},
 	{name: "newcmd-status", workspace: "/home/u/ws", hidden: map[string]pathKind{"/home/u/.netrc": kindFile}, statusFD: true},
 	{name: "darwin-home-terminal", workspace: "/Users/u/ws", home: "/Users/u", ttys: []string{"/dev/ttys003"},
+		tmpdir: "/private/var/folders/xy/abc123/T/sandtable-1234",
 		hidden: map[string]pathKind{"/Users/u/.ssh": kindDir}},
 	{name: "darwin-all-mach", workspace: "/Users/u/ws", allMach: true, noNetwork: true},
 	{name: "darwin-hidden-in-writable", workspace: "/Users/u/ws", home: "/Users/u", hidden: map[string]pathKind{
@@ -91,7 +93,7 @@ func newTestPlan(c profileCase) *plan {
 	}
 	p.pins = pinFacts(p)
 	p.mounts = sortMounts(linuxMounts(p, nil))
-	p.home, p.allMach = c.home, c.allMach
+	p.home, p.allMach, p.tmpdir = c.home, c.allMach, c.tmpdir
 	for _, t := range c.ttys {
 		p.ttys = append(p.ttys, pathFact{path: t, kind: kindFile})
 	}

@@ -17,6 +17,7 @@ import (
 func matrixPlan(allMach bool) *plan {
 	return newTestPlan(profileCase{
 		name: "matrix", workspace: "/Users/u/ws", home: "/Users/u", ttys: []string{"/dev/ttys003"}, allMach: allMach,
+		tmpdir: "/private/var/folders/xy/abc/T/sandtable-1",
 		read: []string{"/Users/u/.config"},
 		hidden: map[string]pathKind{
 			"/Users/u/.ssh":              kindDir,
@@ -51,6 +52,11 @@ var decisionMatrix = []matrixEntry{
 		cut: "deny-default"},
 	{name: "write outside the workspace", q: sbplRequest{op: "file-write-data", path: "/Users/u/.bashrc"}, rule: "deny-default"},
 	{name: "write in the workspace", q: sbplRequest{op: "file-write-data", path: "/Users/u/ws/out.txt"}, allow: true, rule: "write-allowlist"},
+	{name: "plant a file in the host's /private/tmp", q: sbplRequest{op: "file-write-create", path: "/private/tmp/com.apple.x/run.sh"}, rule: "deny-default",
+		old: "write-allowlist", oldForms: "(allow file-write* (subpath \"/Users/u/ws\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\"))"},
+	{name: "read another process's TMPDIR", q: sbplRequest{op: "file-read-data", path: "/private/var/folders/xy/abc/T/other/x"}, rule: "deny-default",
+		old: "read-allowlist", oldForms: "(allow file-read* (subpath \"/Users/u/ws\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\"))"},
+	{name: "write its own temporary directory", q: sbplRequest{op: "file-write-create", path: "/private/var/folders/xy/abc/T/sandtable-1/x"}, allow: true, rule: "private-tmpdir"},
 	{name: "rename a hidden path's parent", q: sbplRequest{op: "file-write-unlink", path: "/Users/u/ws/proj/a"}, rule: "hide-rename-guard"},
 	{name: "rename its grandparent", q: sbplRequest{op: "file-write-unlink", path: "/Users/u/ws/proj"}, rule: "hide-rename-guard"},
 	{name: "connect to the Docker socket", q: sbplRequest{op: "network-outbound", remoteUnix: "/private/var/run/docker.sock"}, rule: "deny-default",

@@ -511,6 +511,10 @@ func matchTemplate(tmpl, got sexp, p *plan, forWord string, item *string, seen m
 			if got.text != p.workspace {
 				return fmt.Sprintf("string %q, want the workspace %q", got.text, p.workspace)
 			}
+		case "$tmpdir":
+			if got.text != p.tmpdir {
+				return fmt.Sprintf("string %q, want the temporary directory %q", got.text, p.tmpdir)
+			}
 		case "$foldedpath":
 			path, ok := foldedOf(p, got.text)
 			if !ok {

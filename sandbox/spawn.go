@@ -74,6 +74,9 @@ type Cmd struct {
 	// workdir is where the command starts: the workspace. Dir is bwrap's
 	// own working directory, / on Linux.
 	workdir string
+	// tmpdir is the spawn's own temporary directory on macOS, removed
+	// once the command has exited or failed to start.
+	tmpdir string
 }
 
 // NewCmd is Command with the availability check folded into the spawn. It
@@ -96,6 +99,9 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 		return nil, err
 	}
 	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir, wrapped: s.plan != nil}
+	if s.plan != nil {
+		c.tmpdir = s.plan.tmpdir
+	}
 	if s.plan != nil && check == checkFound {
 		if c.fold, err = newFold(c, s.plan, s.files); err != nil {
 			closeAll(s.owned)
@@ -139,10 +145,15 @@ func (c *Cmd) Start() error {
 	if c.fold == nil {
 		if c.wrapped {
 			if err := c.guard(nil); err != nil {
+				removeTmpdir(c.tmpdir)
 				return err
 			}
 		}
-		return c.Cmd.Start()
+		err := c.Cmd.Start()
+		if err != nil {
+			removeTmpdir(c.tmpdir)
+		}
+		return err
 	}
 	err := c.fold.start(c)
 	if err != nil {
@@ -160,6 +171,7 @@ func (c *Cmd) closeOwned() {
 // command's own status; see Cmd.
 func (c *Cmd) Wait() error {
 	if c.fold == nil {
+		defer removeTmpdir(c.tmpdir)
 		return c.Cmd.Wait()
 	}
 	defer removePlaceholders(c.fold.plan)

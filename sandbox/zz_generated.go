@@ -1204,14 +1204,21 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "read-allowlist",
 		Platform: "darwin",
-		Emits:    "(allow file-read* (subpath \"/usr\") (subpath \"/bin\") (subpath \"/sbin\") (subpath \"/System\") (subpath \"/Library\") (subpath \"/opt\") (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\") (literal \"/\"))",
-		Why:      "System directories, the workspace and the temporary directories. The literal root is stat'ed by binaries such as node while resolving real paths. The home directory is not on the list, nor /dev (see the device rules). Seatbelt matches the resolved path, and /tmp and /var are links into /private, so the temporary directories are named there.",
+		Emits:    "(allow file-read* (subpath \"/usr\") (subpath \"/bin\") (subpath \"/sbin\") (subpath \"/System\") (subpath \"/Library\") (subpath \"/opt\") (subpath \"$workspace\") (literal \"/\"))",
+		Why:      "System directories and the workspace. The literal root is stat'ed by binaries such as node while resolving real paths. The home directory is not on the list, nor /dev (see the device rules), nor the host's /private/tmp and /private/var/folders (see private-tmpdir).",
 	},
 	{
 		ID:       "write-allowlist",
 		Platform: "darwin",
-		Emits:    "(allow file-write* (subpath \"$workspace\") (subpath \"/private/tmp\") (subpath \"/private/var/folders\"))",
-		Why:      "Writes land in the workspace and the temporary directories only; devices are written through the device rules.",
+		Emits:    "(allow file-write* (subpath \"$workspace\"))",
+		Why:      "Writes land in the workspace and the spawn's own temporary directory only; devices are written through the device rules.",
+	},
+	{
+		ID:       "private-tmpdir",
+		Platform: "darwin",
+		When:     "tmpdir",
+		Emits:    "(allow file-read* (subpath \"$tmpdir\")) (allow file-write* (subpath \"$tmpdir\"))",
+		Why:      "Each spawn gets a temporary directory of its own, made under the user's TMPDIR before it starts, named by TMPDIR in its environment, and removed after it. /private/tmp and /private/var/folders are the host's, shared with every other process: a run could read and plant files they trust there, and leave files behind. Rendered without a spawn (explain, PrefixFor), there is none.",
 	},
 	{
 		ID:       "system-links",
@@ -3311,7 +3318,7 @@ const darwinProgram = "/usr/bin/sandbox-exec" // program
 // darwinProfile returns the SBPL profile in one allocation of exactly the
 // size it needs.
 func darwinProfile(p *plan) string {
-	n := 3443                 // the unconditional rules
+	n := 3307                 // the unconditional rules
 	n += 2 * len(p.workspace) // read-allowlist, write-allowlist
 	if p.netHost {
 		n += 43 // network-outbound-ip
@@ -3345,6 +3352,9 @@ func darwinProfile(p *plan) string {
 	}
 	if p.allMach {
 		n += 14 // mach
+	}
+	if p.tmpdir != "" {
+		n += 65 + len(p.tmpdir) + len(p.tmpdir) // private-tmpdir
 	}
 	for i := range p.ancestors {
 		f := &p.ancestors[i]
@@ -3438,11 +3448,19 @@ func darwinProfile(p *plan) string {
 	if p.allMach {
 		b.WriteString("(allow mach*)\n") // mach
 	}
-	b.WriteString("(allow user-preference-read)\n(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"")                                                                                                                                                                                          // user-preference-read, read-allowlist
-	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                                                                                                                                                         // read-allowlist
-	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/\"))\n(allow file-write*\n    (subpath \"")                                                                                                                                                                                                                                                                            // read-allowlist, write-allowlist
-	b.WriteString(p.workspace)                                                                                                                                                                                                                                                                                                                                                                                                         // write-allowlist
-	b.WriteString("\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\"))\n(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\"))\n(allow file-read* (subpath \"/private/etc\"))\n(allow file-read* (subpath \"/private/var/db/timezone\"))\n(allow file-read* (literal \"/private/var/select/sh\"))\n(allow file-read* (literal \"/private/var/db/xcode_select_link\"))\n") // write-allowlist, system-links, private-etc, timezone, select-sh, xcode-select-link
+	b.WriteString("(allow user-preference-read)\n(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"") // user-preference-read, read-allowlist
+	b.WriteString(p.workspace)                                                                                                                                                                                                                // read-allowlist
+	b.WriteString("\")\n    (literal \"/\"))\n(allow file-write* (subpath \"")                                                                                                                                                                // read-allowlist, write-allowlist
+	b.WriteString(p.workspace)                                                                                                                                                                                                                // write-allowlist
+	b.WriteString("\"))\n")                                                                                                                                                                                                                   // write-allowlist
+	if p.tmpdir != "" {
+		b.WriteString("(allow file-read* (subpath \"")        // private-tmpdir
+		b.WriteString(p.tmpdir)                               // private-tmpdir
+		b.WriteString("\"))\n(allow file-write* (subpath \"") // private-tmpdir
+		b.WriteString(p.tmpdir)                               // private-tmpdir
+		b.WriteString("\"))\n")                               // private-tmpdir
+	}
+	b.WriteString("(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\"))\n(allow file-read* (subpath \"/private/etc\"))\n(allow file-read* (subpath \"/private/var/db/timezone\"))\n(allow file-read* (literal \"/private/var/select/sh\"))\n(allow file-read* (literal \"/private/var/db/xcode_select_link\"))\n") // system-links, private-etc, timezone, select-sh, xcode-select-link
 	for i := range p.ancestors {
 		f := &p.ancestors[i]
 		b.WriteString("(allow file-read-metadata (literal \"") // ancestor-metadata
@@ -3608,14 +3626,17 @@ func darwinSteps(p *plan) []Step {
 	if p.allMach {
 		s = append(s, Step{Rule: "mach", Args: []string{"(allow mach*)\n"}}) // mach
 	}
-	s = append(s, Step{Rule: "user-preference-read", Args: []string{"(allow user-preference-read)\n"}})                                                                                                                                                                                                                                                                             // user-preference-read
-	s = append(s, Step{Rule: "read-allowlist", Args: []string{"(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n    (literal \"/\"))\n"}}) // read-allowlist
-	s = append(s, Step{Rule: "write-allowlist", Args: []string{"(allow file-write*\n    (subpath \"" + p.workspace + "\")\n    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\"))\n"}})                                                                                                                                                                            // write-allowlist
-	s = append(s, Step{Rule: "system-links", Args: []string{"(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\"))\n"}})                                                                                                                                                                                                                       // system-links
-	s = append(s, Step{Rule: "private-etc", Args: []string{"(allow file-read* (subpath \"/private/etc\"))\n"}})                                                                                                                                                                                                                                                                     // private-etc
-	s = append(s, Step{Rule: "timezone", Args: []string{"(allow file-read* (subpath \"/private/var/db/timezone\"))\n"}})                                                                                                                                                                                                                                                            // timezone
-	s = append(s, Step{Rule: "select-sh", Args: []string{"(allow file-read* (literal \"/private/var/select/sh\"))\n"}})                                                                                                                                                                                                                                                             // select-sh
-	s = append(s, Step{Rule: "xcode-select-link", Args: []string{"(allow file-read* (literal \"/private/var/db/xcode_select_link\"))\n"}})                                                                                                                                                                                                                                          // xcode-select-link
+	s = append(s, Step{Rule: "user-preference-read", Args: []string{"(allow user-preference-read)\n"}})                                                                                                                                                                                                     // user-preference-read
+	s = append(s, Step{Rule: "read-allowlist", Args: []string{"(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"" + p.workspace + "\")\n    (literal \"/\"))\n"}}) // read-allowlist
+	s = append(s, Step{Rule: "write-allowlist", Args: []string{"(allow file-write* (subpath \"" + p.workspace + "\"))\n"}})                                                                                                                                                                                 // write-allowlist
+	if p.tmpdir != "" {
+		s = append(s, Step{Rule: "private-tmpdir", Args: []string{"(allow file-read* (subpath \"" + p.tmpdir + "\"))\n", "(allow file-write* (subpath \"" + p.tmpdir + "\"))\n"}}) // private-tmpdir
+	}
+	s = append(s, Step{Rule: "system-links", Args: []string{"(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\"))\n"}}) // system-links
+	s = append(s, Step{Rule: "private-etc", Args: []string{"(allow file-read* (subpath \"/private/etc\"))\n"}})                                               // private-etc
+	s = append(s, Step{Rule: "timezone", Args: []string{"(allow file-read* (subpath \"/private/var/db/timezone\"))\n"}})                                      // timezone
+	s = append(s, Step{Rule: "select-sh", Args: []string{"(allow file-read* (literal \"/private/var/select/sh\"))\n"}})                                       // select-sh
+	s = append(s, Step{Rule: "xcode-select-link", Args: []string{"(allow file-read* (literal \"/private/var/db/xcode_select_link\"))\n"}})                    // xcode-select-link
 	for i := range p.ancestors {
 		f := &p.ancestors[i]
 		s = append(s, Step{Rule: "ancestor-metadata", Args: []string{"(allow file-read-metadata (literal \"" + f.path + "\"))\n"}}) // ancestor-metadata
