@@ -183,6 +183,9 @@ func grantFacts(r *resolver, field string, paths []string, ws string, roots []st
 	facts := make([]pathFact, 0, len(paths))
 	for _, p := range paths {
 		real, fi, err := r.resolve(p)
+		if err != nil && field == "write path" && isMissing(err) {
+			return nil, missingGrantError(field, p, err)
+		}
 		if err != nil {
 			return nil, fsPathError(field, p, err)
 		}

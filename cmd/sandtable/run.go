@@ -33,7 +33,14 @@ CMD's environment is this one less the rule table's strip-env rows:
 tokens, API keys and passwords by name and pattern (*_TOKEN, *SECRET*,
 *_API_KEY, ...) and the variables that point at the caller's agents
 (SSH_AUTH_SOCK, DISPLAY, DBUS_SESSION_BUS_ADDRESS, ...); --keep-env NAME
-passes one on. 'sandtable rules' lists them.
+passes one on. 'sandtable rules' lists them. Tool caches (GOCACHE,
+npm_config_cache, ...) point at private, writable directories under
+~/.cache/sandtable/caches (--no-cache: none).
+
+When CMD fails and its stderr (a pipe or a file, not a terminal) names a
+path as a read-only file system, or as permission denied where this user
+could write it, run adds a hint after it: the --write that would grant it,
+and the mkdir -p it needs first.
 
 sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
 2 for a bad flag, path or --keep-env name, 125 when the sandbox cannot be
@@ -78,7 +85,20 @@ func cmdRun(args []string) int {
 	if err := checkRunnable(name, cmd.Workdir(), cmd.Env, cmd.Sees); err != nil {
 		return report("run", err)
 	}
-	return spawn(cmd, cfg.Policy != sandbox.Off, sigs)
+	wrapped := cfg.Policy != sandbox.Off
+	var tail *stderrTail
+	if wrapped {
+		if tail = teeStderr(); tail != nil {
+			cmd.Stderr = tail
+		}
+	}
+	code := spawn(cmd, wrapped, sigs)
+	if code != 0 && tail != nil {
+		for _, h := range readOnlyHints(tail.String(), cfg) {
+			fmt.Fprintln(os.Stderr, h)
+		}
+	}
+	return code
 }
 
 // signals are the ones run passes on to CMD.
@@ -112,7 +132,10 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 	<-sigs.ready // before the thread is locked, which would slow the wait
 	// Start applies the table's stdio rules: a pipe, socket, file or
 	// device reaches the command through a pipe of its own.
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Stdin, cmd.Stdout = os.Stdin, os.Stdout
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
 	ownSession := wrapped && runtime.GOOS == "linux" && hasFlag(cmd.Args[1:], "--new-session")
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}

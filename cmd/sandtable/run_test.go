@@ -365,3 +365,31 @@ func TestRunOutputDirectory(t *testing.T) {
 		t.Errorf("stdout file got %q, want the output", b)
 	}
 }
+
+// TestRunReadOnlyHint: a command that fails writing outside the workspace
+// gets its own error and then the --write that would grant the path (and
+// the mkdir it needs); following the hint works. Control: a failure that
+// names no read-only path gets no hint, nor does a success.
+func TestRunReadOnlyHint(t *testing.T) {
+	requireBwrap(t)
+	e := newEnv(t)
+	dir := filepath.Join(e.home, "newdir")
+	r := e.run(t, "", "run", "--", "sh", "-c", `mkdir "$HOME/newdir"`)
+	want := "sandtable: hint: " + dir + " is read-only in the sandbox"
+	grant := "run again with --write " + dir + " (create it first if it is a directory: mkdir -p " + dir + ")"
+	i, j := strings.Index(r.stderr, "Read-only file system"), strings.Index(r.stderr, want)
+	if r.code == 0 || i < 0 || j < i || !strings.Contains(r.stderr, grant) {
+		t.Fatalf("exit %d, stderr:\n%s\nwant the command's error, then %q ... %q", r.code, r.stderr, want, grant)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.run(t, "", "run", "--write", dir, "--", "sh", "-c", `echo ok > "$HOME/newdir/f"`); r.code != 0 || strings.Contains(r.stderr, "hint") {
+		t.Errorf("following the hint: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, script := range []string{`echo "no path here: Read-only file system" >&2; exit 3`, `echo "/etc/x: Read-only file system" >&2; exit 0`} {
+		if r := e.run(t, "", "run", "--", "sh", "-c", script); strings.Contains(r.stderr, "hint") {
+			t.Errorf("%s: a hint without a failure on a path: %q", script, r.stderr)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/sandtable/sandtable/sandbox"
+)
+
+// tailMax is how much of CMD's stderr run keeps to look for read-only
+// paths in: the end of it, where a failing tool says why.
+const tailMax = 16 << 10
+
+// stderrTail passes everything CMD writes to stderr on as it arrives and
+// keeps the last tailMax bytes.
+type stderrTail struct {
+	w   io.Writer
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *stderrTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*tailMax {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
+	}
+	t.mu.Unlock()
+	return t.w.Write(p)
+}
+
+func (t *stderrTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf
+	if len(b) > tailMax {
+		b = b[len(b)-tailMax:]
+	}
+	return string(b)
+}
+
+// teeStderr returns the tail CMD's stderr goes through, or nil when
+// sandtable's stderr is a terminal or /dev/null (a character device), which
+// reaches CMD as it is: a pipe in between would change what CMD sees (a
+// terminal no longer one), so there is no hint then.
+func teeStderr() *stderrTail {
+	fi, err := os.Stderr.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice != 0 {
+		return nil
+	}
+	return &stderrTail{w: os.Stderr}
+}
+
+var (
+	readOnlyLine = regexp.MustCompile(`(?i)read-only file system|\bEROFS\b|errno 30\b`)
+	deniedLine   = regexp.MustCompile(`(?i)permission denied|\bEACCES\b|errno 13\b`)
+	pathInLine   = regexp.MustCompile(`(?:^|[\s'"(\[=:‘“\x60])(/[^\s'"():,;\]\x60‘’“”]+)`)
+)
+
+// readOnlyHints are what run adds after a failed CMD: for each path its
+// stderr reports as a read-only file system, or as permission denied where
+// the host would allow the write, and that lies outside every place the
+// sandbox makes writable, the --write that would grant it (and the mkdir
+// it needs first). At most three.
+func readOnlyHints(stderr string, cfg sandbox.Config) []string {
+	writable := append([]string{cfg.Workspace, "/tmp", "/dev", "/proc", "/sys"}, cfg.Write...)
+	if root, err := sandbox.CacheRoot(); err == nil && root != "" && !cfg.NoCache {
+		writable = append(writable, root)
+	}
+	home, _ := os.UserHomeDir()
+	var hints []string
+	seen := map[string]bool{}
+	for line := range strings.Lines(stderr) {
+		rofs := readOnlyLine.MatchString(line)
+		if !rofs && !deniedLine.MatchString(line) {
+			continue
+		}
+		for _, m := range pathInLine.FindAllStringSubmatch(line, -1) {
+			p := filepath.Clean(strings.TrimRight(m[1], "."))
+			if seen[p] || under(p, writable) || len(hints) == 3 {
+				continue
+			}
+			seen[p] = true
+			if h, grant := grantHint(p, home); h != "" && !seen["grant:"+grant] {
+				seen["grant:"+grant] = true
+				hints = append(hints, h)
+			}
+		}
+	}
+	if len(hints) > 0 && cfg.NoCache {
+		hints = append(hints, "sandtable: hint: with --no-cache the tools' caches are the host's, read-only; without it each is private to the sandbox and writable")
+	}
+	return hints
+}
+
+// grantHint says how to let the command write p, which the host would let
+// this user write: --write on p if it exists, else on the directory that
+// holds it, created first; never on the home directory or above it, which
+// the sandbox refuses to make writable.
+func grantHint(p, home string) (hint, grant string) {
+	anc := p
+	for {
+		if _, err := os.Lstat(anc); err == nil {
+			break
+		}
+		if anc == "/" {
+			return "", ""
+		}
+		anc = filepath.Dir(anc)
+	}
+	if !hostWritable(anc) {
+		return "", "" // the host refuses it too: not the sandbox's doing
+	}
+	msg := "sandtable: hint: " + p + " is read-only in the sandbox (outside the workspace, everything is)"
+	grant, mkdir := anc, ""
+
+	if anc != p {
+		if fi, err := os.Stat(anc); err == nil && fi.IsDir() && (anc == home || under(home, []string{anc})) {
+			rest := strings.TrimPrefix(strings.TrimPrefix(p, anc), "/")
+			first, _, _ := strings.Cut(rest, "/")
+			grant = filepath.Join(anc, first)
+			mkdir = grant
+		}
+	}
+	if grant == home || home != "" && under(home, []string{grant}) {
+		return msg + "; --write cannot grant the home directory or a directory above it", grant
+	}
+	msg += "; to let the command write it, run again with --write " + shellQuote(grant)
+	if mkdir != "" {
+		msg += " (create it first if it is a directory: mkdir -p " + shellQuote(mkdir) + ")"
+	}
+	return msg, grant
+}
+
+// under reports whether p is one of dirs or lies inside one.
+func under(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d != "" && (p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/")) {
+			return true
+		}
+	}
+	return false
+}
