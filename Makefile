@@ -28,11 +28,12 @@ lint: ## gofmt, vet and staticcheck (pinned in go.mod through tools.go)
 	GOOS=darwin $(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck ./...
 
-bench: ## builder and spawn benchmarks, their ratios, then sandtable run vs raw bwrap (hyperfine)
+bench: ## builder and spawn benchmarks, their ratios, sandtable run vs raw bwrap (hyperfine), each network mode
 	@out=$$(mktemp) && \
 		$(GO) test -run '^$$' -bench . -benchmem -benchtime=$(BENCHTIME) -count=6 ./sandbox | tee $$out && \
 		./scripts/bench-ratios.sh $$out; status=$$?; rm -f $$out; exit $$status
 	./scripts/bench-spawn.sh
+	./scripts/bench-network.sh
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@for target in $$($(GO) test -list '^Fuzz' ./sandbox | grep '^Fuzz'); do \

@@ -162,6 +162,8 @@ func TestPostureDerived(t *testing.T) {
 		{linux["Write"], "workspace-bind", "the workspace, read-write"},
 		{linux["Write"], "tmp", "`/tmp`: private and empty"},
 		{linux["Network"], "share-net", "with `NetworkHost`"},
+		{linux["Network"], "proxy-net", "the network helper's own namespace: a loopback where the proxy listens, nothing of the host's, with `NetworkProxy`"},
+		{linux["Environment"], "proxy-env", "`HTTPS_PROXY` set to `http://127.0.0.1:3128`"},
 		{linux["Hidden paths"], "hide-dir", "each hidden path that is a directory: covered by an empty tmpfs"},
 		{linux["Home directory"], "root-read-only", "readable, not writable"},
 		{linux["Privileges"], "seccomp", "`add_key`, `request_key` and `keyctl` fail with EPERM"},

@@ -38,6 +38,7 @@ func (p posture) add(row, rule, text, cond string) {
 var condPhrase = map[string][2]string{
 	"network":               {"unless the network is off (`NetworkOff`)", "only with `NetworkOff`"},
 	"network-host":          {"with `NetworkHost` (`--network host`; the default)", "unless `NetworkHost`"},
+	"network-proxy":         {"with `NetworkProxy` (`--network proxy`)", "unless `NetworkProxy`"},
 	"interactive":           {"only with `Config.Interactive`", "unless `Config.Interactive`"},
 	"caller-root":           {"only when the caller is root", "unless the caller is root"},
 	"disable-userns":        {"when bwrap has `--disable-userns` (0.8.0+)", "when bwrap lacks `--disable-userns`"},
@@ -231,6 +232,10 @@ func linuxFlag(p posture, r *Rule, flag string, ops []string, cond string, secco
 	case "--unshare-net":
 		p.add("Network", r.ID, "none: a new, empty network namespace", cond)
 	case "--share-net":
+		if slices.ContainsFunc(r.When, func(c Cond) bool { return c.Word == "network-proxy" && !c.Not }) {
+			p.add("Network", r.ID, "the network helper's own namespace: a loopback where the proxy listens, nothing of the host's", cond)
+			return
+		}
 		p.add("Network", r.ID, "the host's network, including its abstract unix sockets", cond)
 	case "--unshare-pid":
 		p.add("Processes", r.ID, "a new pid namespace", cond)

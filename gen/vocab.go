@@ -23,6 +23,7 @@ type condition struct {
 var conditions = map[string]condition{
 	"network":               {scope: scopeGlobal, expr: "p.network"},
 	"network-host":          {scope: scopeGlobal, expr: "p.netHost"},
+	"network-proxy":         {scope: scopeGlobal, expr: "p.netProxy"},
 	"interactive":           {scope: scopeGlobal, expr: "p.interactive"},
 	"caller-root":           {scope: scopeGlobal, expr: "p.callerRoot"},
 	"disable-userns":        {scope: scopeGlobal, expr: "p.disableUserns"},

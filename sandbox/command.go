@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -39,7 +40,10 @@ type Wrap struct {
 // process, that it works here. Under Off it validates cfg and returns an
 // empty Wrap.
 func Prefix(cfg Config) (Wrap, error) {
-	w, _, err := prefix(runtime.GOOS, cfg, checkWorks)
+	w, p, err := prefix(runtime.GOOS, cfg, checkWorks)
+	if err == nil && p != nil && p.netProxy && w.Program != "" {
+		return Wrap{}, errProxyWrap("Prefix")
+	}
 	return w, err
 }
 
@@ -75,6 +79,9 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
 		return Wrap{}, nil, err
 	}
 	if goos == "darwin" {
+		if p.netProxy {
+			return Wrap{}, nil, fmt.Errorf("sandbox: network mode proxy: not on macOS yet (want off or host): %w", ErrBadPolicy)
+		}
 		if check != checkNone && runtime.GOOS == "darwin" {
 			if err := attachTmpdir(p); err != nil {
 				return Wrap{}, nil, err
@@ -152,6 +159,9 @@ func Command(ctx context.Context, cfg Config, name string, args ...string) (*exe
 	s, err := command(ctx, cfg, checkWorks, name, args...)
 	if err == nil {
 		err = refuseRequired(s.plan, "Command returns a plain exec.Cmd, which has no moment to apply it", "use NewCmd, which applies it while bwrap holds the command")
+	}
+	if err == nil && s.plan != nil && s.plan.netProxy {
+		err = errProxyWrap("Command")
 	}
 	if err != nil {
 		closeAll(s.owned)

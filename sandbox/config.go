@@ -7,6 +7,17 @@
 // the host read-only on Linux minus the hidden paths, and reads only system
 // directories and the workspace on macOS. A Config that cannot be enforced
 // exactly is rejected before anything is spawned.
+//
+// Network mode proxy (NetworkProxy) runs a helper before bwrap: the calling
+// program's own executable (/proc/self/exe), started in a new user and
+// network namespace. This package's init recognises it by the
+// SANDTABLE_NETNS_HELPER variable, sets up the namespace, hands its
+// listeners to the caller and becomes bwrap; it never returns to the
+// program's main. Nothing needs adding to main, but init functions that run
+// before this package's (of packages it does not import) also run in the
+// helper, so keep them free of side effects. The caller serves the proxy
+// from its own process, so only NewCmd spawns in that mode; Command and
+// Prefix refuse it.
 package sandbox
 
 import "errors"

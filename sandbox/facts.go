@@ -35,6 +35,8 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 		workspace:   ws,
 		network:     mode != NetworkOff,
 		netHost:     mode == NetworkHost,
+		netProxy:    mode == NetworkProxy,
+		net:         cfg.Network,
 		interactive: cfg.Interactive,
 		callerRoot:  os.Geteuid() == 0,
 	}
@@ -144,7 +146,7 @@ func checkConfig(cfg Config) error {
 			return badPath("hidden path", h, "is the workspace")
 		}
 	}
-	if _, err := networkMode(cfg); err != nil {
+	if err := checkNetwork(cfg); err != nil {
 		return err
 	}
 	if err := checkEnvConfig(cfg); err != nil {

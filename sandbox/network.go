@@ -23,9 +23,17 @@ const (
 	// host (an X server, D-Bus). An explicit opt-in for tools that need
 	// raw sockets or UDP.
 	NetworkHost
+	// NetworkProxy gives the command a network namespace of its own
+	// whose only way out is a proxy in the caller's process (HTTP,
+	// HTTPS through CONNECT, and SOCKS5 for other TCP), set in the
+	// command's proxy variables. It reaches every public destination, or
+	// only Network.Allow's, and none of the host's loopback services,
+	// abstract unix sockets or private addresses unless listed. Linux
+	// only; see the package documentation for the helper it runs.
+	NetworkProxy
 )
 
-var networkModes = [...]string{NetworkDefault: "default", NetworkOff: "off", NetworkHost: "host"}
+var networkModes = [...]string{NetworkDefault: "default", NetworkOff: "off", NetworkHost: "host", NetworkProxy: "proxy"}
 
 func (m NetworkMode) String() string {
 	if int(m) < len(networkModes) {
@@ -35,7 +43,7 @@ func (m NetworkMode) String() string {
 }
 
 // ParseNetworkMode reads a mode name as `sandtable run --network` takes it:
-// off or host. An unknown name is an error wrapping ErrBadPolicy.
+// off, proxy or host. An unknown name is an error wrapping ErrBadPolicy.
 func ParseNetworkMode(s string) (NetworkMode, error) {
 	for m, name := range networkModes {
 		if m != int(NetworkDefault) && strings.EqualFold(s, name) {
@@ -49,6 +57,25 @@ func ParseNetworkMode(s string) (NetworkMode, error) {
 type Network struct {
 	// Mode is the network mode; the zero value is the default.
 	Mode NetworkMode
+
+	// Allow, in mode proxy, makes the proxy an allowlist: only these
+	// destinations, each NAME[:PORT], *.NAME[:PORT] (any name below NAME)
+	// or IP[:PORT] (an IP literal the command connects to), any port when
+	// none is given. Empty: every public destination. An exact entry
+	// (no wildcard) may also reach a loopback, link-local or private
+	// address, which the proxy otherwise refuses.
+	Allow []string
+
+	// Private, in mode proxy, names exact destinations (NAME[:PORT] or
+	// IP[:PORT]) the proxy may reach on a loopback, link-local or private
+	// address, without making it an allowlist: a registry mirror on the
+	// local network, or a test's server on 127.0.0.1.
+	Private []string
+
+	// Refused, when set, is called with the message of each destination
+	// the proxy refuses (the command sees the same message); sandtable run
+	// prints it on stderr. It runs on the proxy's goroutines.
+	Refused func(msg string)
 }
 
 // networkMode resolves cfg's mode: the deprecated NoNetwork is NetworkOff,
@@ -56,7 +83,7 @@ type Network struct {
 func networkMode(cfg Config) (NetworkMode, error) {
 	m := cfg.Network.Mode
 	switch m {
-	case NetworkDefault, NetworkOff, NetworkHost:
+	case NetworkDefault, NetworkOff, NetworkHost, NetworkProxy:
 	default:
 		return 0, fmt.Errorf("sandbox: network mode %v: %w (accepted: %s)", m, ErrBadPolicy, strings.Join(networkModes[1:], ", "))
 	}
@@ -71,3 +98,31 @@ func networkMode(cfg Config) (NetworkMode, error) {
 	}
 	return m, nil
 }
+
+// checkNetwork checks the network part of cfg: the mode, and the proxy's
+// lists, which only mode proxy reads.
+func checkNetwork(cfg Config) error {
+	mode, err := networkMode(cfg)
+	if err != nil {
+		return err
+	}
+	if mode != NetworkProxy {
+		if len(cfg.Network.Allow) > 0 || len(cfg.Network.Private) > 0 {
+			return fmt.Errorf("sandbox: Network.Allow and Network.Private need network mode proxy, not %v: %w", mode, ErrBadPolicy)
+		}
+		return nil
+	}
+	_, err = newProxy(cfg.Network)
+	return err
+}
+
+// errProxyWrap is the refusal of a wrapper that cannot carry the proxy,
+// which runs in the process that spawns the command.
+func errProxyWrap(op string) error {
+	return fmt.Errorf("sandbox: %s: network mode proxy serves the command from the spawning process; use NewCmd, or another network mode: %w", op, ErrBadPolicy)
+}
+
+// Check reports what is wrong with n, as a spawn would: an unknown mode, or
+// an entry of Allow or Private that does not parse or needs mode proxy.
+// The error wraps ErrBadPolicy.
+func (n Network) Check() error { return checkNetwork(Config{Network: n}) }

@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +76,38 @@ func TestNetworkModeRows(t *testing.T) {
 	}
 	if _, err := Explain("linux", Config{Workspace: ws, NoNetwork: true, Network: Network{Mode: NetworkHost}}); !errors.Is(err, ErrBadPolicy) {
 		t.Errorf("NoNetwork with NetworkHost: %v, want ErrBadPolicy", err)
+	}
+}
+
+// TestNetworkProxyWrappers: a wrapper that the caller runs itself cannot
+// carry the proxy, which lives in the spawning process, so Prefix and
+// Command refuse mode proxy, and so does macOS for now.
+func TestNetworkProxyWrappers(t *testing.T) {
+	ws := t.TempDir()
+	cfg := Config{Workspace: ws, Network: Network{Mode: NetworkProxy}, Policy: Required}
+	if _, err := Command(context.Background(), cfg, "true"); !errors.Is(err, ErrBadPolicy) || !strings.Contains(err.Error(), "use NewCmd") {
+		t.Errorf("Command: %v, want a refusal naming NewCmd", err)
+	}
+	if runtime.GOOS == "linux" {
+		if _, err := Prefix(cfg); !errors.Is(err, ErrBadPolicy) {
+			t.Errorf("Prefix: %v, want ErrBadPolicy", err)
+		}
+	}
+	if _, err := PrefixFor("darwin", cfg); !errors.Is(err, ErrBadPolicy) || !strings.Contains(err.Error(), "macOS") {
+		t.Errorf("PrefixFor darwin: %v, want a refusal", err)
+	}
+	steps, err := Explain("linux", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, s := range steps {
+		args = append(args, s.Args...)
+	}
+	joined := strings.Join(args, " ")
+	for _, want := range []string{"--share-net", "--setenv HTTPS_PROXY http://127.0.0.1:3128", "--setenv ALL_PROXY socks5h://127.0.0.1:1080"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("proxy argv lacks %q: %s", want, joined)
+		}
 	}
 }

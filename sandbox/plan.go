@@ -66,8 +66,10 @@ type plan struct {
 	// attachTmpdir for a spawn on a Mac; "" when rendering without one.
 	tmpdir string
 
-	network       bool // any mode but NetworkOff
-	netHost       bool // NetworkHost
+	network       bool    // any mode but NetworkOff
+	netHost       bool    // NetworkHost
+	netProxy      bool    // NetworkProxy: bwrap runs in the network helper's namespace
+	net           Network // the proxy's lists, for a spawn in mode proxy
 	interactive   bool
 	callerRoot    bool
 	disableUserns bool // the installed bwrap knows --disable-userns

@@ -27,6 +27,9 @@ type fold struct {
 	pr      *os.File // its read end, from Start to Wait
 	tail    *tail    // the copy of Stderr; nil when Stderr is an *os.File
 	win     *window  // the run-time limits' window; nil without them
+
+	proxy *proxy   // mode proxy's server, for every attempt
+	gate  *netGate // the running helper's listeners, from Start to Wait
 }
 
 // newFold prepares the folded spawn. A probe that already failed in this
@@ -133,7 +136,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 		}
 		run.Stderr = f.tail
 	}
-	err = run.Start()
+	err = f.startRun(run)
 	pw.Close()
 	// Not Stdin: exec.Cmd's copy reads the field when it runs, so it
 	// stays what was started until the spawn is waited for.
@@ -161,6 +164,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	f.win.close()
 	waitErr := run.Wait()
 	run.Stdin = stdin // the copy has ended: a retry starts from the caller's
+	f.stopNet()
 	pr.Close()
 	if st := run.ProcessState; st == nil || st.ExitCode() != 1 {
 		if c.ctx != nil && c.ctx.Err() != nil {
@@ -196,14 +200,58 @@ func (f *fold) startPlain(c *Cmd) error {
 	if err := c.guard(nil); err != nil {
 		return err
 	}
-	return c.Cmd.Start()
+	return f.startRun(c.Cmd)
+}
+
+// startRun starts run, through the network helper in mode proxy: once it
+// returns nil, the proxy serves the sandbox's listeners until stopNet.
+func (f *fold) startRun(run *exec.Cmd) error {
+	if !f.plan.netProxy {
+		return run.Start()
+	}
+	if f.proxy == nil {
+		p, err := newProxy(f.plan.net)
+		if err != nil {
+			return err
+		}
+		f.proxy = p
+	}
+	f.gate = &netGate{serve: f.proxy.serve}
+	restore, err := f.gate.prepare(run)
+	if err != nil {
+		return err
+	}
+	err = run.Start()
+	restore()
+	if err != nil {
+		f.gate.abort()
+		f.gate = nil
+		return helperStartError(run.Path, err)
+	}
+	if err := f.gate.started(); err != nil {
+		_ = run.Process.Kill()
+		_ = run.Wait()
+		f.gate = nil
+		return err
+	}
+	return nil
+}
+
+// stopNet stops serving the sandbox's listeners: the command has ended.
+func (f *fold) stopNet() {
+	if f.gate != nil {
+		f.gate.close()
+		f.gate = nil
+	}
 }
 
 func (f *fold) wait(c *Cmd) error {
 	if f.plain || f.pr == nil {
+		defer f.stopNet()
 		return c.Cmd.Wait() // exec.Cmd's own answer, or its "not started"
 	}
 	err := c.Cmd.Wait()
+	f.stopNet()
 	if gerr := f.win.finish(); gerr != nil && err == nil {
 		err = gerr
 	}

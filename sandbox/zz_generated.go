@@ -755,6 +755,20 @@ var ruleTable = [...]Rule{
 		Why:      "Network mode host (--network host, Network.Mode NetworkHost, today's default): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
 	},
 	{
+		ID:       "proxy-net",
+		Platform: "linux",
+		When:     "network-proxy",
+		Emits:    "--share-net",
+		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials.",
+	},
+	{
+		ID:       "proxy-env",
+		Platform: "linux",
+		When:     "network-proxy",
+		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1",
+		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both). NO_PROXY keeps the sandbox's own loopback direct. The JVM is not told (JAVA_TOOL_OPTIONS would replace the caller's and print a line on every start): pass -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 yourself.",
+	},
+	{
 		ID:       "die-with-parent",
 		Platform: "linux",
 		Emits:    "--die-with-parent",
@@ -3050,6 +3064,12 @@ func linuxArgs(p *plan) []string {
 	if p.netHost {
 		n += 1 // share-net
 	}
+	if p.netProxy {
+		n += 1 // proxy-net
+	}
+	if p.netProxy {
+		n += 27 // proxy-env
+	}
 	if !p.interactive {
 		n += 1 // new-session
 	}
@@ -3109,6 +3129,12 @@ func linuxArgs(p *plan) []string {
 	}
 	if p.netHost {
 		a = append(a, "--share-net") // share-net
+	}
+	if p.netProxy {
+		a = append(a, "--share-net") // proxy-net
+	}
+	if p.netProxy {
+		a = append(a, "--setenv", "HTTP_PROXY", "http://127.0.0.1:3128", "--setenv", "http_proxy", "http://127.0.0.1:3128", "--setenv", "HTTPS_PROXY", "http://127.0.0.1:3128", "--setenv", "https_proxy", "http://127.0.0.1:3128", "--setenv", "ALL_PROXY", "socks5h://127.0.0.1:1080", "--setenv", "all_proxy", "socks5h://127.0.0.1:1080", "--setenv", "NO_PROXY", "localhost,127.0.0.1,::1", "--setenv", "no_proxy", "localhost,127.0.0.1,::1", "--setenv", "NODE_USE_ENV_PROXY", "1") // proxy-env
 	}
 	a = append(a, "--die-with-parent") // die-with-parent
 	if !p.interactive {
@@ -3178,6 +3204,12 @@ func linuxSteps(p *plan) []Step {
 	}
 	if p.netHost {
 		s = append(s, Step{Rule: "share-net", Args: []string{"--share-net"}}) // share-net
+	}
+	if p.netProxy {
+		s = append(s, Step{Rule: "proxy-net", Args: []string{"--share-net"}}) // proxy-net
+	}
+	if p.netProxy {
+		s = append(s, Step{Rule: "proxy-env", Args: []string{"--setenv", "HTTP_PROXY", "http://127.0.0.1:3128", "--setenv", "http_proxy", "http://127.0.0.1:3128", "--setenv", "HTTPS_PROXY", "http://127.0.0.1:3128", "--setenv", "https_proxy", "http://127.0.0.1:3128", "--setenv", "ALL_PROXY", "socks5h://127.0.0.1:1080", "--setenv", "all_proxy", "socks5h://127.0.0.1:1080", "--setenv", "NO_PROXY", "localhost,127.0.0.1,::1", "--setenv", "no_proxy", "localhost,127.0.0.1,::1", "--setenv", "NODE_USE_ENV_PROXY", "1"}}) // proxy-env
 	}
 	s = append(s, Step{Rule: "die-with-parent", Args: []string{"--die-with-parent"}}) // die-with-parent
 	if !p.interactive {

@@ -79,6 +79,7 @@ type sandboxFlags struct {
 	workspace                 string
 	hide, read, write, reveal pathList
 	keepEnv                   pathList
+	allowHost, allowPrivate   pathList
 	noNetwork, interactive    bool
 	noCache                   bool
 	allowAllMach              bool
@@ -95,7 +96,9 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.write, "write", "make the existing `path` writable too (repeatable)")
 	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, or redact this file, e.g. ~/.npmrc (repeatable)")
 	fs.Var(&f.keepEnv, "keep-env", "pass the variable `name` on although a strip-env row removes it,\n        e.g. GITHUB_TOKEN or SSH_AUTH_SOCK (repeatable; sandtable rules lists the rows)")
-	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only) or host (the host's\n        network: its loopback services and abstract unix sockets too); default: host")
+	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only), proxy (a private\n        namespace whose only way out is a proxy in sandtable: public addresses,\n        or only --allow-host's) or host (the host's network: its loopback\n        services and abstract unix sockets too); default: host")
+	fs.Var(&f.allowHost, "allow-host", "with --network proxy, allow only these destinations: `NAME[:PORT]`,\n        *.NAME[:PORT] or IP[:PORT] (repeatable); an exact entry may be private")
+	fs.Var(&f.allowPrivate, "allow-private", "with --network proxy, let the proxy reach this exact `NAME[:PORT]` or\n        IP[:PORT] on a loopback, link-local or private address (repeatable)")
 	fs.BoolVar(&f.noNetwork, "no-network", false, "--network off: cut the command off from the network, loopback included")
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
 	fs.BoolVar(&f.allowGitConfig, "allow-git-config", false, "leave the git config files in the workspace writable (git remote add,\n        git config; CMD can then make the next git command run anything)")
@@ -138,11 +141,18 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 			return cfg, usageError{fmt.Errorf("--network: %w", err)}
 		}
 	}
+	cfg.Network.Allow, cfg.Network.Private = f.allowHost, f.allowPrivate
+	if (len(f.allowHost) > 0 || len(f.allowPrivate) > 0) && cfg.Network.Mode == sandbox.NetworkDefault {
+		cfg.Network.Mode = sandbox.NetworkProxy
+	}
 	if f.noNetwork {
 		if cfg.Network.Mode != sandbox.NetworkDefault && cfg.Network.Mode != sandbox.NetworkOff {
 			return cfg, usageError{fmt.Errorf("--no-network contradicts --network %s", f.network)}
 		}
 		cfg.Network.Mode = sandbox.NetworkOff
+	}
+	if err := cfg.Network.Check(); err != nil {
+		return cfg, usageError{err}
 	}
 	cfg.Interactive = f.interactive
 	cfg.KeepEnv = f.keepEnv

@@ -19,10 +19,16 @@ func TestNetworkFlags(t *testing.T) {
 		{[]string{"--network", "off"}, false},
 		{[]string{"--no-network"}, false},
 		{[]string{"--no-network", "--network", "off"}, false},
+		{[]string{"--network", "proxy"}, true},
+		{[]string{"--allow-host", "example.org:443"}, true},
 	} {
 		x := e.explainJSON(t, append(c.args, "--", "true")...)
 		if got := slices.Contains(x.Args, "--share-net"); got != c.share {
 			t.Errorf("explain %q: --share-net %v, want %v", c.args, got, c.share)
+		}
+		proxied := slices.Contains(x.Args, "HTTPS_PROXY")
+		if want := slices.Contains(c.args, "--allow-host") || slices.Contains(c.args, "proxy"); proxied != want {
+			t.Errorf("explain %q: proxy variables %v, want %v", c.args, proxied, want)
 		}
 	}
 	for _, c := range []struct {
@@ -31,6 +37,9 @@ func TestNetworkFlags(t *testing.T) {
 	}{
 		{[]string{"--network", "on"}, `--network: sandbox: network mode "on"`},
 		{[]string{"--no-network", "--network", "host"}, "--no-network contradicts --network host"},
+		{[]string{"--network", "host", "--allow-host", "example.org"}, "Network.Allow and Network.Private need network mode proxy, not host"},
+		{[]string{"--allow-host", "*.*.org"}, `Network.Allow: "*.*.org"`},
+		{[]string{"--allow-private", "*.lan"}, "a wildcard cannot reach non-public addresses"},
 	} {
 		r := e.run(t, "", append(append([]string{"explain"}, c.args...), "--", "true")...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {

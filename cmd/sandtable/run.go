@@ -53,7 +53,8 @@ kill, say) are ignored; stop such a run with SIGTERM. A terminal among
 stdin, stdout and stderr gets back its settings after the run, however CMD
 ended.`,
 	example: `  sandtable run -- sh -c 'echo hi > out.txt'
-  sandtable run --workspace ~/src/app --no-network -- make test`,
+  sandtable run --workspace ~/src/app --no-network -- make test
+  sandtable run --network proxy --allow-host registry.npmjs.org:443 -- npm install`,
 }
 
 func cmdRun(args []string) int {
@@ -76,6 +77,9 @@ func cmdRun(args []string) int {
 		return report("run", err)
 	}
 	name := fs.Arg(0)
+	// A refusal the command sees from the proxy is repeated here, where a
+	// tool that hides the response's body cannot swallow it.
+	cfg.Network.Refused = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
 	// NewCmd, not Command: its spawn is the availability check, so a run
 	// costs one bwrap execution instead of a probe and then the command.
 	cmd, err := sandbox.NewCmd(context.Background(), cfg, name, fs.Args()[1:]...)

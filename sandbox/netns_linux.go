@@ -1,0 +1,314 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The network helper. In network mode proxy, bwrap does not start from the
+// caller: the caller's own executable (/proc/self/exe) starts in a new user
+// and network namespace that it owns, with this package's init seeing
+// netnsEnv. It brings that namespace's loopback up, binds the proxy's
+// listeners there, hands them to the caller over a unix socket
+// (SCM_RIGHTS), waits for the caller to serve them, and then execs bwrap in
+// place, whose --share-net joins this namespace and not the host's. The
+// caller serves the listeners from its own process, the only place that
+// reaches the network.
+
+// netnsEnv marks the helper. Its value is
+// "FD:NETNS:PROGRAM": the socket to the caller, the caller's network
+// namespace (the helper refuses to run in it) and bwrap's path.
+const netnsEnv = "SANDTABLE_NETNS_HELPER"
+
+// helperTimeout bounds the handshake with the helper.
+const helperTimeout = 10 * time.Second
+
+func init() {
+	if v, ok := os.LookupEnv(netnsEnv); ok {
+		os.Exit(runNetnsHelper(v))
+	}
+}
+
+// runNetnsHelper is the helper's whole life; it returns only on failure,
+// having told the caller why.
+func runNetnsHelper(v string) int {
+	parts := strings.SplitN(v, ":", 3)
+	if len(parts) != 3 {
+		fmt.Fprintf(os.Stderr, "sandbox: network helper: malformed %s\n", netnsEnv)
+		return 125
+	}
+	fd, err := strconv.Atoi(parts[0])
+	if err != nil || fd < 3 {
+		fmt.Fprintf(os.Stderr, "sandbox: network helper: malformed %s\n", netnsEnv)
+		return 125
+	}
+	sock := os.NewFile(uintptr(fd), "caller")
+	fail := func(err error) int {
+		msg := "error " + err.Error()
+		if _, werr := sock.Write([]byte(msg)); werr != nil {
+			fmt.Fprintf(os.Stderr, "sandbox: network helper: %v\n", err)
+		}
+		return 125
+	}
+	if ino, err := netnsID(); err != nil {
+		return fail(err)
+	} else if ino == parts[1] {
+		return fail(errors.New("the helper runs in the caller's network namespace (was SysProcAttr replaced?)"))
+	}
+	if err := loopbackUp(); err != nil {
+		return fail(err)
+	}
+	var fds []int
+	for _, port := range proxyPorts {
+		lfd, err := listenLoopback(port)
+		if err != nil {
+			return fail(err)
+		}
+		fds = append(fds, lfd)
+	}
+	if err := unix.Sendmsg(fd, []byte("ok"), unix.UnixRights(fds...), nil, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "sandbox: network helper: send listeners: %v\n", err)
+		return 125
+	}
+	for _, l := range fds {
+		unix.Close(l)
+	}
+	// The caller answers once it serves them; its end closing first means
+	// it gave up, and nothing runs.
+	var ack [8]byte
+	if n, err := sock.Read(ack[:]); err != nil || string(ack[:n]) != "go" {
+		return 125
+	}
+	sock.Close()
+	// The capabilities the caller gave for the network setup end here.
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "sandbox: network helper: clear ambient capabilities: %v\n", err)
+		return 125
+	}
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, netnsEnv+"=") })
+	err = syscall.Exec(parts[2], os.Args, env)
+	fmt.Fprintf(os.Stderr, "sandbox: network helper: exec %s: %v\n", parts[2], err)
+	return 125
+}
+
+// netnsID names this process's network namespace.
+func netnsID() (string, error) {
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/net", &st); err != nil {
+		return "", fmt.Errorf("network namespace: %w", err)
+	}
+	return strconv.FormatUint(st.Dev, 10) + "." + strconv.FormatUint(st.Ino, 10), nil
+}
+
+// loopbackUp sets the up flag of this namespace's lo.
+func loopbackUp() error {
+	s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	defer unix.Close(s)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	if err := unix.IoctlIfreq(s, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("loopback flags: %w", err)
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(s, unix.SIOCSIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("loopback up: %w", err)
+	}
+	return nil
+}
+
+// listenLoopback returns a close-on-exec TCP listener on 127.0.0.1:port.
+func listenLoopback(port int) (int, error) {
+	s, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("listen 127.0.0.1:%d: %w", port, err)
+	}
+	_ = unix.SetsockoptInt(s, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
+	if err := unix.Bind(s, &unix.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		unix.Close(s)
+		return -1, fmt.Errorf("listen 127.0.0.1:%d: %w", port, err)
+	}
+	if err := unix.Listen(s, 128); err != nil {
+		unix.Close(s)
+		return -1, fmt.Errorf("listen 127.0.0.1:%d: %w", port, err)
+	}
+	return s, nil
+}
+
+// netGate is the caller's side of one helper: it turns a bwrap exec.Cmd
+// into one that starts the helper, and serves the listeners it hands over.
+type netGate struct {
+	serve  func(net.Listener)
+	conn   *net.UnixConn // the caller's end, until the handshake ends
+	child  *os.File      // the helper's end, closed once it started
+	lns    []net.Listener
+	closed bool
+}
+
+// prepare rewrites run to start the helper; restore undoes it.
+func (g *netGate) prepare(run *exec.Cmd) (restore func(), err error) {
+	id, err := netnsID()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: start %s: %w", run.Path, err)
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: start %s: socketpair: %w", run.Path, err)
+	}
+	parent := os.NewFile(uintptr(fds[0]), "netns-helper")
+	c, err := net.FileConn(parent)
+	parent.Close()
+	if err != nil {
+		unix.Close(fds[1])
+		return nil, fmt.Errorf("sandbox: start %s: %w", run.Path, err)
+	}
+	g.conn = c.(*net.UnixConn)
+	g.child = os.NewFile(uintptr(fds[1]), "netns-helper")
+
+	path, env, extra, attr := run.Path, run.Env, run.ExtraFiles, run.SysProcAttr
+	if env == nil {
+		env = os.Environ()
+	}
+	run.Env = append(slices.Clip(env), netnsEnv+"="+strconv.Itoa(3+len(extra))+":"+id+":"+path)
+	run.ExtraFiles = append(slices.Clip(extra), g.child)
+	run.SysProcAttr = helperAttr(attr)
+	run.Path = "/proc/self/exe"
+	return func() { run.Path, run.Env, run.ExtraFiles, run.SysProcAttr = path, env, extra, attr }, nil
+}
+
+// helperAttr is attr with the helper's namespaces: a user namespace mapping
+// the uid and gid the command runs as to themselves, and the capabilities
+// to set up the network namespace, which the helper drops before bwrap.
+func helperAttr(attr *syscall.SysProcAttr) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{}
+	if attr != nil {
+		c := *attr
+		a = &c
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	if a.Credential != nil {
+		uid, gid = int(a.Credential.Uid), int(a.Credential.Gid)
+	}
+	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	if os.Geteuid() == 0 && a.Credential == nil {
+		// Root maps every id to itself, so that the namespace changes
+		// nothing of whose files bwrap may bind, as without the helper.
+		all := []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+		a.UidMappings, a.GidMappings = all, all
+	}
+	// Only a root caller may keep setgroups, and it must: it is how a
+	// Credential drops root's supplementary groups.
+	a.GidMappingsEnableSetgroups = os.Geteuid() == 0
+	a.AmbientCaps = []uintptr{unix.CAP_NET_ADMIN, unix.CAP_NET_BIND_SERVICE}
+	return a
+}
+
+// started completes the handshake with the helper run started: it receives
+// the listeners, serves them, and lets the helper go on to bwrap. On an
+// error the helper ends without running anything.
+func (g *netGate) started() error {
+	g.child.Close()
+	g.child = nil
+	defer func() { g.conn.Close(); g.conn = nil }()
+	_ = g.conn.SetReadDeadline(time.Now().Add(helperTimeout))
+	buf := make([]byte, 512)
+	oob := make([]byte, unix.CmsgSpace(4*len(proxyPorts)))
+	n, oobn, _, _, err := g.conn.ReadMsgUnix(buf, oob)
+	if err != nil {
+		return fmt.Errorf("sandbox: network helper: %w", err)
+	}
+	if msg := string(buf[:n]); msg != "ok" {
+		if n == 0 {
+			msg = "ended before it set up the network"
+		}
+		return fmt.Errorf("sandbox: network helper: %s: %w", strings.TrimPrefix(msg, "error "), ErrUnavailable)
+	}
+	fds, err := receivedFDs(oob[:oobn])
+	defer func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}()
+	if err != nil || len(fds) != len(proxyPorts) {
+		return fmt.Errorf("sandbox: network helper: got %d listeners, want %d: %v", len(fds), len(proxyPorts), err)
+	}
+	for _, fd := range fds {
+		f := os.NewFile(uintptr(fd), "proxy-listener")
+		ln, err := net.FileListener(f)
+		f.Close()
+		if err != nil {
+			g.close()
+			return fmt.Errorf("sandbox: network helper: listener: %w", err)
+		}
+		g.lns = append(g.lns, ln)
+		go g.serve(ln)
+	}
+	fds = nil
+	if _, err := g.conn.Write([]byte("go")); err != nil {
+		g.close()
+		return fmt.Errorf("sandbox: network helper: %w", err)
+	}
+	return nil
+}
+
+func receivedFDs(oob []byte) ([]int, error) {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil, err
+	}
+	var fds []int
+	for _, m := range msgs {
+		r, err := unix.ParseUnixRights(&m)
+		if err != nil {
+			return fds, err
+		}
+		fds = append(fds, r...)
+	}
+	return fds, nil
+}
+
+// abort closes what prepare opened when the helper never started.
+func (g *netGate) abort() {
+	if g.child != nil {
+		g.child.Close()
+		g.child = nil
+	}
+	if g.conn != nil {
+		g.conn.Close()
+		g.conn = nil
+	}
+	g.close()
+}
+
+// close stops serving: the command has ended.
+func (g *netGate) close() {
+	for _, ln := range g.lns {
+		ln.Close()
+	}
+	g.lns = nil
+}
+
+// helperStartError explains a helper that could not start: most often, no
+// unprivileged user namespaces.
+func helperStartError(prog string, err error) error {
+	return &unavailableError{
+		reason: "the network helper cannot create its user and network namespace for " + prog + ": " + err.Error(),
+		hint:   "network mode proxy needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0); or choose --network off or host",
+	}
+}

@@ -1,0 +1,306 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// proxyPorts are the loopback ports the helper binds in the sandbox's
+// network namespace: HTTP (absolute-URI forwarding and CONNECT) and SOCKS5.
+// Each listener speaks both; the variables of the proxy rows name them.
+var proxyPorts = []int{3128, 1080}
+
+var timeZero time.Time
+
+const (
+	proxyHeaderTimeout = 30 * time.Second
+	proxyDialTimeout   = 30 * time.Second
+)
+
+// proxy is network mode proxy's server, run in the caller's process: the
+// only way out of the sandbox's network namespace. It allows every public
+// destination, or only Network.Allow's when that is set, and refuses the
+// host's own and private addresses unless a destination is listed exactly.
+type proxy struct {
+	allow   []hostPattern // nil: every public destination
+	private []hostPattern // may reach a non-public address
+	refused func(msg string)
+
+	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
+	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	wg sync.WaitGroup
+}
+
+// newProxy checks n's lists; an entry that does not parse is an error
+// naming it, wrapping ErrBadPolicy.
+func newProxy(n Network) (*proxy, error) {
+	p := &proxy{refused: n.Refused}
+	for _, l := range []struct {
+		field string
+		in    []string
+		out   *[]hostPattern
+	}{{"Network.Allow", n.Allow, &p.allow}, {"Network.Private", n.Private, &p.private}} {
+		for _, s := range l.in {
+			h, err := parseHostPattern(s)
+			if err != nil {
+				return nil, fmt.Errorf("sandbox: %s: %s: %w", l.field, err.Error(), ErrBadPolicy)
+			}
+			if l.out == &p.private && !h.exact() {
+				return nil, fmt.Errorf("sandbox: Network.Private: %q: a wildcard cannot reach non-public addresses: %w", s, ErrBadPolicy)
+			}
+			*l.out = append(*l.out, h)
+		}
+	}
+	var d net.Dialer
+	p.dial = d.DialContext
+	p.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
+		return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	}
+	return p, nil
+}
+
+// refusal is a destination the policy does not allow.
+type refusal struct{ msg string }
+
+func (r *refusal) Error() string { return r.msg }
+
+func (p *proxy) refuse(dest, reason, fix string) error {
+	msg := "sandbox: network proxy refused " + dest + ": " + reason + "; " + fix
+	if p.refused != nil {
+		p.refused(msg)
+	}
+	return &refusal{msg: msg}
+}
+
+// connect dials host:port if the policy allows it: the name is resolved
+// once, each address checked, and only an allowed address dialled.
+func (p *proxy) connect(ctx context.Context, host string, port int) (net.Conn, error) {
+	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	dest := net.JoinHostPort(host, strconv.Itoa(port))
+	if host == "" || port < 1 || port > 65535 {
+		return nil, p.refuse(dest, "not a destination", "name a host and a port")
+	}
+	// listed: an exact entry names host:port, so it may be non-public.
+	listed := false
+	if p.allow != nil {
+		in := false
+		for _, h := range p.allow {
+			if h.match(host, port) {
+				in = true
+				listed = listed || h.exact()
+			}
+		}
+		if !in {
+			return nil, p.refuse(dest, "not in the allowlist", "allow it with --allow-host "+dest+" (Config.Network.Allow)")
+		}
+	}
+	for _, h := range p.private {
+		listed = listed || h.match(host, port)
+	}
+	var addrs []netip.Addr
+	if ip, err := netip.ParseAddr(host); err == nil {
+		addrs = []netip.Addr{ip}
+	} else {
+		lctx, cancel := context.WithTimeout(ctx, proxyDialTimeout)
+		addrs, err = p.lookup(lctx, host)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("resolve %s: %w", host, err)
+		}
+	}
+	var firstBad string
+	var lastErr error
+	for _, ip := range addrs {
+		if kind, bad := privateAddr(ip); bad && !listed {
+			if firstBad == "" {
+				firstBad = ip.Unmap().String() + ", " + kind
+			}
+			continue
+		}
+		dctx, cancel := context.WithTimeout(ctx, proxyDialTimeout)
+		c, err := p.dial(dctx, "tcp", net.JoinHostPort(ip.Unmap().String(), strconv.Itoa(port)))
+		cancel()
+		if err == nil {
+			return c, nil
+		}
+		lastErr = err
+	}
+	if lastErr != nil {
+		return nil, lastErr
+	}
+	if firstBad != "" {
+		fix := "allow it with --allow-private " + dest + " (Config.Network.Private)"
+		if p.allow != nil {
+			fix = "allow it with --allow-host " + dest + " (Config.Network.Allow, an exact entry)"
+		}
+		what := "it resolves to " + firstBad
+		if _, err := netip.ParseAddr(host); err == nil {
+			what = "it is " + firstBad[strings.Index(firstBad, ", ")+2:]
+		}
+		return nil, p.refuse(dest, what, fix)
+	}
+	return nil, fmt.Errorf("resolve %s: no address", host)
+}
+
+// serve accepts on ln until it is closed, one goroutine per connection.
+func (p *proxy) serve(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			p.serveConn(c)
+		}()
+	}
+}
+
+// serveConn answers one client: SOCKS5 when its first byte is 5, HTTP
+// otherwise.
+func (p *proxy) serveConn(c net.Conn) {
+	defer c.Close()
+	_ = c.SetReadDeadline(time.Now().Add(proxyHeaderTimeout))
+	br := bufio.NewReader(c)
+	first, err := br.Peek(1)
+	if err != nil {
+		return
+	}
+	if first[0] == 5 {
+		p.socks(c, br)
+		return
+	}
+	p.http(c, br)
+}
+
+// relay copies both ways until both directions end. What br buffered past
+// the request goes first.
+func relay(c, up net.Conn, br *bufio.Reader) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if n := br.Buffered(); n > 0 {
+			b, _ := br.Peek(n)
+			if _, err := up.Write(b); err != nil {
+				return
+			}
+		}
+		_, _ = io.Copy(up, c)
+		closeWrite(up)
+	}()
+	_, _ = io.Copy(c, up)
+	closeWrite(c)
+	<-done
+}
+
+func closeWrite(c net.Conn) {
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
+	}
+}
+
+// SOCKS5 (RFC 1928), CONNECT only, no authentication.
+const (
+	socksOK          = 0
+	socksFailure     = 1
+	socksNotAllowed  = 2
+	socksUnreachable = 4
+	socksRefused     = 5
+	socksNoCommand   = 7
+	socksNoAddrType  = 8
+)
+
+func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
+	hdr := make([]byte, 2)
+	if _, err := io.ReadFull(br, hdr); err != nil {
+		return
+	}
+	methods := make([]byte, hdr[1])
+	if _, err := io.ReadFull(br, methods); err != nil {
+		return
+	}
+	if !strings.ContainsRune(string(methods), 0) {
+		_, _ = c.Write([]byte{5, 0xff})
+		return
+	}
+	if _, err := c.Write([]byte{5, 0}); err != nil {
+		return
+	}
+	req := make([]byte, 4)
+	if _, err := io.ReadFull(br, req); err != nil || req[0] != 5 {
+		return
+	}
+	var host string
+	switch req[3] {
+	case 1, 4:
+		b := make([]byte, 4)
+		if req[3] == 4 {
+			b = make([]byte, 16)
+		}
+		if _, err := io.ReadFull(br, b); err != nil {
+			return
+		}
+		ip, _ := netip.AddrFromSlice(b)
+		host = ip.String()
+	case 3:
+		n, err := br.ReadByte()
+		if err != nil {
+			return
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(br, b); err != nil {
+			return
+		}
+		host = string(b)
+	default:
+		socksReply(c, socksNoAddrType)
+		return
+	}
+	pb := make([]byte, 2)
+	if _, err := io.ReadFull(br, pb); err != nil {
+		return
+	}
+	if req[1] != 1 {
+		socksReply(c, socksNoCommand)
+		return
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	up, err := p.connect(context.Background(), host, int(binary.BigEndian.Uint16(pb)))
+	if err != nil {
+		var r *refusal
+		var op *net.OpError
+		switch {
+		case errors.As(err, &r):
+			socksReply(c, socksNotAllowed)
+		case errors.As(err, &op) && strings.Contains(op.Err.Error(), "refused"):
+			socksReply(c, socksRefused)
+		case strings.HasPrefix(err.Error(), "resolve "):
+			socksReply(c, socksUnreachable)
+		default:
+			socksReply(c, socksFailure)
+		}
+		return
+	}
+	defer up.Close()
+	if !socksReply(c, socksOK) {
+		return
+	}
+	relay(c, up, br)
+}
+
+func socksReply(c net.Conn, code byte) bool {
+	_, err := c.Write([]byte{5, code, 0, 1, 0, 0, 0, 0, 0, 0})
+	return err == nil
+}

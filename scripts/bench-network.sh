@@ -1,0 +1,76 @@
+#!/bin/sh
+# Times one sandboxed /bin/true per process in each network mode, interleaved
+# (scripts/bench-interleaved.py), against the floor the spawn target is set
+# by: a minimal static Go program that runs the network-off bwrap argv
+# (`sandtable explain --json --no-network`) and waits. Target: sandtable run
+# in mode proxy within 1.25x of that floor. The difference between proxy and
+# off is the network helper's cost per spawn. Every command runs through sh,
+# which the floor needs for its descriptor redirections.
+#
+# Needs bwrap, jq, python3 and go. RUNS (default 200).
+set -eu
+
+RUNS=${RUNS:-200}
+for tool in bwrap jq go python3; do
+	command -v "$tool" >/dev/null || { echo "bench-network: $tool not found on PATH" >&2; exit 2; }
+done
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+base=$(mktemp -d /var/tmp/sandtable-bench-net.XXXXXX)
+trap 'rm -rf "$tmp" "$base"' EXIT
+
+# Static, as released: with cgo, the net package (the network proxy) makes
+# the binary dynamically linked, which costs every start about 1 ms here.
+(cd "$root" && CGO_ENABLED=0 go build -o "$tmp/sandtable" ./cmd/sandtable)
+mkdir "$tmp/floor"
+cat >"$tmp/floor/main.go" <<'GO'
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+)
+
+// FLOOR_FDS descriptors from 3 up are passed on, as the sandbox's own
+// spawn passes the filter and /dev/null.
+func main() {
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	n, _ := strconv.Atoi(os.Getenv("FLOOR_FDS"))
+	for fd := 3; fd < 3+n; fd++ {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(fd), "inherited"))
+	}
+	if cmd.Run() != nil {
+		os.Exit(1)
+	}
+}
+GO
+printf 'module floor\n\ngo 1.22\n' >"$tmp/floor/go.mod"
+(cd "$tmp/floor" && CGO_ENABLED=0 GOFLAGS= go build -o "$tmp/floor.bin" .)
+
+mkdir "$base/home" "$base/ws"
+export HOME="$base/home"
+cd "$base/ws"
+json=$("$tmp/sandtable" explain --json --no-network -- /bin/true)
+redirs=""
+nfiles=$(printf '%s' "$json" | jq '.files | length')
+i=0
+while [ "$i" -lt "$nfiles" ]; do
+	fd=$((3 + i))
+	path=$(printf '%s' "$json" | jq -r ".files[$i].path // empty")
+	if [ -z "$path" ]; then
+		path="$tmp/fd$fd.bin"
+		printf '%s' "$json" | jq -r ".files[$i].data_base64" | base64 -d >"$path"
+	fi
+	redirs="$redirs $fd<$path"
+	i=$((i + 1))
+done
+raw="$(printf '%s' "$json" | jq -r '[.program] + .args | map(@sh) | join(" ")')$redirs"
+
+echo "machine: $(nproc) cores, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); $(bwrap --version), $(go version | cut -d' ' -f3); $(date -u +%F)"
+echo "medians of $RUNS interleaved runs, each through sh; ratios to the first line"
+python3 "$root/scripts/bench-interleaved.py" "$RUNS" \
+	"sh -c 'FLOOR_FDS=$nfiles $tmp/floor.bin $raw'" \
+	"sh -c '$tmp/sandtable run --network off -- /bin/true'" \
+	"sh -c '$tmp/sandtable run --network host -- /bin/true'" \
+	"sh -c '$tmp/sandtable run --network proxy -- /bin/true'"
