@@ -5,6 +5,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -134,5 +135,31 @@ func TestLimitProcesses(t *testing.T) {
 			}
 			t.Logf("%s: limit 64 stopped the forks at %d; without it 200 started", u.label, n)
 		})
+	}
+}
+
+// TestCommandRefusesRunLimits: Command's plain exec.Cmd cannot apply a
+// run-time limit, so one set in Config.Limits is refused rather than
+// dropped; the defaults leave Command working.
+func TestCommandRefusesRunLimits(t *testing.T) {
+	requireBwrap(t)
+	_, _, ws := fixture(t)
+	for _, l := range []Limits{{Processes: 64}, {Memory: 64 << 20}, {CPUTime: time.Second}} {
+		c, err := Command(context.Background(), Config{Workspace: ws, Limits: l}, "true")
+		if c != nil || !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "use NewCmd") {
+			t.Errorf("%+v: %v, %v; want ErrUnavailable naming NewCmd", l, c, err)
+		}
+	}
+	c, err := Command(context.Background(), Config{Workspace: ws}, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(); err != nil {
+		t.Errorf("Command with the default limits: %v", err)
+	}
+	for _, l := range []Limits{{Processes: -2}, {Memory: -1}, {CPUTime: -time.Second}} {
+		if _, err := NewCmd(context.Background(), Config{Workspace: ws, Limits: l}, "true"); !errors.Is(err, ErrBadLimit) {
+			t.Errorf("%+v: %v, want ErrBadLimit", l, err)
+		}
 	}
 }

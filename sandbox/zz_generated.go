@@ -1007,7 +1007,7 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		When:     "limits",
 		Emits:    "default processes 4096; where it cannot be enforced: run",
-		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 is far above what a build or a test suite runs at once. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace; uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
+		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 processes and threads at once is far above what a build or a test suite runs. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace (kernel 5.14 and later; before, with the caller's other processes); uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
 	},
 	{
 		ID:       "limit-memory",

@@ -132,13 +132,13 @@ func TestRunLimitsCaller(t *testing.T) {
 			if r.code != 0 || !strings.Contains(r.stdout, "SPUN") {
 				t.Errorf("control, no --cpu-time: exit %d, %s %s; want it finished", r.code, r.stdout, r.stderr)
 			}
-			r = run("run", "--memory", "64M", "--", "true")
+			r = run("run", "--memory", "64M", "--", "sh", "-c", "echo RAN")
 			if u.root {
-				if r.code != 0 {
+				if r.code != 0 || r.stdout != "RAN\n" {
 					t.Errorf("--memory 64M as root: exit %d, %s", r.code, r.stderr)
 				}
-			} else if r.code != exitSetup || !strings.Contains(r.stderr, "memory limit 67108864 (rule limit-memory) cannot be enforced") {
-				t.Errorf("--memory 64M unprivileged: exit %d, stderr %q; want it refused", r.code, r.stderr)
+			} else if r.code != exitSetup || r.stdout != "" || !strings.Contains(r.stderr, "memory limit 67108864 (rule limit-memory) cannot be enforced") {
+				t.Errorf("--memory 64M unprivileged: exit %d, stdout %q, stderr %q; want it refused, the command never run", r.code, r.stdout, r.stderr)
 			}
 		})
 	}
