@@ -92,7 +92,6 @@ func (p *plan) setRunLimits(l Limits) error {
 // limitNames are the run-time limits as errors and probe name them.
 var limitNames = [limitCount]string{limitProcesses: "processes", limitMemory: "memory", limitCPUTime: "cpu-time"}
 
-
 // setLimits fills the plan's bwrap operands from the caller's limits and
 // the table's defaults.
 func (p *plan) setLimits(l Limits) error {
