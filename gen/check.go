@@ -94,7 +94,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 		checkWhy(c, e.Pos, e.ID, e.Why)
 		msg := badPath(e.Value)
 		if msg == notAbsolute {
-			msg = fmt.Sprintf("not absolute (want an absolute path or %s/REL)", varHome)
+			msg = fmt.Sprintf("not absolute (want an absolute path, %s/REL or %sNAME/REL)", varHome, varEnv)
 		}
 		if rest, ok := strings.CutPrefix(e.Value, varHome+"/"); ok {
 			msg = badPath("/" + rest)
@@ -104,8 +104,10 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 			if strings.HasPrefix(filepath.Clean("/"+rest), "/..") || strings.Contains("/"+rest, "/../") {
 				msg = fmt.Sprintf("leaves %s (want %s/REL without ..)", varHome, varHome)
 			}
+		} else if _, _, _, derived := parseDerived(e.Value); derived {
+			msg = derivedProblem(e.Value)
 		} else if strings.Contains(e.Value, "$") {
-			msg = fmt.Sprintf("only %s/... may be used (want an absolute path or %s/REL)", varHome, varHome)
+			msg = fmt.Sprintf("only %s/..., %sNAME and %sNAME may be used (want an absolute path, %s/REL or %sNAME/REL)", varHome, varEnv, varEnvList, varHome, varEnv)
 		}
 		if msg != "" {
 			c.at(e.Pos, e.ID, "path %q: %s", e.Value, msg)

@@ -80,7 +80,12 @@ func Doc(t *Table) ([]byte, error) {
 	b.WriteString("\n### Default hidden set\n\n")
 	b.WriteString("Hidden on every spawn, after symlink resolution, unless the caller reveals\n")
 	b.WriteString("it: on Linux where the path exists, on macOS also where it does not, so it\n")
-	b.WriteString("cannot appear during a run. `$home` is the caller's home directory.\n\n")
+	b.WriteString("cannot appear during a run. `$home` is the caller's home directory.\n")
+	b.WriteString("`$env:NAME/REL` is derived from the caller's environment: the value of\n")
+	b.WriteString("NAME (each colon-separated entry, for `$env-list:NAME`), then REL; an\n")
+	b.WriteString("unset or empty variable names nothing, and a value that is not an\n")
+	b.WriteString("absolute path, or has a `..`, stops the spawn with an error. A derived\n")
+	b.WriteString("path is revealed by its expanded path.\n\n")
 	table(&b, []string{"ID", "Path", "Why"}, func(row func(...string)) {
 		for _, e := range t.Common.DefaultHidden {
 			row(code(e.ID), code(e.Value), prose(e.Why))

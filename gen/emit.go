@@ -56,6 +56,13 @@ func emitCommon(f *jen.File, c *Common) {
 			if home {
 				fields = append(fields, jen.Id("underHome").Op(":").True())
 			}
+			if env, list, suffix, ok := parseDerived(e.Value); ok {
+				fields = append(fields, jen.Id("env").Op(":").Lit(env))
+				if list {
+					fields = append(fields, jen.Id("list").Op(":").True())
+				}
+				rel = suffix
+			}
 			fields = append(fields, jen.Id("path").Op(":").Lit(rel))
 			g.Line().Values(fields...)
 		}
@@ -65,10 +72,13 @@ func emitCommon(f *jen.File, c *Common) {
 
 func emitTypes(f *jen.File) {
 	f.Comment("defaultHiddenPath is one entry of the default hidden set; path is")
-	f.Comment("relative to $HOME when underHome.")
+	f.Comment("relative to $HOME when underHome, and to the value of the variable env")
+	f.Comment("(each of its colon-separated entries when list) when env is set.")
 	f.Type().Id("defaultHiddenPath").Struct(
 		jen.Id("id").String(),
 		jen.Id("underHome").Bool(),
+		jen.Id("env").String(),
+		jen.Id("list").Bool(),
 		jen.Id("path").String(),
 	)
 	f.Comment("seccompSyscall is one system call the seccomp filter refuses, with its")

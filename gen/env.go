@@ -97,3 +97,40 @@ func badEnvExample(s string) string {
 	}
 	return ""
 }
+
+// parseDerived splits a default-hidden path derived from a variable,
+// $env:NAME[/REL] or $env-list:NAME[/REL], into its parts; ok is false
+// for any other path.
+func parseDerived(value string) (env string, list bool, rel string, ok bool) {
+	rest, ok := strings.CutPrefix(value, varEnvList)
+	list = ok
+	if !ok {
+		if rest, ok = strings.CutPrefix(value, varEnv); !ok {
+			return "", false, "", false
+		}
+	}
+	env, rel, _ = strings.Cut(rest, "/")
+	return env, list, rel, true
+}
+
+// derivedProblem says what is wrong with a derived default-hidden path, or
+// "": NAME is a variable name, REL (optional) a clean relative path that
+// stays below the variable's value.
+func derivedProblem(value string) string {
+	env, _, rel, _ := parseDerived(value)
+	if p, problem := parseEnvPattern(env); problem != "" || p.kind != envExact {
+		return fmt.Sprintf("%q is not a variable name (want %sNAME or %sNAME/REL)", env, varEnv, varEnv)
+	}
+	if rel == "" {
+		if strings.HasSuffix(value, "/") {
+			return fmt.Sprintf("not clean (want %q)", strings.TrimSuffix(value, "/"))
+		}
+		return ""
+	}
+	for _, c := range strings.Split(rel, "/") {
+		if c == ".." || c == "." {
+			return fmt.Sprintf("REL has %s (want a path below the variable's value)", c)
+		}
+	}
+	return badPath("/" + rel)
+}

@@ -81,6 +81,11 @@ const (
 	varSeccompFD = "$seccompfd"
 	varStatusFD  = "$statusfd"
 	varHome      = "$home"
+	// varEnv and varEnvList start a default-hidden path derived from an
+	// environment variable's value: $env:NAME/REL, or for a variable
+	// that holds a colon-separated list of paths, $env-list:NAME/REL.
+	varEnv     = "$env:"
+	varEnvList = "$env-list:"
 	// varFoldedPath is a pattern that matches $path in any letter case,
 	// for a name that does not exist yet on a case-insensitive file
 	// system (sandbox/fold.go).

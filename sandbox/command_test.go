@@ -133,7 +133,7 @@ func TestExplainAndRules(t *testing.T) {
 func absoluteDefaults() []string {
 	var out []string
 	for _, d := range defaultHidden {
-		if !d.underHome {
+		if !d.underHome && d.env == "" {
 			out = append(out, d.path)
 		}
 	}

@@ -4,6 +4,9 @@ package sandbox
 
 import (
 	"context"
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,6 +52,113 @@ var envAttempts = []*attempt{
 	},
 }
 
+// derivedAttempts reach what the variables of the derived default-hidden
+// rows name: the runtime's home and socket (ASTRID_HOME,
+// ASTRID_SOCKET_PATH), a store moved by XDG_CONFIG_HOME, and a kubeconfig
+// in KUBECONFIG's list. The command is not told the paths through those
+// variables (strip-env removes the first two); it is told them as any
+// attacker could guess them. Each control drops the one hide step for
+// the path.
+var derivedAttempts = []*attempt{
+	{
+		name: "astrid-home-dir",
+		what: "read the runtime's state in the directory ASTRID_HOME names (hide-astrid-home)",
+		setup: func(e *escEnv) {
+			e.secret = e.fixture["astrid-state"]
+			e.vars["ASTRID_DIR"] = e.fixture["astrid-home"]
+		},
+		script:  `cat "$ASTRID_DIR/state"; ls -la "$ASTRID_DIR"`,
+		control: func(e *escEnv) escMode { return dropRules("hide-dir=" + e.fixture["astrid-home"]) },
+	},
+	{
+		name:  "astrid-socket",
+		what:  "connect to the runtime's socket at the path ASTRID_SOCKET_PATH names (hide-astrid-socket)",
+		needs: []string{"python3"},
+		setup: func(e *escEnv) {
+			e.secret = e.fixture["astrid-socket-secret"]
+			e.vars["SOCK"] = e.fixture["astrid-socket"]
+			e.vars["CONNECT_PY"] = connectPy
+		},
+		script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+		control: func(e *escEnv) escMode { return dropRules("hide-file=" + e.fixture["astrid-socket"]) },
+	},
+	{
+		name: "xdg-config-gh",
+		what: "read the GitHub CLI's token where XDG_CONFIG_HOME moves it (hide-xdg-gh)",
+		setup: func(e *escEnv) {
+			e.secret = e.fixture["derived-secret"]
+		},
+		script:  `cat "$XDG_CONFIG_HOME/gh/hosts.yml"`,
+		control: func(e *escEnv) escMode { return dropRules("hide-dir=" + filepath.Join(e.fixture["xdg"], "gh")) },
+	},
+	{
+		name: "kubeconfig-list",
+		what: "read the second kubeconfig of KUBECONFIG's list (hide-kubeconfig, one step per entry)",
+		setup: func(e *escEnv) {
+			e.secret = e.fixture["derived-secret"]
+			e.vars["KUBE_B"] = e.fixture["kube-b"]
+		},
+		script:  `cat "$KUBE_B"`,
+		control: func(e *escEnv) escMode { return dropRules("hide-file=" + e.fixture["kube-b"]) },
+	},
+}
+
+// derivedFixtures points the derived rows' variables at real places for
+// the pass: the runtime's home and socket, an XDG config home and two
+// kubeconfigs. Every other derived variable the pass set to a token (the
+// stripped ones) is made an absolute path that does not exist, since a
+// relative value is refused.
+func derivedFixtures(t *testing.T, p *escPass, set func(k, v string)) {
+	for _, d := range defaultHidden {
+		if v, ok := os.LookupEnv(d.env); ok && d.env != "" && !filepath.IsAbs(v) {
+			set(d.env, filepath.Join(p.base, "unset-"+d.env, v))
+		}
+	}
+	home := filepath.Join(p.base, "astrid-home-"+p.astrid)
+	p.escMkdir(t, home, 0o700)
+	p.fixture["astrid-home"] = home
+	p.fixture["astrid-state"] = escToken("astrid-state")
+	p.escWrite(t, filepath.Join(home, "state"), p.fixture["astrid-state"]+"\n", 0o600)
+	set("ASTRID_HOME", home)
+
+	sock := filepath.Join(p.base, "astrid-"+p.astrid[len(p.astrid)-8:]+".sock")
+	secret := escToken("astrid-socket")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte(secret + "\n"))
+			c.Close()
+		}
+	}()
+	if err := os.Chmod(sock, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	p.chown(t, sock)
+	p.fixture["astrid-socket"], p.fixture["astrid-socket-secret"] = sock, secret
+	set("ASTRID_SOCKET_PATH", sock)
+
+	p.fixture["derived-secret"] = escToken("derived")
+	xdg := filepath.Join(p.base, "xdg")
+	p.escMkdir(t, xdg, 0o755)
+	p.escMkdir(t, filepath.Join(xdg, "gh"), 0o700)
+	p.escWrite(t, filepath.Join(xdg, "gh", "hosts.yml"), "oauth_token: "+p.fixture["derived-secret"]+"\n", 0o600)
+	p.fixture["xdg"] = xdg
+	set("XDG_CONFIG_HOME", xdg+"/") // a trailing slash, as people write it: cleaned
+	a, b := filepath.Join(p.base, "kube-a"), filepath.Join(p.base, "kube-b")
+	p.escWrite(t, a, "token: "+p.fixture["derived-secret"]+"\n", 0o600)
+	p.escWrite(t, b, "token: "+p.fixture["derived-secret"]+"\n", 0o600)
+	p.fixture["kube-b"] = b
+	set("KUBECONFIG", a+"::"+b)
+}
+
 // envFixtures sets the pass's secret variables.
 func envFixtures(t *testing.T, p *escPass, set func(k, v string)) {
 	p.fixture["env-secret"] = escToken("env-secret")
@@ -61,7 +171,8 @@ func envFixtures(t *testing.T, p *escPass, set func(k, v string)) {
 
 func init() {
 	escAttempts = append(escAttempts, envAttempts...)
-	passFixtures = append(passFixtures, envFixtures)
+	escAttempts = append(escAttempts, derivedAttempts...)
+	passFixtures = append(passFixtures, envFixtures, derivedFixtures)
 }
 
 // TestNewCmdStripsEnv checks the other spawn path: a secret a pattern

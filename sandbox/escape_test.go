@@ -141,6 +141,10 @@ func newEscPass(t *testing.T, u *escUser) (pass *escPass, restore func()) {
 
 	saved := map[string]*string{}
 	set := func(k, v string) {
+		if _, again := saved[k]; again {
+			os.Setenv(k, v) // the value before the pass is already saved
+			return
+		}
 		if old, ok := os.LookupEnv(k); ok {
 			saved[k] = &old
 		} else {

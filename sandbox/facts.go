@@ -213,7 +213,13 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 	if err != nil {
 		return nil, err
 	}
-	revealed, err := checkReveal(cfg.Reveal, home)
+	var derived []derivedPath
+	if strict {
+		if derived, err = derivedHidden(os.LookupEnv); err != nil {
+			return nil, err
+		}
+	}
+	revealed, err := checkReveal(cfg.Reveal, home, derived)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +261,7 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 		for i, d := range defaultHidden {
 			// Reveals name paths under $HOME, and reveal nothing under
 			// the other home.
-			if hi == 0 && len(revealed) > 0 && revealed[i] || hi > 0 && !d.underHome {
+			if hi == 0 && len(revealed) > 0 && revealed[i] || hi > 0 && !d.underHome || d.env != "" {
 				continue
 			}
 			var (
@@ -306,6 +312,17 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 		}
 	}
 
+	for i := range derived {
+		// npm names ~/.npmrc in npm_config_userconfig for every script it
+		// runs: a redact row serves that file, token removed.
+		if isRedactPath(derived[i].path, home) {
+			derived[i].revealed = true
+		}
+	}
+	if err := derivedFacts(r, derived, ws, roots, add); err != nil {
+		return nil, err
+	}
+
 	for _, h := range cfg.Hidden {
 		real, fi, err := r.resolve(h)
 		if err := checkVia(r, "hidden path", h, roots); err != nil {
@@ -342,10 +359,11 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 	return facts, nil
 }
 
-// checkReveal maps Config.Reveal to indexes of defaultHidden. An entry that
+// checkReveal maps Config.Reveal to indexes of defaultHidden, and marks
+// the derived paths it names (by their expanded path). An entry that
 // names no default is an error: a typo must not look like a reveal that
 // worked.
-func checkReveal(reveal []string, home string) ([]bool, error) {
+func checkReveal(reveal []string, home string, derived []derivedPath) ([]bool, error) {
 	if len(reveal) == 0 {
 		return nil, nil
 	}
@@ -353,11 +371,16 @@ func checkReveal(reveal []string, home string) ([]bool, error) {
 	for _, want := range reveal {
 		found := false
 		for i, d := range defaultHidden {
-			if d.underHome && home == "" {
+			if d.underHome && home == "" || d.env != "" {
 				continue
 			}
 			if defaultPath(d, home) == want {
 				revealed[i], found = true, true
+			}
+		}
+		for i := range derived {
+			if derived[i].path == want {
+				derived[i].revealed, found = true, true
 			}
 		}
 		if !found && isRedactPath(want, home) {
@@ -366,9 +389,12 @@ func checkReveal(reveal []string, home string) ([]bool, error) {
 		if !found {
 			var accepted []string
 			for _, d := range defaultHidden {
-				if !d.underHome || home != "" {
+				if (!d.underHome || home != "") && d.env == "" {
 					accepted = append(accepted, defaultPath(d, home))
 				}
+			}
+			for _, d := range derived {
+				accepted = append(accepted, d.path)
 			}
 			return nil, badPath("reveal path", want, "not in the default hidden set (accepted: "+strings.Join(accepted, ", ")+")")
 		}

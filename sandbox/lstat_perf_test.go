@@ -45,6 +45,7 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	dir := realTempDir(t)
 	home := mkdir(t, dir, "home")
 	t.Setenv("HOME", home)
+	clearDerivedEnv(t)
 	ws := mkdir(t, dir, "ws")
 	created := map[string]bool{
 		mkdir(t, home, ".ssh"):                                true,
@@ -59,7 +60,7 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	t.Setenv("PATH", filepath.Join(dir, "bin"))
 	var reveal []string
 	for _, d := range defaultHidden {
-		if !d.underHome {
+		if !d.underHome && d.env == "" {
 			reveal = append(reveal, d.path)
 		}
 	}

@@ -89,7 +89,7 @@ func TestExplainStripsEnv(t *testing.T) {
 	kept := []string{"ASTRID_HOMEX", "astrid_session_token", "ASTRID_SESSION_TOKEN_X", "TOKENIZERS_PARALLELISM", "GIT_AUTHOR_NAME", "AWS_ACCESS_KEY_ID"}
 	var names []string
 	for _, name := range stripped {
-		e.vars = append(e.vars, name+"=s3cret "+name)
+		e.vars = append(e.vars, name+"=/s3cret/"+name)
 		names = append(names, regexp.QuoteMeta(name))
 	}
 	for _, name := range kept {
@@ -108,7 +108,7 @@ func TestExplainStripsEnv(t *testing.T) {
 			var want, flags []string
 			for _, name := range append(slices.Clone(kept), c.keep...) {
 				if slices.Contains(stripped, name) {
-					want = append(want, name+"=s3cret "+name)
+					want = append(want, name+"=/s3cret/"+name)
 				} else {
 					want = append(want, name+"=kept "+name)
 				}

@@ -84,11 +84,31 @@ func hostDir(t *testing.T) string {
 	return d
 }
 
+// derivedVars are the variables the table's derived hidden rows read
+// ($env:NAME and $env-list:NAME), from the rule listing.
+func derivedVars() map[string]bool {
+	vars := map[string]bool{}
+	for _, r := range sandbox.Rules() {
+		rest, ok := strings.CutPrefix(r.Emits, "hide $env:")
+		if !ok {
+			rest, ok = strings.CutPrefix(r.Emits, "hide $env-list:")
+		}
+		if ok {
+			name, _, _ := strings.Cut(rest, "/")
+			vars[name] = true
+		}
+	}
+	return vars
+}
+
 func (e *env) environ() []string {
 	var vars []string
 	for _, kv := range os.Environ() {
 		// XDG_CACHE_HOME would move the caches out of the test's home.
-		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CACHE_HOME=") && !strings.HasPrefix(kv, sandbox.PolicyVariable+"=") {
+		// A variable a derived hidden row reads (TF_CLI_CONFIG_FILE, say)
+		// would add the host's paths to the hidden set.
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CACHE_HOME=") && !strings.HasPrefix(kv, sandbox.PolicyVariable+"=") && !derivedVars()[name] {
 			vars = append(vars, kv)
 		}
 	}

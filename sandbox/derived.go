@@ -1,0 +1,149 @@
+package sandbox
+
+import (
+	"strings"
+)
+
+// derivedPath is one path of a default-hidden row derived from an
+// environment variable ($env:NAME/REL in the table): the variable's value,
+// or one entry of it for a list, cleaned, with the row's suffix.
+type derivedPath struct {
+	row      int    // index in defaultHidden
+	label    string // "$env:NAME=VALUE", for errors
+	path     string
+	revealed bool
+}
+
+// derivedHidden expands the derived rows from lookup (this process's
+// environment). An unset or empty variable, or an empty list entry, names
+// nothing. A value must be absolute: a relative one names a place relative
+// to whichever directory the reader runs in, which the sandbox cannot
+// know, so it is refused rather than skipped, as is one with .. (whose
+// meaning a symlink decides); trailing slashes, // and . are cleaned.
+func derivedHidden(lookup func(string) (string, bool)) ([]derivedPath, error) {
+	var out []derivedPath
+	for i, d := range defaultHidden {
+		if d.env == "" {
+			continue
+		}
+		v, ok := lookup(d.env)
+		if !ok || v == "" {
+			continue
+		}
+		values := []string{v}
+		if d.list {
+			values = strings.Split(v, ":")
+		}
+		for _, value := range values {
+			if value == "" {
+				continue
+			}
+			label := "$env:" + d.env + "=" + value
+			p, problem := cleanEnvPath(value)
+			if problem != "" {
+				return nil, badPath("default hidden path", label, problem)
+			}
+			if d.path != "" {
+				p = strings.TrimSuffix(p, "/") + "/" + d.path
+			}
+			if p == "/" {
+				return nil, badPath("default hidden path", label, "names the root, which cannot be hidden (want the variable unset or pointed elsewhere)")
+			}
+			if err := checkPath("default hidden path "+label, p); err != nil {
+				return nil, err
+			}
+			out = append(out, derivedPath{row: i, label: label, path: p})
+		}
+	}
+	return out, nil
+}
+
+// cleanEnvPath cleans an environment variable's path the way the kernel
+// reads it: empty and . components dropped, .. refused.
+func cleanEnvPath(v string) (string, string) {
+	if !strings.HasPrefix(v, "/") {
+		return "", "is not absolute, so what it names depends on the reader's directory " +
+			"(want an absolute path, or the variable unset)"
+	}
+	if isCleanAbs(v) {
+		return v, "" // no allocation
+	}
+	var b strings.Builder
+	for _, c := range strings.Split(v, "/") {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			return "", "has a .. component, whose meaning a symlink decides (want a clean absolute path)"
+		}
+		b.WriteString("/")
+		b.WriteString(c)
+	}
+	if b.Len() == 0 {
+		return "/", ""
+	}
+	return b.String(), ""
+}
+
+// derivedFacts adds the derived paths that are not revealed to the hidden
+// set, with the checks every hidden path gets: a path through a link the
+// sandbox could re-point, an unreadable place the sandbox could open, or
+// a file with a second name is refused; a missing one is kept as missing
+// (the Linux rules skip it); the workspace itself is left, as for the
+// other defaults.
+func derivedFacts(r *resolver, derived []derivedPath, ws string, roots []string, add func(pathFact)) error {
+	for _, d := range derived {
+		if d.revealed {
+			continue
+		}
+		field := "default hidden path " + d.label
+		real, fi, err := r.resolve(d.path)
+		if err := checkVia(r, field, d.path, roots); err != nil {
+			return err
+		}
+		if err != nil {
+			if !isMissing(err) {
+				return fsPathError(field, d.path, err)
+			}
+			if err := checkUnlocked(r, err, field, d.path, real, roots); err != nil {
+				return err
+			}
+			if checkResolved(field, d.path, real) == nil {
+				add(fact(real, kindMissing, ws))
+			}
+			continue
+		}
+		switch real {
+		case ws:
+			continue
+		case "/":
+			return badPath(field, d.path, "resolves to the root, which cannot be hidden")
+		}
+		if err := checkResolved(field, d.path, real); err != nil {
+			return err
+		}
+		if err := checkOneName(field, d.path, fi); err != nil {
+			return err
+		}
+		add(fact(real, kindOf(fi), ws))
+	}
+	return nil
+}
+
+// isCleanAbs reports whether the absolute path v has no empty, . or ..
+// component and no trailing slash.
+func isCleanAbs(v string) bool {
+	if v == "/" {
+		return true
+	}
+	for rest := v[1:]; ; {
+		c, more, found := strings.Cut(rest, "/")
+		if c == "" || c == "." || c == ".." {
+			return false
+		}
+		if !found {
+			return true
+		}
+		rest = more
+	}
+}
