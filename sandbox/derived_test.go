@@ -126,3 +126,25 @@ func TestDerivedHiddenRefusals(t *testing.T) {
 		t.Errorf("a derived path through a link in the workspace: %v, want it refused", err)
 	}
 }
+
+// TestDerivedRedacted checks that a derived path a redact row serves
+// (npm names ~/.npmrc in npm_config_userconfig for its scripts) is left
+// to the redaction, and that the same variable naming another file hides
+// it.
+func TestDerivedRedacted(t *testing.T) {
+	clearDerivedEnv(t)
+	dir := realTempDir(t)
+	ws := mkdir(t, dir, "ws")
+	home := mkdir(t, dir, "home")
+	t.Setenv("HOME", home)
+	npmrc := writeFile(t, home, ".npmrc", "registry=https://registry.example/\n")
+	other := writeFile(t, dir, "npmrc", "//registry.example/:_authToken=x\n")
+	t.Setenv("npm_config_userconfig", npmrc)
+	if got := hiddenPaths(t, Config{Workspace: ws}); slices.Contains(got, npmrc) {
+		t.Errorf("%s hidden whole, want it left to its redact row: %q", npmrc, got)
+	}
+	t.Setenv("npm_config_userconfig", other)
+	if got := hiddenPaths(t, Config{Workspace: ws}); !slices.Contains(got, other) {
+		t.Errorf("%s not hidden: %q", other, got)
+	}
+}
