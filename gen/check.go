@@ -29,6 +29,7 @@ func Check(t *Table) error {
 			checkSeccomp(&c, p, platformIDs, ids)
 			checkRedactFD(&c, p)
 			checkLimits(&c, p, platformIDs, ids)
+			checkWatch(&c, p, platformIDs, ids)
 			checkRemountOrder(&c, p)
 		} else {
 			checkDarwinOrder(&c, p)

@@ -25,6 +25,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
 	emitSeccomp(f, t.Linux)
+	emitWatch(f, t.Linux)
 	emitLimits(f, t.Linux)
 	emitDarwin(f, t.Darwin)
 	emitDarwinArgs(f, t.Darwin)
@@ -149,6 +150,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 			}
 			for _, e := range p.Seccomp {
 				g.Add(row(e.ID, p.Name, "", "seccomp", "refuse "+e.What()+" ("+e.ErrnoName()+")", "", e.Why))
+			}
+			for _, e := range p.Watch {
+				g.Add(row(e.ID, p.Name, e.For, "watch", "stop the run when a "+e.For+" path changes on the host", "", e.Why))
 			}
 			for _, e := range p.Limits {
 				g.Add(row(e.ID, p.Name, "", "limits", "default "+e.What(), "", e.Why))

@@ -353,7 +353,7 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 	p := &Platform{Pos: l.pos(root), Name: name}
 	allowed := []string{"schema", "platform", "program", "rules"}
 	if name == "linux" {
-		allowed = append(allowed, "seccomp", "limits")
+		allowed = append(allowed, "seccomp", "limits", "watch")
 	}
 	l.keys(root, "", allowed, func(key string, k, v *yaml.Node) {
 		switch key {
@@ -361,6 +361,8 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 			p.Seccomp = l.seccomp(v)
 		case "limits":
 			p.Limits = l.limits(v)
+		case "watch":
+			p.Watch = l.watch(v)
 		case "program":
 			p.Program, _ = l.str(v, "", "program")
 		case "rules":

@@ -66,6 +66,8 @@ type Platform struct {
 	Seccomp []SeccompEntry
 	// Limits bound what one run may use (linux only); see LimitEntry.
 	Limits []LimitEntry
+	// Watch is what NewCmd watches on the host during a run (linux only).
+	Watch []WatchEntry
 }
 
 // SeccompEntry is one row of the linux table's seccomp section: a system

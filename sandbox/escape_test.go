@@ -240,6 +240,7 @@ type escEnv struct {
 	stdin  *os.File
 	wrap   func(cmd *exec.Cmd, m escMode) // adjusts the command (e.g. a keyring-holding launcher)
 	victim *escVictim
+	mode   escMode // the run in progress, for a runner that needs to know
 }
 
 func (p *escPass) newEnv(t *testing.T, a *attempt) *escEnv {
@@ -615,6 +616,7 @@ func (e *escEnv) run(m escMode) *escResult {
 	ctx, cancel := context.WithTimeout(e.t.Context(), 20*time.Second)
 	defer cancel()
 	cmd := e.command(ctx, m)
+	e.mode = m
 	runner := e.a.run
 	if runner == nil {
 		runner = runPlain

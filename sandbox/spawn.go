@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -71,6 +72,9 @@ type Cmd struct {
 	// owned are the ExtraFiles opened for this spawn alone, closed by
 	// Start.
 	owned []*os.File
+	// watch stops the run when a hidden or protected path changes on the
+	// host (rules/linux.yaml, watch); nil when there is nothing to watch.
+	watch *hostWatch
 	// workdir is where the command starts: the workspace. Dir is bwrap's
 	// own working directory, / on Linux.
 	workdir string
@@ -155,11 +159,18 @@ func (c *Cmd) Start() error {
 		}
 		return err
 	}
-	err := c.fold.start(c)
+	w, err := startWatch(c.fold.plan)
 	if err != nil {
-		removePlaceholders(c.fold.plan)
+		return err
 	}
-	return err
+	if err := c.fold.start(c); err != nil {
+		w.stop()
+		removePlaceholders(c.fold.plan)
+		return err
+	}
+	w.run(func() { c.Process.Kill() })
+	c.watch = w
+	return nil
 }
 
 func (c *Cmd) closeOwned() {
@@ -175,7 +186,13 @@ func (c *Cmd) Wait() error {
 		return c.Cmd.Wait()
 	}
 	defer removePlaceholders(c.fold.plan)
-	return c.fold.wait(c)
+	err := c.fold.wait(c)
+	why := c.watch.stop()
+	c.watch = nil
+	if why != "" {
+		return fmt.Errorf("sandbox: the run was stopped: %s: %w", why, ErrHostChanged)
+	}
+	return err
 }
 
 // Run starts the command and waits for it.

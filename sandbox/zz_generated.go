@@ -1049,6 +1049,22 @@ var ruleTable = [...]Rule{
 		Why:      "A development sandbox needs local sockets (AF_UNIX), the network when it is on (AF_INET, AF_INET6) and the interface and route queries of getaddrinfo and ip (AF_NETLINK). Every other family reaches what the namespaces do not cover: AF_VSOCK the host's vsock port space (the hypervisor's agents, which --unshare-net leaves reachable); AF_ALG, AF_RDS, AF_TIPC, AF_CAN, AF_KEY, AF_BLUETOOTH, AF_XDP, AF_PACKET and the rest kernel code few hosts exercise, where local root exploits have been found (AF_RDS CVE-2010-3904, AF_PACKET CVE-2017-7308, AF_CAN CVE-2021-3609, AF_TIPC CVE-2021-43267); families a later kernel adds are refused until a row keeps them. An allow-list, so nothing new passes unseen. EAFNOSUPPORT is what a kernel without the family says, which programs that probe for one expect.",
 	},
 	{
+		ID:       "stop-on-hidden-replaced",
+		Platform: "linux",
+		For:      "hidden",
+		When:     "watch",
+		Emits:    "stop the run when a hidden path changes on the host",
+		Why:      "A hidden file replaced by rename on the host, or a hidden path that appears during the run, would be readable in the sandbox.",
+	},
+	{
+		ID:       "stop-on-protected-replaced",
+		Platform: "linux",
+		For:      "protected",
+		When:     "watch",
+		Emits:    "stop the run when a protected path changes on the host",
+		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
+	},
+	{
 		ID:       "limit-tmp",
 		Platform: "linux",
 		When:     "limits",
@@ -3766,6 +3782,19 @@ var seccompIoctls = [...]seccompIoctl{
 	{rule: "refuse-tiocvhangup", name: "TIOCVHANGUP", request: 0x5437, errno: 1},
 	// refuse-tiocslcktrmios
 	{rule: "refuse-tiocslcktrmios", name: "TIOCSLCKTRMIOS", request: 0x5457, errno: 1},
+}
+
+// watchRows are the paths NewCmd watches on the host during a run, by
+// the plan's set they come from; see watch_linux.go.
+var watchRows = [...]watchRow{
+	{rule: "stop-on-hidden-replaced", of: watchHidden},
+	{rule: "stop-on-protected-replaced", of: watchProtected},
+}
+
+// watchRow is one row of the watch section.
+type watchRow struct {
+	rule string
+	of   watchSet
 }
 
 // The limits package sandbox applies, as indices into limitTable.

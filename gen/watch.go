@@ -1,0 +1,138 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"gopkg.in/yaml.v3"
+)
+
+// WatchEntry is one row of the linux table's watch section: a set of paths
+// (an iteration of the plan) whose names NewCmd watches on the host for the
+// length of a run, stopping the run when one is created, removed or
+// replaced there.
+type WatchEntry struct {
+	Pos Pos
+	ID  string
+	For string // hidden or protected
+	Why string
+}
+
+// watchFor maps a watch row's `for` to the sandbox constant.
+var watchFor = map[string]string{
+	"hidden":    "watchHidden",
+	"protected": "watchProtected",
+}
+
+// watch reads the watch section: {id, for, why} rows.
+func (l *loader) watch(n *yaml.Node) []WatchEntry {
+	if !l.kind(n, yaml.SequenceNode, "", "watch") {
+		return nil
+	}
+	var out []WatchEntry
+	for _, e := range n.Content {
+		if !l.kind(e, yaml.MappingNode, "", "watch entry") {
+			continue
+		}
+		en := WatchEntry{Pos: l.pos(e)}
+		if v := lookup(e, "id"); v != nil {
+			en.ID, _ = l.str(v, "", "watch: id")
+		}
+		l.keys(e, en.ID, []string{"id", "for", "why"}, func(key string, k, v *yaml.Node) {
+			switch key {
+			case "for":
+				en.For, _ = l.str(v, en.ID, "for")
+			case "why":
+				en.Why, _ = l.str(v, en.ID, "why")
+			}
+		})
+		for _, key := range []string{"id", "for", "why"} {
+			if lookup(e, key) == nil {
+				l.at(en.Pos, en.ID, "watch: missing key %s (want %s)", key, map[string]string{
+					"id": "a unique kebab-case id", "for": "hidden or protected", "why": "the reason a reviewer reads",
+				}[key])
+			}
+		}
+		out = append(out, en)
+	}
+	return out
+}
+
+// checkWatch checks the watch rows: ids, whys, and a known `for`, once.
+func checkWatch(c *errs, p *Platform, local, global map[string]Pos) {
+	seen := map[string]Pos{}
+	for _, e := range p.Watch {
+		checkID(c, e.Pos, e.ID, local, nil)
+		if prev, ok := global[e.ID]; ok && e.ID != "" {
+			c.at(e.Pos, e.ID, "id already names a shared entry at %s (want an id of its own)", prev)
+		}
+		checkWhy(c, e.Pos, e.ID, e.Why)
+		if e.For == "" {
+			continue
+		}
+		if watchFor[e.For] == "" {
+			c.at(e.Pos, e.ID, "for: %q cannot be watched (want hidden or protected)", e.For)
+		} else if prev, dup := seen[e.For]; dup {
+			c.at(e.Pos, e.ID, "for: %s watched twice (first at %s; want one row)", e.For, prev)
+		} else {
+			seen[e.For] = e.Pos
+		}
+	}
+}
+
+// emitWatch renders the watch section as the watchRows array.
+func emitWatch(f *jen.File, p *Platform) {
+	f.Comment("watchRows are the paths NewCmd watches on the host during a run, by")
+	f.Comment("the plan's set they come from; see watch_linux.go.")
+	f.Var().Id("watchRows").Op("=").Index(jen.Op("...")).Id("watchRow").ValuesFunc(func(g *jen.Group) {
+		for _, e := range p.Watch {
+			g.Line().Values(jen.Id("rule").Op(":").Lit(e.ID), jen.Id("of").Op(":").Id(watchFor[e.For]))
+		}
+		g.Line()
+	})
+	f.Comment("watchRow is one row of the watch section.")
+	f.Type().Id("watchRow").Struct(
+		jen.Id("rule").String(),
+		jen.Id("of").Id("watchSet"),
+	)
+}
+
+// docWatch renders the watch section of docs/POLICY.md.
+func docWatch(b *bytes.Buffer, p *Platform) {
+	if len(p.Watch) == 0 {
+		return
+	}
+	b.WriteString("\n### Watched on the host\n\n")
+	b.WriteString("For the length of a run started by `NewCmd` (and `sandtable run`), the\n")
+	b.WriteString("directory holding each of these paths is watched (inotify); when the\n")
+	b.WriteString("path is created, removed or renamed there on the host, which detaches\n")
+	b.WriteString("the sandbox's mount from it, the run is killed and `Wait` returns\n")
+	b.WriteString("`ErrHostChanged`. `Command` has no such watch.\n\n")
+	table(b, []string{"ID", "Watches", "Why"}, func(row func(...string)) {
+		for _, e := range p.Watch {
+			row(code(e.ID), "each "+e.For+" path", prose(e.Why))
+		}
+	})
+}
+
+// watchDiff compares the watch sections: a watch takes a way out from the
+// process, so an added row narrows and a removed one widens.
+func watchDiff(o, n *Platform) []string {
+	var out []string
+	line := func(format string, args ...any) {
+		out = append(out, "linux: "+fmt.Sprintf(format, args...))
+	}
+	entries := func(p *Platform) []Entry {
+		var es []Entry
+		if p == nil {
+			return nil
+		}
+		for _, e := range p.Watch {
+			es = append(es, Entry{Pos: e.Pos, ID: e.ID, Value: "watch each " + e.For + " path", Why: e.Why})
+		}
+		return es
+	}
+	entryDiff(line, "watch", entries(o), entries(n), func(a, b string) reach { return reach{wider: true, narrower: true} })
+	return out
+}

@@ -1,0 +1,130 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The watch section's attacks: the host replaces a hidden file by rename
+// while a run is going on, as git credential-store, editors and useradd
+// write their files. The kernel detaches the sandbox's mount from the
+// replaced name, so without the watch the sandbox reads the new secret.
+// The sandbox run goes through NewCmd (which watches); the control is the
+// same argv run as a plain exec.Cmd, which watches nothing.
+func init() { escAttempts = append(escAttempts, watchAttempts...) }
+
+// hostSwapScript reads the hidden file, says READY, waits for the host to
+// say it replaced it ($OUT/go), and reads it again.
+const hostSwapScript = `echo "before:[$(cat "$CRED" 2>&1)]"
+echo READY
+for i in $(seq 200); do [ -e "$OUT/go" ] && break; sleep 0.05; done
+echo "after:[$(cat "$CRED" 2>&1)]"`
+
+var watchAttempts = []*attempt{
+	{
+		name: "hidden-file-replaced",
+		what: "read a hidden file's new contents after the host replaced it by rename during the run",
+		setup: func(e *escEnv) {
+			cred := e.file(filepath.Join(e.out, "git-credentials"), "OLD-SECRET\n", 0o600)
+			e.cfg.Hidden = append(e.cfg.Hidden, cred)
+			e.vars["CRED"] = cred
+			e.secret = escToken("replaced-secret")
+		},
+		script: hostSwapScript,
+		run: func(e *escEnv, cmd *exec.Cmd) *escResult {
+			return e.hostSwap(cmd, func() {
+				tmp := filepath.Join(e.out, ".git-credentials.tmp")
+				e.file(tmp, e.secret+"\n", 0o600)
+				if err := os.Rename(tmp, e.vars["CRED"]); err != nil {
+					e.t.Fatal(err)
+				}
+			})
+		},
+		control: func(e *escEnv) escMode { return realArgvCtl("the same argv as a plain exec.Cmd: no watch") },
+	},
+	{
+		name: "hidden-file-appears",
+		what: "read a hidden path the host creates during the run (missing at the spawn)",
+		setup: func(e *escEnv) {
+			cred := filepath.Join(e.out, "git-credentials")
+			e.cfg.Hidden = append(e.cfg.Hidden, cred)
+			e.vars["CRED"] = cred
+			e.secret = escToken("appeared-secret")
+		},
+		script: hostSwapScript,
+		run: func(e *escEnv, cmd *exec.Cmd) *escResult {
+			return e.hostSwap(cmd, func() {
+				e.file(e.vars["CRED"], e.secret+"\n", 0o600)
+			})
+		},
+		control: func(e *escEnv) escMode {
+			os.Remove(e.vars["CRED"]) // the sandbox run's host change, undone
+			return realArgvCtl("the same argv as a plain exec.Cmd: no watch")
+		},
+	},
+}
+
+// hostSwap runs the snippet (through NewCmd for the sandbox run, as cmd
+// otherwise), calls change on the host once it said READY, and then lets
+// it read again. A run the watch stopped reports what Wait said.
+func (e *escEnv) hostSwap(cmd *exec.Cmd, change func()) *escResult {
+	e.t.Helper()
+	os.Remove(filepath.Join(e.out, "go"))
+	var out bytes.Buffer
+	start, wait := cmd.Start, cmd.Wait
+	r, w := io.Pipe()
+	if e.mode.kind == modeSandbox {
+		ctx, cancel := context.WithTimeout(e.t.Context(), 20*time.Second)
+		defer cancel()
+		c, err := NewCmd(ctx, e.cfg, "bash", "-c", cmd.Args[len(cmd.Args)-1])
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		c.Env, c.SysProcAttr = cmd.Env, cmd.SysProcAttr
+		c.Stdout, c.Stderr = w, w
+		start, wait = c.Start, c.Wait
+	} else {
+		cmd.Stdout, cmd.Stderr = w, w
+	}
+	if err := start(); err != nil {
+		return &escResult{out: err.Error(), err: err}
+	}
+	var err error
+	waited := make(chan struct{})
+	go func() {
+		err = wait()
+		w.Close()
+		close(waited)
+	}()
+	sc := bufio.NewScanner(r)
+	changed := time.Time{}
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+		if sc.Text() == "READY" && changed.IsZero() {
+			change()
+			changed = time.Now()
+			// Time for the watch to act, so the test shows the run
+			// stopped rather than a race the snippet lost.
+			time.Sleep(200 * time.Millisecond)
+			e.file(filepath.Join(e.out, "go"), "", 0o644)
+		}
+	}
+	<-waited
+	if err != nil {
+		out.WriteString("wait: " + err.Error() + "\n")
+	}
+	if !changed.IsZero() {
+		e.t.Logf("%s: run ended %v after the host's change: %v", e.mode, time.Since(changed).Round(time.Millisecond), err)
+	}
+	s := out.String()
+	return &escResult{out: s, err: err, ran: strings.Contains(s, escRan)}
+}

@@ -1,0 +1,68 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestWatchRaceWindow measures what the watch leaves open: a command that
+// reads a hidden file in a tight loop while the host replaces it. The run
+// must be stopped with ErrHostChanged; how many reads of the new contents
+// got out first is logged, since that window is the race README describes.
+func TestWatchRaceWindow(t *testing.T) {
+	base, _, ws := fixture(t)
+	cred := writeFile(t, base, "cred", "OLD\n")
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	c, err := NewCmd(ctx, Config{Workspace: ws, Hidden: []string{cred}}, "bash", "-c",
+		`echo READY; while :; do cat "$1"; done`, "bash", cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out lockedBuffer
+	c.Stdout = &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 200 && !strings.Contains(out.String(), "READY"); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // the loop is running
+	tmp := writeFile(t, base, "cred.tmp", "NEW-SECRET\n")
+	renamed := time.Now()
+	if err := os.Rename(tmp, cred); err != nil {
+		t.Fatal(err)
+	}
+	err = c.Wait()
+	took := time.Since(renamed)
+	if !errors.Is(err, ErrHostChanged) {
+		t.Fatalf("Wait = %v, want ErrHostChanged", err)
+	}
+	leaks := strings.Count(out.String(), "NEW-SECRET")
+	t.Logf("run stopped %v after the rename; the loop read the new contents %d times before that", took.Round(time.Microsecond), leaks)
+}
+
+// lockedBuffer is a bytes.Buffer the copy goroutine writes while the test
+// reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
