@@ -1161,13 +1161,13 @@ var ruleTable = [...]Rule{
 		Platform: "darwin",
 		When:     "network-host",
 		Emits:    "(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))",
-		Why:      "getaddrinfo asks mDNSResponder over this socket; without it no name resolves (Chromium's network.sb and Apple's own profiles grant it).",
+		Why:      "getaddrinfo asks mDNSResponder over this socket; without it no name resolves. nix-darwin's sandbox profiles grant it in this form.",
 	},
 	{
 		ID:       "syslog-socket",
 		Platform: "darwin",
 		Emits:    "(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/syslog\")))",
-		Why:      "syslog(3) writes here, a sink: Apple's own profiles grant it. The only unix socket besides DNS that a command reaches.",
+		Why:      "syslog(3) writes here, a sink. The only unix socket besides DNS that a command reaches; whether libSystem still needs it (os_log goes through logd) only a Mac can tell.",
 	},
 	{
 		ID:       "sysctl-read",
@@ -1215,13 +1215,13 @@ var ruleTable = [...]Rule{
 		ID:       "mach-cfprefsd-daemon",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.cfprefsd.daemon\"))",
-		Why:      "CFPreferences reads system preferences through cfprefsd (Chromium's common.sb); user-preference-read alone answers nothing without it.",
+		Why:      "CFPreferences reads system preferences through cfprefsd; user-preference-read alone answers nothing without it. Not in Codex's or sandbox-runtime's list (and Chromium's renderer test asserts it is closed there): kept for Foundation-based tools, to be confirmed on a Mac.",
 	},
 	{
 		ID:       "mach-cfprefsd-agent",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.cfprefsd.agent\"))",
-		Why:      "The same for the user's preferences (Chromium's common.sb).",
+		Why:      "The same for the user's preferences (see mach-cfprefsd-daemon).",
 	},
 	{
 		ID:       "mach-dirhelper",
