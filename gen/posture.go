@@ -53,7 +53,7 @@ var condPhrase = map[string][2]string{
 	"all-mach":              {"only with `Config.AllowAllMach`", "unless `Config.AllowAllMach`"},
 	"home":                  {"when there is a home directory", "without a home directory"},
 	"tmpdir":                {"when the spawn has its own temporary directory", "without one"},
-	"in-writable":           {"inside the workspace or a `Config.Write` path", "outside the workspace and the `Config.Write` paths"},
+	"folded":                {"ASCII, so it has a case-folded pattern", "not ASCII"},
 }
 
 // iterSubject names the paths a `for` ranges over.

@@ -36,12 +36,12 @@ var conditions = map[string]condition{
 	"ancestor-of-workspace": {scope: scopeItem, expr: "f.ancestor", place: true},
 	"inside-workspace":      {scope: scopeItem, expr: "f.inside", place: true},
 	// darwin: the reviewed opt-in to every Mach service; a home
-	// directory to name paths under; a hidden path inside the workspace
-	// or a write path.
-	"all-mach":    {scope: scopeGlobal, expr: "p.allMach"},
-	"home":        {scope: scopeGlobal, expr: `p.home != ""`},
-	"tmpdir":      {scope: scopeGlobal, expr: `p.tmpdir != ""`},
-	"in-writable": {scope: scopeItem, expr: "f.writable"},
+	// directory to name paths under; a hidden path with a case-folded
+	// pattern ($foldedpath).
+	"all-mach": {scope: scopeGlobal, expr: "p.allMach"},
+	"home":     {scope: scopeGlobal, expr: `p.home != ""`},
+	"tmpdir":   {scope: scopeGlobal, expr: `p.tmpdir != ""`},
+	"folded":   {scope: scopeItem, expr: `f.folded != ""`},
 }
 
 // iterations maps a `for` word to the plan field it ranges over. Read and

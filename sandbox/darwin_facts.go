@@ -6,20 +6,21 @@ import (
 )
 
 // darwinFacts adds what only the macOS profile reads: which hidden paths
-// lie where the command writes, the case-folded pattern of those that are
-// missing, the directories above the workspace and the granted paths, and
+// lie where the command writes, the case-folded pattern of each (a
+// missing one there that cannot be folded is refused), the directories above the workspace and the granted paths, and
 // the rename guards. It is pure, so the profile matrix runs it on any OS.
 func darwinFacts(p *plan) error {
 	for i := range p.hidden {
 		h := &p.hidden[i]
 		h.writable = h.inside || underFact(h.path, p.write)
-		if h.writable && h.kind == kindMissing {
-			folded, err := foldPattern(h.path)
-			if err != nil {
-				return err
-			}
-			h.folded = folded
+		if h.ancestor {
+			continue // no deny at all: the workspace's own lookups pass it
 		}
+		folded, err := foldPattern(h.path)
+		if err != nil && h.writable && h.kind == kindMissing {
+			return err
+		}
+		h.folded = folded
 	}
 	p.ancestors = ancestorFacts(p)
 	p.guards = guardFacts(p)

@@ -18,8 +18,8 @@ type pathFact struct {
 	ancestor bool // a strict ancestor of the workspace
 	inside   bool // strictly inside the workspace
 	// writable: inside the workspace or a write path (set for hidden
-	// paths, by darwinFacts). folded: for such a path that is missing, a
-	// pattern matching it in any letter case (macOS only).
+	// paths, by darwinFacts). folded: a pattern matching a hidden path in
+	// any letter case, "" when it is not ASCII (macOS only).
 	writable bool
 	folded   string
 	fd       string // a redacted file's descriptor

@@ -18,7 +18,7 @@ func matrixPlan(allMach bool) *plan {
 	return newTestPlan(profileCase{
 		name: "matrix", workspace: "/Users/u/ws", home: "/Users/u", ttys: []string{"/dev/ttys003"}, allMach: allMach,
 		tmpdir: "/private/var/folders/xy/abc/T/sandtable-1",
-		read: []string{"/Users/u/.config"},
+		read:   []string{"/Users/u/.config"},
 		hidden: map[string]pathKind{
 			"/Users/u/.ssh":              kindDir,
 			"/Users/u/.config/gh":        kindDir,
@@ -44,12 +44,14 @@ type matrixEntry struct {
 }
 
 var decisionMatrix = []matrixEntry{
-	{name: "read a hidden key in the workspace", q: sbplRequest{op: "file-read-data", path: "/Users/u/ws/.env"}, rule: "hide-file"},
+	{name: "read a hidden key in the workspace", q: sbplRequest{op: "file-read-data", path: "/Users/u/ws/.env"}, rule: "hide-folded",
+		cut: "hide-file"},
 	{name: "read a file beside it", q: sbplRequest{op: "file-read-data", path: "/Users/u/ws/README"}, allow: true, rule: "read-allowlist"},
-	{name: "create a missing hidden name in another case", q: sbplRequest{op: "file-write-create", path: "/Users/u/ws/.NETRC"}, rule: "hide-missing-folded"},
-	{name: "read a hidden directory in a read grant", q: sbplRequest{op: "file-read-data", path: "/Users/u/.config/gh/hosts.yml"}, rule: "hide-dir"},
-	{name: "read a hidden key under the home", q: sbplRequest{op: "file-read-data", path: "/Users/u/.ssh/id_ed25519"}, rule: "hide-dir",
-		cut: "deny-default"},
+	{name: "create a missing hidden name in another case", q: sbplRequest{op: "file-write-create", path: "/Users/u/ws/.NETRC"}, rule: "hide-folded"},
+	{name: "read a hidden key in another case", q: sbplRequest{op: "file-read-data", path: "/Users/u/ws/.ENV"}, rule: "hide-folded"},
+	{name: "read a hidden directory in a read grant", q: sbplRequest{op: "file-read-data", path: "/Users/u/.config/gh/hosts.yml"}, rule: "hide-folded",
+		cut: "hide-dir"},
+	{name: "read it in another case", q: sbplRequest{op: "file-read-data", path: "/Users/u/.config/GH/hosts.yml"}, rule: "hide-folded"},
 	{name: "write outside the workspace", q: sbplRequest{op: "file-write-data", path: "/Users/u/.bashrc"}, rule: "deny-default"},
 	{name: "write in the workspace", q: sbplRequest{op: "file-write-data", path: "/Users/u/ws/out.txt"}, allow: true, rule: "write-allowlist"},
 	{name: "plant a file in the host's /private/tmp", q: sbplRequest{op: "file-write-create", path: "/private/tmp/com.apple.x/run.sh"}, rule: "deny-default",

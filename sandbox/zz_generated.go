@@ -1443,12 +1443,12 @@ var ruleTable = [...]Rule{
 		Why:      "A hidden path inside the workspace or a write path could be renamed away within the run (mv proj/a proj/b; cat proj/b/key.pem), since the deny is by path. Each directory from it up to the writable root can be neither moved nor replaced, the fix sandbox-runtime shipped; the hidden path itself is under the deny above.",
 	},
 	{
-		ID:       "hide-missing-folded",
+		ID:       "hide-folded",
 		Platform: "darwin",
 		For:      "hidden",
-		When:     "is-missing, in-writable",
+		When:     "not ancestor-of-workspace, folded",
 		Emits:    "(deny file-read* (regex \"$foldedpath\")) (deny file-write* (regex \"$foldedpath\"))",
-		Why:      "APFS is case-insensitive: a hidden path that does not exist yet inside a writable place could be created as .ENV where .env is denied. The deny matches every letter case; a missing name that is not ASCII, or holds ^, is refused instead (normalisation, too, would spell it otherwise).",
+		Why:      "APFS is case-insensitive: .ENV opens .env, and a missing hidden name inside a writable place could be created as .ENV. Whether the kernel then reports the spelling on disk or the one asked for is a Mac's to tell, so each hidden path is also denied in every letter case, and needs no canonical spelling. A missing one inside a writable place that is not ASCII, or holds ^, is refused (normalisation, too, would spell it otherwise); an existing one that is not ASCII has its exact deny only.",
 	},
 	{
 		ID:       "profile-arg",
@@ -3927,8 +3927,8 @@ func darwinProfile(p *plan) string {
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
-		if f.kind == kindMissing && f.writable {
-			n += 59 + len(f.folded) + len(f.folded) // hide-missing-folded
+		if !f.ancestor && f.folded != "" {
+			n += 59 + len(f.folded) + len(f.folded) // hide-folded
 		}
 	}
 	var b strings.Builder
@@ -4081,12 +4081,12 @@ func darwinProfile(p *plan) string {
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
-		if f.kind == kindMissing && f.writable {
-			b.WriteString("(deny file-read* (regex \"")        // hide-missing-folded
-			b.WriteString(f.folded)                            // hide-missing-folded
-			b.WriteString("\"))\n(deny file-write* (regex \"") // hide-missing-folded
-			b.WriteString(f.folded)                            // hide-missing-folded
-			b.WriteString("\"))\n")                            // hide-missing-folded
+		if !f.ancestor && f.folded != "" {
+			b.WriteString("(deny file-read* (regex \"")        // hide-folded
+			b.WriteString(f.folded)                            // hide-folded
+			b.WriteString("\"))\n(deny file-write* (regex \"") // hide-folded
+			b.WriteString(f.folded)                            // hide-folded
+			b.WriteString("\"))\n")                            // hide-folded
 		}
 	}
 	return b.String()
@@ -4211,8 +4211,8 @@ func darwinSteps(p *plan) []Step {
 	}
 	for i := range p.hidden {
 		f := &p.hidden[i]
-		if f.kind == kindMissing && f.writable {
-			s = append(s, Step{Rule: "hide-missing-folded", Args: []string{"(deny file-read* (regex \"" + f.folded + "\"))\n", "(deny file-write* (regex \"" + f.folded + "\"))\n"}}) // hide-missing-folded
+		if !f.ancestor && f.folded != "" {
+			s = append(s, Step{Rule: "hide-folded", Args: []string{"(deny file-read* (regex \"" + f.folded + "\"))\n", "(deny file-write* (regex \"" + f.folded + "\"))\n"}}) // hide-folded
 		}
 	}
 	return s
