@@ -163,3 +163,42 @@ func TestCommandRefusesRunLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenDirSizeBackstop: the tmpfs hiding a directory is read-only
+// (hidden-dir-store in the escape suite); should that remount ever be
+// lost, its size is one page. With hide-dir-read-only dropped, a 64 KiB
+// write into a hidden directory stops with ENOSPC at 4 KiB; the control,
+// hide-dir without --size as well, stores all of it.
+func TestHiddenDirSizeBackstop(t *testing.T) {
+	requireBwrap(t)
+	a := &attempt{
+		name: "hidden-dir-fill",
+		setup: func(e *escEnv) {
+			hid := e.mkdir(filepath.Join(e.out, "hid"))
+			e.cfg.Hidden = []string{hid}
+			e.vars["HID"] = hid
+		},
+		script: `head -c 65536 /dev/zero 2>&1 > "$HID/fill"; echo "STORED=$(stat -c %s "$HID/fill")"`,
+	}
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			p, restore := newEscPass(t, u)
+			defer restore()
+			p.each(t, []*attempt{a}, func(t *testing.T, e *escEnv) {
+				hid := e.vars["HID"]
+				r := e.run(dropRules("hide-dir-read-only=" + hid))
+				if n := stored(r.out); !r.ran || n < 0 || n > 4096 || !strings.Contains(r.out, "No space left on device") {
+					t.Errorf("without the read-only remount: %d bytes stored, want at most 4096 and ENOSPC: %s", n, r.out)
+				}
+				// A swap replaces every hide-dir step (the default hidden
+				// directories' too), so every remount goes with it.
+				ctl := dropRules("hide-dir-read-only")
+				ctl.swap = map[string][]string{"hide-dir": {"--tmpfs", hid}}
+				r = e.run(ctl)
+				if n := stored(r.out); !r.ran || n != 65536 {
+					t.Errorf("control, no size either: %d bytes stored, want 65536: %s", n, r.out)
+				}
+			})
+		})
+	}
+}
