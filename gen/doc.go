@@ -96,6 +96,7 @@ func Doc(t *Table) ([]byte, error) {
 	docProtect(&b, t.Common.Protect)
 	docCaches(&b, &t.Common)
 	docRedact(&b, &t.Common)
+	docOffline(&b, &t.Common)
 	return b.Bytes(), nil
 }
 

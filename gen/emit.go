@@ -21,6 +21,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitProtect(f, t.Common.Protect)
 	emitCaches(f, &t.Common)
 	emitRedact(f, &t.Common)
+	emitOffline(f, &t.Common)
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
@@ -175,6 +176,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.Caches {
 			g.Add(row(e.ID, "any", "", "not no-cache", "cache "+e.Dir+": set "+e.Env+"="+e.Value, "", e.Why))
+		}
+		for _, e := range t.Common.Offline {
+			g.Add(row(e.ID, "any", "", "network off", "offline: set "+e.Name+"="+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.Redact {
 			g.Add(row(e.ID, "any", "", "not revealed; on linux, a regular file", redactEmits(e), "", e.Why))

@@ -598,6 +598,7 @@ func commonDiff(o, n *Common) []string {
 	entryDiff(line, "protect", protectEntries(o.Protect), protectEntries(n.Protect), protectChange)
 	cachesDiff(line, o.Caches, n.Caches)
 	redactDiff(line, o.Redact, n.Redact)
+	offlineDiff(line, o.Offline, n.Offline)
 	return out
 }
 

@@ -32,6 +32,7 @@ type Common struct {
 	Protect       []ProtectEntry
 	Caches        []CacheEntry
 	Redact        []RedactEntry
+	Offline       []OfflineEntry
 }
 
 // Policy names the environment variable that selects the policy and the

@@ -88,9 +88,9 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
 			}
 		}
 		prof := darwinProfile(p)
-		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(p, cacheEnv(p)), TempDir: p.tmpdir}, p, nil
+		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(p, tableEnv(p)), TempDir: p.tmpdir}, p, nil
 	}
-	return Wrap{Program: prog, Args: linuxArgs(p), Files: wrapFiles(p), Env: cacheEnv(p)}, p, nil
+	return Wrap{Program: prog, Args: linuxArgs(p), Files: wrapFiles(p), Env: tableEnv(p)}, p, nil
 }
 
 // Explain returns what each rule contributes for goos and cfg, from the same

@@ -600,6 +600,20 @@ var redactFiles = [...]redactFile{
 	{id: "redact-gitconfig-xdg", underHome: true, path: ".config/git/config", yaml: false, keys: []string{"extraheader"}, urls: true},
 }
 
+// offlineEnv is set in the child's environment when the network is off.
+var offlineEnv = [...]string{
+	// offline-npm
+	"npm_config_offline=true",
+	// offline-yarn
+	"YARN_ENABLE_NETWORK=0",
+	// offline-go
+	"GOPROXY=off",
+	// offline-cargo
+	"CARGO_NET_OFFLINE=true",
+	// offline-pip
+	"PIP_RETRIES=0",
+}
+
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome, and to the value of the variable env
 // (each of its colon-separated entries when list) when env is set.
@@ -3399,6 +3413,41 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache xdg: set XDG_CACHE_HOME=$dir",
 		Why:      "Every other tool that keeps its cache under the XDG cache directory (node-gyp's headers, pnpm's metadata, pre-commit, ruff, deno, bazel, ...), which would otherwise fail on the read-only home or, through a write path, share one with the host. Without npm_config_devdir, which npm warns about on every run, node-gyp's headers land here.",
+	},
+	{
+		ID:       "offline-npm",
+		Platform: "any",
+		When:     "network off",
+		Emits:    "offline: set npm_config_offline=true",
+		Why:      "npm installs from its cache and fails at once with ENOTCACHED for what is not there, instead of 70 s of retries (fetch-retries 2, up to 60 s apart) on a network it cannot reach.",
+	},
+	{
+		ID:       "offline-yarn",
+		Platform: "any",
+		When:     "network off",
+		Emits:    "offline: set YARN_ENABLE_NETWORK=0",
+		Why:      "Yarn 2+ works from its cache and says the network is disabled, instead of retrying.",
+	},
+	{
+		ID:       "offline-go",
+		Platform: "any",
+		When:     "network off",
+		Emits:    "offline: set GOPROXY=off",
+		Why:      "go builds from its module cache and names a missing module at once (\"module lookup disabled by GOPROXY=off\") instead of a dial error per proxy in the list.",
+	},
+	{
+		ID:       "offline-cargo",
+		Platform: "any",
+		When:     "network off",
+		Emits:    "offline: set CARGO_NET_OFFLINE=true",
+		Why:      "cargo resolves from its downloaded index and crates, and says what it lacks, instead of retrying.",
+	},
+	{
+		ID:       "offline-pip",
+		Platform: "any",
+		When:     "network off",
+		Emits:    "offline: set PIP_RETRIES=0",
+		Why:      "pip tries the index once instead of five times with back-off.",
 	},
 	{
 		ID:       "redact-npmrc",
