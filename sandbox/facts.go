@@ -264,11 +264,13 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 			if hi == 0 && len(revealed) > 0 && revealed[i] || hi > 0 && !d.underHome || d.env != "" {
 				continue
 			}
+			// The path as the table spells it is built only for an
+			// error: it would be one allocation per entry and spawn.
+			const field = "default hidden path"
 			var (
 				real string
 				fi   fs.FileInfo
 				err  error
-				dp   = defaultPath(d, home) // once: one allocation per entry
 			)
 			if d.underHome {
 				if realHome == "" {
@@ -278,21 +280,25 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 			} else {
 				real, fi, err = r.resolve(d.path)
 			}
-			if err := checkVia(r, "default hidden path", dp, roots); err != nil {
-				return nil, err
+			if r.plantable(roots) != "" {
+				return nil, checkVia(r, field, defaultPath(d, home), roots)
 			}
 			if err != nil {
 				if !isMissing(err) {
-					return nil, fsPathError("default hidden path", dp, err)
+					return nil, fsPathError(field, defaultPath(d, home), err)
 				}
-				if err := checkUnlocked(r, err, "default hidden path", dp, real, roots); err != nil {
-					return nil, err
+				if errors.Is(err, fs.ErrPermission) {
+					if err := checkUnlocked(r, err, field, defaultPath(d, home), real, roots); err != nil {
+						return nil, err
+					}
 				}
 				// Kept, as a missing Config.Hidden entry is: the Linux rules
 				// skip it, and on macOS its deny pair stops the path from
 				// appearing, readable, while the sandbox runs. One that could
 				// not be written in a profile has nothing to hide either.
-				if checkResolved("default hidden path", dp, real) == nil {
+				// (The table's path is valid, so checkResolved's verdict is
+				// checkPath's on real.)
+				if checkPath(field, real) == nil {
 					add(fact(real, kindMissing, ws))
 				}
 				continue
@@ -300,13 +306,11 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 			if real == ws {
 				continue // the caller chose to work there
 			}
-			if err := checkResolved("default hidden path", dp, real); err != nil {
-				return nil, err
+			if checkPath(field, real) != nil {
+				return nil, checkResolved(field, defaultPath(d, home), real)
 			}
-			if strict {
-				if err := checkOneName("default hidden path", dp, fi); err != nil {
-					return nil, err
-				}
+			if strict && !fi.IsDir() && names(fi) > 1 {
+				return nil, checkOneName(field, defaultPath(d, home), fi)
 			}
 			add(fact(real, kindOf(fi), ws))
 		}

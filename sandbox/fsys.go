@@ -117,16 +117,16 @@ func (r *resolver) resolveUnder(dir, rest string) (string, fs.FileInfo, error) {
 		}
 		info, err := r.lstat(next)
 		if err != nil {
-			return path.Join(next, rest), nil, err
+			return joinRest(next, rest), nil, err
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
 			if links++; links > maxLinks {
-				return path.Join(next, rest), nil, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
+				return joinRest(next, rest), nil, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
 			}
 			r.via = append(r.via, next)
 			target, err := r.readlink(next)
 			if err != nil {
-				return path.Join(next, rest), nil, err
+				return joinRest(next, rest), nil, err
 			}
 			if strings.HasPrefix(target, "/") {
 				dir = "/"
@@ -138,7 +138,7 @@ func (r *resolver) resolveUnder(dir, rest string) (string, fs.FileInfo, error) {
 			continue
 		}
 		if !info.IsDir() && strings.Trim(rest, "/") != "" {
-			return path.Join(next, rest), nil, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ENOTDIR}
+			return joinRest(next, rest), nil, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ENOTDIR}
 		}
 		dir, fi = next, info
 	}
@@ -158,4 +158,14 @@ func (r *resolver) resolveUnder(dir, rest string) (string, fs.FileInfo, error) {
 // privileges, cannot look either.
 func isMissing(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrPermission)
+}
+
+// joinRest is path.Join(next, rest) for resolveUnder's clean next, without
+// its allocations when nothing follows: a missing default hidden path
+// under the home is most often a single component.
+func joinRest(next, rest string) string {
+	if rest == "" {
+		return next
+	}
+	return path.Join(next, rest)
 }
