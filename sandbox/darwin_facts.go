@@ -24,7 +24,7 @@ func darwinFacts(p *plan) error {
 	}
 	p.ancestors = ancestorFacts(p)
 	p.guards = guardFacts(p)
-	return nil
+	return protectSBPLFacts(p)
 }
 
 func underFact(path string, roots []pathFact) bool {

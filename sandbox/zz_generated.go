@@ -1465,6 +1465,13 @@ var ruleTable = [...]Rule{
 		Why:      "APFS is case-insensitive: .ENV opens .env, and a missing hidden name inside a writable place could be created as .ENV. Whether the kernel then reports the spelling on disk or the one asked for is a Mac's to tell, so each hidden path is also denied in every letter case, and needs no canonical spelling. A missing one inside a writable place that is not ASCII, or holds ^, is refused (normalisation, too, would spell it otherwise); an existing one that is not ASCII has its exact deny only.",
 	},
 	{
+		ID:       "protect-deny",
+		Platform: "darwin",
+		For:      "protected",
+		Emits:    "(deny file-write* (regex \"$foldedpath\"))",
+		Why:      "A protected path inside a writable root (git hooks and config, agent and editor configuration), and everything under it, cannot be written, created, removed or renamed, in any letter case of its names below the root (APFS is case-insensitive). The directories between it and the root get the rename guards of hide-rename-guard, so it cannot be moved aside with its directory either.",
+	},
+	{
 		ID:       "profile-arg",
 		Platform: "darwin",
 		Emits:    "-p $profile",
@@ -3980,6 +3987,10 @@ func darwinProfile(p *plan) string {
 			n += 59 + len(f.folded) + len(f.folded) // hide-folded
 		}
 	}
+	for i := range p.protected {
+		f := &p.protected[i]
+		n += 30 + len(f.folded) // protect-deny
+	}
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString("(version 1)\n(deny default)\n(allow process-exec*)\n(allow process-fork)\n(allow signal (target same-sandbox))\n(allow process-info* (target same-sandbox))\n(allow mach-priv-task-port (target same-sandbox))\n") // version, deny-default, process-exec, process-fork, process-same-sandbox, task-port-same-sandbox
@@ -4138,6 +4149,12 @@ func darwinProfile(p *plan) string {
 			b.WriteString("\"))\n")                            // hide-folded
 		}
 	}
+	for i := range p.protected {
+		f := &p.protected[i]
+		b.WriteString("(deny file-write* (regex \"") // protect-deny
+		b.WriteString(f.folded)                      // protect-deny
+		b.WriteString("\"))\n")                      // protect-deny
+	}
 	return b.String()
 }
 
@@ -4263,6 +4280,10 @@ func darwinSteps(p *plan) []Step {
 		if !f.ancestor && f.folded != "" {
 			s = append(s, Step{Rule: "hide-folded", Args: []string{"(deny file-read* (regex \"" + f.folded + "\"))\n", "(deny file-write* (regex \"" + f.folded + "\"))\n"}}) // hide-folded
 		}
+	}
+	for i := range p.protected {
+		f := &p.protected[i]
+		s = append(s, Step{Rule: "protect-deny", Args: []string{"(deny file-write* (regex \"" + f.folded + "\"))\n"}}) // protect-deny
 	}
 	return s
 }

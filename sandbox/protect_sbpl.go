@@ -1,0 +1,85 @@
+package sandbox
+
+import (
+	"path"
+	"strings"
+)
+
+// protectSBPLFacts prepares the protected paths for the macOS profile: a
+// pattern that matches each one, and everything under it, with its part
+// below the writable root in any letter case (APFS compares names that
+// way, so .Git/HOOKS is .git/hooks there), and rename guards on every
+// directory between it and the root, so that no directory above it can be
+// moved aside with it. It runs after darwinFacts' own guards and adds to
+// them. Pure, so the profile matrix runs it on any OS.
+func protectSBPLFacts(p *plan) error {
+	roots := make([]string, 0, 1+len(p.write))
+	roots = append(roots, p.workspace)
+	for _, w := range p.write {
+		roots = append(roots, w.path)
+	}
+	seen := map[string]bool{}
+	for _, g := range p.guards {
+		seen[g.path] = true
+	}
+	for i := range p.protected {
+		f := &p.protected[i]
+		inner, outer := "", ""
+		for _, r := range roots {
+			if strings.HasPrefix(f.path, r+"/") {
+				if inner == "" || len(r) > len(inner) {
+					inner = r
+				}
+				if outer == "" || len(r) < len(outer) {
+					outer = r
+				}
+			}
+		}
+		if inner == "" {
+			continue
+		}
+		folded, err := foldBelow(inner, f.path)
+		if err != nil {
+			return err
+		}
+		f.folded = folded
+		for dir := path.Dir(f.path); dir != outer && strings.HasPrefix(dir, outer+"/"); dir = path.Dir(dir) {
+			if !seen[dir] {
+				seen[dir] = true
+				p.guards = append(p.guards, fact(dir, kindDir, p.workspace))
+			}
+		}
+	}
+	return nil
+}
+
+// foldBelow is foldPattern for p with its prefix root (already resolved,
+// its case the file system's own) matched as it is: only the names below
+// the root are folded, so a root that is not ASCII still works. A name
+// below it that is not ASCII is matched as it is spelled; a ^ anywhere is
+// refused, as foldPattern refuses it.
+func foldBelow(root, p string) (string, error) {
+	var b strings.Builder
+	b.Grow(4*len(p) + 8)
+	b.WriteString("^")
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '^':
+			return "", badPath("protected path", p, "holds ^, which a pattern cannot match without a backslash (want a workspace without ^ on macOS)")
+		case strings.IndexByte(".+*?()[]{}|$", c) >= 0:
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(']')
+		case i >= len(root) && ('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'):
+			b.WriteByte('[')
+			b.WriteByte(c | 0x20)
+			b.WriteByte(c &^ 0x20)
+			b.WriteByte(']')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString("(/|$)")
+	return b.String(), nil
+}
