@@ -30,6 +30,9 @@ func benchPlan(n int) *plan {
 	}
 	p.numberFiles(true)
 	p.mounts = sortMounts(linuxMounts(p, nil))
+	if err := darwinFacts(p); err != nil { // the macOS facts too: folded patterns, guards
+		panic(err)
+	}
 	return p
 }
 
@@ -187,11 +190,15 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
 {{end}}(allow file-read*
     (literal "/tmp")
     (literal "/var")
-    (literal "/etc"))
+    (literal "/etc")
+    (literal "/private")
+    (literal "/private/var"))
 (allow file-read* (subpath "/private/etc"))
 (allow file-read* (subpath "/private/var/db/timezone"))
 (allow file-read* (literal "/private/var/select/sh"))
-(allow file-read* (literal "/private/var/db/xcode_select_link"))
+(allow file-read*
+    (literal "/private/var/db/xcode_select_link")
+    (subpath "/Applications/Xcode.app/Contents/Developer"))
 {{range .Ancestors}}(allow file-read-metadata (literal "{{.}}"))
 {{end}}{{with .Home}}(allow file-read*
     (subpath "{{.}}/.nvm")

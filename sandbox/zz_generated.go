@@ -1322,13 +1322,13 @@ var ruleTable = [...]Rule{
 		Platform: "darwin",
 		When:     "tmpdir",
 		Emits:    "(allow file-read* (subpath \"$tmpdir\")) (allow file-write* (subpath \"$tmpdir\"))",
-		Why:      "Each spawn gets a temporary directory of its own, made under the user's TMPDIR before it starts, named by TMPDIR in its environment, and removed after it. /private/tmp and /private/var/folders are the host's, shared with every other process: a run could read and plant files they trust there, and leave files behind. Rendered without a spawn (explain, PrefixFor), there is none.",
+		Why:      "Each spawn gets a temporary directory of its own, made under the user's TMPDIR before it starts, named by TMPDIR in its environment, and removed after it. /private/tmp and /private/var/folders are the host's, shared with every other process: a run could read and plant files they trust there, and leave files behind. Rendered without a spawn (explain, PrefixFor), there is none. The per-user cache directory under /private/var/folders (DARWIN_USER_CACHE_DIR) is closed too: a tool that needs it gets it as a Config.Write path.",
 	},
 	{
 		ID:       "system-links",
 		Platform: "darwin",
-		Emits:    "(allow file-read* (literal \"/tmp\") (literal \"/var\") (literal \"/etc\"))",
-		Why:      "/tmp, /var and /etc are links into /private: a path through them resolves only if the link itself can be read.",
+		Emits:    "(allow file-read* (literal \"/tmp\") (literal \"/var\") (literal \"/etc\") (literal \"/private\") (literal \"/private/var\"))",
+		Why:      "/tmp, /var and /etc are links into /private: a path through them resolves only if the link itself can be read, and realpath then stats /private and /private/var (their listings show names only).",
 	},
 	{
 		ID:       "private-etc",
@@ -1351,8 +1351,8 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "xcode-select-link",
 		Platform: "darwin",
-		Emits:    "(allow file-read* (literal \"/private/var/db/xcode_select_link\"))",
-		Why:      "/usr/bin/git, cc and make are shims that find the developer tools through this link.",
+		Emits:    "(allow file-read* (literal \"/private/var/db/xcode_select_link\") (subpath \"/Applications/Xcode.app/Contents/Developer\"))",
+		Why:      "/usr/bin/git, cc and make are shims that find the developer tools through this link: the Command Line Tools under /Library, or Xcode's developer directory, read-only.",
 	},
 	{
 		ID:       "ancestor-metadata",
@@ -3894,7 +3894,7 @@ const darwinProgram = "/usr/bin/sandbox-exec" // program
 // darwinProfile returns the SBPL profile in one allocation of exactly the
 // size it needs.
 func darwinProfile(p *plan) string {
-	n := 3307                 // the unconditional rules
+	n := 3424                 // the unconditional rules
 	n += 2 * len(p.workspace) // read-allowlist, write-allowlist
 	if p.netHost {
 		n += 43 // network-outbound-ip
@@ -4040,7 +4040,7 @@ func darwinProfile(p *plan) string {
 		b.WriteString(p.tmpdir)                               // private-tmpdir
 		b.WriteString("\"))\n")                               // private-tmpdir
 	}
-	b.WriteString("(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\"))\n(allow file-read* (subpath \"/private/etc\"))\n(allow file-read* (subpath \"/private/var/db/timezone\"))\n(allow file-read* (literal \"/private/var/select/sh\"))\n(allow file-read* (literal \"/private/var/db/xcode_select_link\"))\n") // system-links, private-etc, timezone, select-sh, xcode-select-link
+	b.WriteString("(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\")\n    (literal \"/private\")\n    (literal \"/private/var\"))\n(allow file-read* (subpath \"/private/etc\"))\n(allow file-read* (subpath \"/private/var/db/timezone\"))\n(allow file-read* (literal \"/private/var/select/sh\"))\n(allow file-read*\n    (literal \"/private/var/db/xcode_select_link\")\n    (subpath \"/Applications/Xcode.app/Contents/Developer\"))\n") // system-links, private-etc, timezone, select-sh, xcode-select-link
 	for i := range p.ancestors {
 		f := &p.ancestors[i]
 		b.WriteString("(allow file-read-metadata (literal \"") // ancestor-metadata
@@ -4218,11 +4218,11 @@ func darwinSteps(p *plan) []Step {
 	if p.tmpdir != "" {
 		s = append(s, Step{Rule: "private-tmpdir", Args: []string{"(allow file-read* (subpath \"" + p.tmpdir + "\"))\n", "(allow file-write* (subpath \"" + p.tmpdir + "\"))\n"}}) // private-tmpdir
 	}
-	s = append(s, Step{Rule: "system-links", Args: []string{"(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\"))\n"}}) // system-links
-	s = append(s, Step{Rule: "private-etc", Args: []string{"(allow file-read* (subpath \"/private/etc\"))\n"}})                                               // private-etc
-	s = append(s, Step{Rule: "timezone", Args: []string{"(allow file-read* (subpath \"/private/var/db/timezone\"))\n"}})                                      // timezone
-	s = append(s, Step{Rule: "select-sh", Args: []string{"(allow file-read* (literal \"/private/var/select/sh\"))\n"}})                                       // select-sh
-	s = append(s, Step{Rule: "xcode-select-link", Args: []string{"(allow file-read* (literal \"/private/var/db/xcode_select_link\"))\n"}})                    // xcode-select-link
+	s = append(s, Step{Rule: "system-links", Args: []string{"(allow file-read*\n    (literal \"/tmp\")\n    (literal \"/var\")\n    (literal \"/etc\")\n    (literal \"/private\")\n    (literal \"/private/var\"))\n"}}) // system-links
+	s = append(s, Step{Rule: "private-etc", Args: []string{"(allow file-read* (subpath \"/private/etc\"))\n"}})                                                                                                           // private-etc
+	s = append(s, Step{Rule: "timezone", Args: []string{"(allow file-read* (subpath \"/private/var/db/timezone\"))\n"}})                                                                                                  // timezone
+	s = append(s, Step{Rule: "select-sh", Args: []string{"(allow file-read* (literal \"/private/var/select/sh\"))\n"}})                                                                                                   // select-sh
+	s = append(s, Step{Rule: "xcode-select-link", Args: []string{"(allow file-read*\n    (literal \"/private/var/db/xcode_select_link\")\n    (subpath \"/Applications/Xcode.app/Contents/Developer\"))\n"}})             // xcode-select-link
 	for i := range p.ancestors {
 		f := &p.ancestors[i]
 		s = append(s, Step{Rule: "ancestor-metadata", Args: []string{"(allow file-read-metadata (literal \"" + f.path + "\"))\n"}}) // ancestor-metadata
