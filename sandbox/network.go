@@ -72,6 +72,15 @@ type Network struct {
 	// local network, or a test's server on 127.0.0.1.
 	Private []string
 
+	// HostAbstract, in mode host, leaves the host's abstract unix sockets
+	// reachable. Without it, where the kernel has Landlock's
+	// abstract-unix-socket scope (Linux 6.12 and later), NewCmd starts
+	// bwrap inside a Landlock domain with that scope, and the command
+	// cannot connect to an abstract socket made outside the sandbox (an
+	// X server, D-Bus, a host service); Command, which starts nothing
+	// itself, cannot apply it.
+	HostAbstract bool
+
 	// Refused, when set, is called with the message of each destination
 	// the proxy refuses (the command sees the same message); sandtable run
 	// prints it on stderr. It runs on the proxy's goroutines.
@@ -105,6 +114,9 @@ func checkNetwork(cfg Config) error {
 	mode, err := networkMode(cfg)
 	if err != nil {
 		return err
+	}
+	if cfg.Network.HostAbstract && mode != NetworkHost {
+		return fmt.Errorf("sandbox: Network.HostAbstract needs network mode host, not %v: %w", mode, ErrBadPolicy)
 	}
 	if mode != NetworkProxy {
 		if len(cfg.Network.Allow) > 0 || len(cfg.Network.Private) > 0 {

@@ -111,3 +111,14 @@ func TestNetworkProxyWrappers(t *testing.T) {
 		}
 	}
 }
+
+func TestNetworkHostAbstractNeedsHost(t *testing.T) {
+	for _, m := range []NetworkMode{NetworkOff, NetworkProxy} {
+		if err := (Network{Mode: m, HostAbstract: true}).Check(); !errors.Is(err, ErrBadPolicy) {
+			t.Errorf("HostAbstract in mode %v: %v, want ErrBadPolicy", m, err)
+		}
+	}
+	if err := (Network{HostAbstract: true}).Check(); err != nil {
+		t.Errorf("HostAbstract in the default mode (host): %v", err)
+	}
+}

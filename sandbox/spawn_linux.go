@@ -30,6 +30,9 @@ type fold struct {
 
 	proxy *proxy   // mode proxy's server, for every attempt
 	gate  *netGate // the running helper's listeners, from Start to Wait
+	// unscope ends the thread that started bwrap in mode host's Landlock
+	// domain, after Wait.
+	unscope func()
 }
 
 // newFold prepares the folded spawn. A probe that already failed in this
@@ -206,6 +209,11 @@ func (f *fold) startPlain(c *Cmd) error {
 // startRun starts run, through the network helper in mode proxy: once it
 // returns nil, the proxy serves the sandbox's listeners until stopNet.
 func (f *fold) startRun(run *exec.Cmd) error {
+	if f.plan.netHost && !f.plan.net.HostAbstract && scopeAbstract(run.Path) {
+		release, err := startScoped(run)
+		f.unscope = release
+		return err
+	}
 	if !f.plan.netProxy {
 		return run.Start()
 	}
@@ -237,8 +245,13 @@ func (f *fold) startRun(run *exec.Cmd) error {
 	return nil
 }
 
-// stopNet stops serving the sandbox's listeners: the command has ended.
+// stopNet stops serving the sandbox's listeners, and lets the scoped
+// thread end: the command has ended.
 func (f *fold) stopNet() {
+	if f.unscope != nil {
+		f.unscope()
+		f.unscope = nil
+	}
 	if f.gate != nil {
 		f.gate.close()
 		f.gate = nil

@@ -826,7 +826,7 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		When:     "network-host",
 		Emits:    "--share-net",
-		Why:      "Network mode host (--network host, Network.Mode NetworkHost, today's default): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
+		Why:      "Network mode host (--network host, Network.Mode NetworkHost, today's default): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Where the kernel has Landlock's abstract-unix-socket scope (Linux 6.12), NewCmd starts bwrap from a thread in a Landlock domain with that scope, so the command cannot connect to the host's abstract sockets (Network.HostAbstract, --host-abstract, leaves them reachable; Command cannot apply it). Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
 	},
 	{
 		ID:       "proxy-net",

@@ -81,6 +81,7 @@ type sandboxFlags struct {
 	keepEnv                   pathList
 	allowHost, allowPrivate   pathList
 	noNetwork, interactive    bool
+	hostAbstract              bool
 	noCache                   bool
 	allowAllMach              bool
 	policy                    string
@@ -99,6 +100,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only), proxy (a private\n        namespace whose only way out is a proxy in sandtable: public addresses,\n        or only --allow-host's) or host (the host's network: its loopback\n        services and abstract unix sockets too); default: host")
 	fs.Var(&f.allowHost, "allow-host", "with --network proxy, allow only these destinations: `NAME[:PORT]`,\n        *.NAME[:PORT] or IP[:PORT] (repeatable); an exact entry may be private")
 	fs.Var(&f.allowPrivate, "allow-private", "with --network proxy, let the proxy reach this exact `NAME[:PORT]` or\n        IP[:PORT] on a loopback, link-local or private address (repeatable)")
+	fs.BoolVar(&f.hostAbstract, "host-abstract", false, "with --network host, leave the host's abstract unix sockets reachable\n        (X11, D-Bus); without it they are not, where Landlock can scope them")
 	fs.BoolVar(&f.noNetwork, "no-network", false, "--network off: cut the command off from the network, loopback included")
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
 	fs.BoolVar(&f.allowGitConfig, "allow-git-config", false, "leave the git config files in the workspace writable (git remote add,\n        git config; CMD can then make the next git command run anything)")
@@ -142,6 +144,7 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 		}
 	}
 	cfg.Network.Allow, cfg.Network.Private = f.allowHost, f.allowPrivate
+	cfg.Network.HostAbstract = f.hostAbstract
 	if (len(f.allowHost) > 0 || len(f.allowPrivate) > 0) && cfg.Network.Mode == sandbox.NetworkDefault {
 		cfg.Network.Mode = sandbox.NetworkProxy
 	}

@@ -176,7 +176,13 @@ func TestNetworkProxyAttacks(t *testing.T) {
 			name:    "abstract-unix",
 			script:  `python3 -c '` + connectAbstractPy + `' ` + s.abstract,
 			args:    []string{"--network", "proxy"},
-			control: []string{"--network", "host"},
+			control: []string{"--network", "host", "--host-abstract"},
+		},
+		{
+			name:    "abstract-unix-host-mode",
+			script:  `python3 -c '` + connectAbstractPy + `' ` + s.abstract,
+			args:    []string{"--network", "host"},
+			control: []string{"--network", "host", "--host-abstract"},
 		},
 		{
 			name:   "abstract-unix-outside",
