@@ -42,7 +42,7 @@ func findProgramWith(r *resolver, name string, writable []string) (string, bool)
 // underAny reports whether p is one of roots or lies inside one.
 func underAny(p string, roots []string) bool {
 	for _, root := range roots {
-		if p == root || strings.HasPrefix(p, root+"/") {
+		if p == root || strictlyUnder(p, root) {
 			return true
 		}
 	}

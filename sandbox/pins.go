@@ -1,9 +1,6 @@
 package sandbox
 
-import (
-	"path"
-	"strings"
-)
+import "path"
 
 // pinFacts lists the directories that keep each hidden or protected path
 // inside the workspace or a write path where it is. bwrap hides a path by mounting
@@ -52,7 +49,7 @@ func pinFacts(p *plan) []pathFact {
 		for _, r := range roots {
 			if dir == r.path {
 				isRoot = true
-			} else if strings.HasPrefix(dir, r.path+"/") && (!found || len(r.path) >= len(in.path)) {
+			} else if strictlyUnder(dir, r.path) && (!found || len(r.path) >= len(in.path)) {
 				in, found = r, true
 			}
 		}

@@ -134,7 +134,7 @@ func protectable(p *plan, c string, roots []string) bool {
 	}
 	best, writable := "", false
 	consider := func(root string, w bool) {
-		if (c == root || strings.HasPrefix(c, root+"/")) && len(root) >= len(best) {
+		if (c == root || strictlyUnder(c, root)) && len(root) >= len(best) {
 			best, writable = root, w
 		}
 	}
@@ -159,4 +159,11 @@ func isRoot(p string, roots []string) bool {
 		}
 	}
 	return false
+}
+
+// strictlyUnder is strings.HasPrefix(p, dir+"/") without building
+// dir+"/", which allocates for a long path: it runs for every pair of
+// paths and roots of a spawn.
+func strictlyUnder(p, dir string) bool {
+	return len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
 }

@@ -26,7 +26,7 @@ func protectSBPLFacts(p *plan) error {
 		f := &p.protected[i]
 		inner, outer := "", ""
 		for _, r := range roots {
-			if strings.HasPrefix(f.path, r+"/") {
+			if strictlyUnder(f.path, r) {
 				if inner == "" || len(r) > len(inner) {
 					inner = r
 				}

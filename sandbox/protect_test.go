@@ -138,3 +138,18 @@ func TestFindGitDefensive(t *testing.T) {
 		}
 	})
 }
+
+// TestStrictlyUnder checks strictlyUnder against what it replaces.
+func TestStrictlyUnder(t *testing.T) {
+	paths := []string{"/", "/a", "/ab", "/a/b", "/a/b/c", "/b", "//a", "/a/", "/aa/b"}
+	for _, p := range paths {
+		for _, d := range paths {
+			if got, want := strictlyUnder(p, d), strings.HasPrefix(p, d+"/"); got != want {
+				t.Errorf("strictlyUnder(%q, %q) = %v, want %v", p, d, got, want)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { strictlyUnder("/var/tmp/sandtable-bench-123456/ws/.git/hooks", "/var/tmp/sandtable-bench-123456/ws") }); n != 0 {
+		t.Errorf("strictlyUnder allocates %v times", n)
+	}
+}
