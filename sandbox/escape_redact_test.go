@@ -27,11 +27,34 @@ var redactAttempts = []*attempt{
 		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".yarnrc.yml")) },
 	},
 	{
-		name:    "pip-url-password",
-		what:    "read the password in pip.conf's index-url (redacted: redact-pip-conf)",
-		setup:   func(e *escEnv) { e.secret = e.fixture["redact-secret"] },
-		script:  `cat "$HOME/.config/pip/pip.conf"`,
-		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".config/pip/pip.conf")) },
+		name:   "pip-url-password",
+		what:   "read the password in pip.conf's index-url (redacted: redact-pip-conf)",
+		setup:  func(e *escEnv) { e.secret = e.fixture["redact-secret"] },
+		script: `cat "$HOME/.config/pip/pip.conf"`,
+		control: func(e *escEnv) escMode {
+			return dropRules("redact-file=" + filepath.Join(e.home, ".config/pip/pip.conf"))
+		},
+	},
+	{
+		name:    "yarnrc-flow-token",
+		what:    "read an npmAuthToken written in a yaml flow mapping in ~/.yarnrc.yml (redacted: redact-yarnrc-yml)",
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-flow-secret"] },
+		script:  `cat "$HOME/.yarnrc.yml"`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".yarnrc.yml")) },
+	},
+	{
+		name:    "gitconfig-header-line",
+		what:    "read an http.extraheader set on its [http] header's line in ~/.gitconfig (redacted: redact-gitconfig)",
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-header-secret"] },
+		script:  `cat "$HOME/.gitconfig"`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".gitconfig")) },
+	},
+	{
+		name:    "gitconfig-continued",
+		what:    "read an http.extraheader continued on the next line with a backslash in ~/.gitconfig (redacted: redact-gitconfig)",
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-continued-secret"] },
+		script:  `cat "$HOME/.gitconfig"`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".gitconfig")) },
 	},
 }
 
@@ -42,7 +65,16 @@ func redactFixtures(t *testing.T, p *escPass, _ func(k, v string)) {
 	p.fixture["redact-secret"] = secret
 	p.escMkdir(t, filepath.Join(p.home, ".config", "pip"), 0o755)
 	p.escWrite(t, filepath.Join(p.home, ".npmrc"), "registry=https://registry.npmjs.org/\n//registry.npmjs.org/:_authToken="+secret+"\nnodedir=/usr\n", 0o600)
-	p.escWrite(t, filepath.Join(p.home, ".yarnrc.yml"), "npmRegistryServer: \"https://registry.yarnpkg.com\"\nnpmAuthToken: \""+secret+"\"\n", 0o600)
+	flow, header, continued := escToken("redact-flow-secret"), escToken("redact-header-secret"), escToken("redact-continued-secret")
+	p.fixture["redact-flow-secret"] = flow
+	p.fixture["redact-header-secret"] = header
+	p.fixture["redact-continued-secret"] = continued
+	p.escWrite(t, filepath.Join(p.home, ".yarnrc.yml"), "npmRegistryServer: \"https://registry.yarnpkg.com\"\nnpmAuthToken: \""+secret+"\"\n"+
+		"npmRegistries: {\"//r.example\": {npmAlwaysAuth: true, npmAuthToken: "+flow+"}}\n", 0o600)
+	// git reads both: a key after the section header on its line, and a
+	// value continued by a backslash at the end of the line.
+	p.escWrite(t, filepath.Join(p.home, ".gitconfig"), "[http] extraheader = Authorization: Bearer "+header+"\n[user]\n\tname = Test\n"+
+		"[http \"https://git.example/\"]\n\textraheader = Authorization: Basic \\\n"+continued+"\n[core]\n\tautocrlf = false\n", 0o600)
 	p.escWrite(t, filepath.Join(p.home, ".config/pip/pip.conf"), "[global]\nindex-url = https://user:"+secret+"@pypi.example/simple\ntimeout = 60\n", 0o600)
 }
 

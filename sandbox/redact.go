@@ -135,12 +135,15 @@ func readRedactable(real string) ([]byte, bool) {
 var urlCredentials = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s"'<>]*@`)
 
 // redact returns data without the lines whose key is one of rf.keys (a
-// commented-out line too), and, with rf.urls, without the credentials of
-// any URL. In yaml, a removed key's block (the more indented lines after
-// it) goes with it.
+// commented-out line too, and in ini one after a [section] header on the
+// same line), and, with rf.urls, without the credentials of any URL. In
+// ini, a removed value continued with a trailing backslash goes with its
+// lines; in yaml, a removed key's block (the more indented lines after
+// it) does, and a line naming a removed key inside a flow mapping ({...})
+// goes whole, with the lines until its brackets close.
 func redact(data []byte, rf redactFile) []byte {
 	out := make([]byte, 0, len(data))
-	skipIndent := -1
+	skipIndent, skipFlow, continued := -1, 0, false
 	for len(data) > 0 {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -149,6 +152,14 @@ func redact(data []byte, rf redactFile) []byte {
 		data = data[len(line):]
 		text := string(line)
 		indent := len(text) - len(strings.TrimLeft(text, " \t"))
+		if continued {
+			continued = endsContinued(text)
+			continue
+		}
+		if skipFlow > 0 {
+			skipFlow += flowDepth(text)
+			continue
+		}
 		if skipIndent >= 0 {
 			if strings.TrimSpace(text) == "" || indent > skipIndent {
 				continue
@@ -159,6 +170,14 @@ func redact(data []byte, rf redactFile) []byte {
 			if v := strings.TrimSpace(value); rf.yaml && (v == "" || v[0] == '|' || v[0] == '>') {
 				skipIndent = indent
 			}
+			continued = !rf.yaml && endsContinued(text)
+			if rf.yaml {
+				skipFlow = max(flowDepth(text), 0)
+			}
+			continue
+		}
+		if rf.yaml && flowNamesKey(text, rf.keys) {
+			skipFlow = max(flowDepth(text), 0)
 			continue
 		}
 		if rf.urls {
@@ -193,6 +212,7 @@ func lineKey(line string, yaml bool) (key, value string) {
 		}
 		return strings.Trim(strings.TrimSpace(k), `"'`), v
 	}
+	s = strings.TrimSpace(afterSection(s))
 	if k, v, ok := strings.Cut(s, "="); ok {
 		if i := strings.LastIndexByte(k, ':'); i >= 0 {
 			k = k[i+1:]
@@ -203,6 +223,54 @@ func lineKey(line string, yaml bool) (key, value string) {
 		return strings.Trim(strings.TrimSpace(k), `"'`), v
 	}
 	return "", ""
+}
+
+// afterSection drops an ini [section] or git [section "sub"] header from
+// the start of s: git reads a key after it on the same line.
+func afterSection(s string) string {
+	if !strings.HasPrefix(s, "[") {
+		return s
+	}
+	quoted := false
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == ']' && !quoted:
+			return s[i+1:]
+		}
+	}
+	return ""
+}
+
+// endsContinued reports whether an ini line ends in a backslash that
+// continues its value on the next line (git's syntax).
+func endsContinued(line string) bool {
+	s := strings.TrimRight(line, "\r\n")
+	n := len(s) - len(strings.TrimRight(s, "\\"))
+	return n%2 == 1
+}
+
+// flowDepth is how many more yaml flow brackets line opens than it closes.
+func flowDepth(line string) int {
+	return strings.Count(line, "{") + strings.Count(line, "[") - strings.Count(line, "}") - strings.Count(line, "]")
+}
+
+// flowNamesKey reports whether a yaml line sets one of keys inside a flow
+// mapping: {KEY: ...} or , "KEY": ... after the line's own key.
+func flowNamesKey(line string, keys []string) bool {
+	for i := 0; i < len(line); i++ {
+		if c := line[i]; c != '{' && c != ',' {
+			continue
+		}
+		k, _, ok := strings.Cut(line[i+1:], ":")
+		if ok && hasKey(keys, strings.Trim(strings.TrimSpace(k), `"'`)) {
+			return true
+		}
+	}
+	return false
 }
 
 // redactFD is the descriptor a redacted file's copy is read from.

@@ -25,6 +25,13 @@ func TestRedact(t *testing.T) {
 		{"pip", redactFile{keys: []string{"password"}, urls: true},
 			"[global]\nindex-url = https://__token__:T1@pypi.example/simple\nextra-index-url: http://T2@x.example/simple https://y.example/\ntimeout = 60\n",
 			"[global]\nindex-url = https://pypi.example/simple\nextra-index-url: http://x.example/simple https://y.example/\ntimeout = 60\n"},
+		{"yarnrc-flow", yarn,
+			"npmRegistries: {\"//r\": {npmAlwaysAuth: true, npmAuthToken: T1}}\nnpmScopes: {corp: {\n  npmAuthIdent: \"u:T2\"\n}}\nenableTelemetry: false\n",
+			"npmScopes: {corp: {\n}}\nenableTelemetry: false\n"},
+		{"gitconfig", redactFile{keys: []string{"extraheader"}, urls: true},
+			"[http] extraheader = Authorization: Bearer T1\n[user]\n\tname = x \\\n\ty\n[http \"https://h/]\"] ExtraHeader = T2\n" +
+				"[http]\n\textraheader = Authorization: Basic \\\nT3 \\\\\n\textraheader = a \\\\\nlast = 1\n",
+			"[user]\n\tname = x \\\n\ty\n[http]\nlast = 1\n"},
 		{"empty", npm, "", ""},
 	} {
 		if got := string(redact([]byte(c.in), c.rf)); got != c.want {
