@@ -13,7 +13,14 @@ import (
 
 // envSecretVars are set, during every pass, to the pass's env secret:
 // names that only a strip-env pattern catches.
-var envSecretVars = []string{"GITHUB_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AWS_SECRET_ACCESS_KEY", "NPM_TOKEN", "PGPASSWORD"}
+var envSecretVars = []string{"GITHUB_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AWS_SECRET_ACCESS_KEY", "NPM_TOKEN", "PGPASSWORD",
+	// Real names the first patterns missed (strip-passphrase,
+	// strip-authtoken, strip-accesstoken, strip-bearer-token, strip-tf-token,
+	// strip-poetry-token, strip-op-session, strip-bw-session, ...).
+	"AZURE_STORAGE_KEY", "KAGGLE_KEY", "DD_APP_KEY", "RAILS_MASTER_KEY", "SOPS_AGE_KEY", "PRIVATE_KEY",
+	"PULUMI_CONFIG_PASSPHRASE", "BORG_PASSPHRASE", "NGROK_AUTHTOKEN", "NPM_CONFIG__AUTHTOKEN", "SYSTEM_ACCESSTOKEN",
+	"AWS_BEARER_TOKEN_BEDROCK", "TF_TOKEN_app_terraform_io", "POETRY_PYPI_TOKEN_PYPI", "OP_SESSION_my", "BW_SESSION",
+	"GOOGLE_CLOUD_KEYFILE_JSON", "DOCKER_AUTH_CONFIG", "TOKEN", "APIKEY"}
 
 // envReadAll prints the command's environment, its /proc/self/environ and
 // every visible process's.
@@ -25,7 +32,7 @@ const envReadAll = `env; tr '\0' '\n' < /proc/self/environ; for f in /proc/[0-9]
 var envAttempts = []*attempt{
 	{
 		name:    "env-secret-patterns",
-		what:    "read GITHUB_TOKEN, OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, ... (strip-env patterns) from the environment",
+		what:    "read GITHUB_TOKEN, OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, ... (strip-env patterns and the names of real tools they first missed) from the environment",
 		setup:   func(e *escEnv) { e.secret = e.fixture["env-secret"] },
 		script:  envReadAll,
 		control: func(e *escEnv) escMode { return unstrippedCtl() },

@@ -28,6 +28,18 @@ var strippedEnv = [...]string{
 	"MYSQL_PWD",
 	// strip-database-url
 	"DATABASE_URL",
+	// strip-bw-session
+	"BW_SESSION",
+	// strip-kaggle-key
+	"KAGGLE_KEY",
+	// strip-private-key-bare
+	"PRIVATE_KEY",
+	// strip-docker-auth-config
+	"DOCKER_AUTH_CONFIG",
+	// strip-token-bare
+	"TOKEN",
+	// strip-apikey-bare
+	"APIKEY",
 	// strip-ssh-auth-sock
 	"SSH_AUTH_SOCK",
 	// strip-gpg-agent-info
@@ -102,6 +114,24 @@ var envStripRules = [...]string{
 	"strip-connection-string",
 	"strip-webhook-url",
 	"strip-database-url",
+	"strip-passphrase",
+	"strip-authtoken",
+	"strip-accesstoken",
+	"strip-bearer-token",
+	"strip-tf-token",
+	"strip-poetry-token",
+	"strip-op-session",
+	"strip-bw-session",
+	"strip-storage-key",
+	"strip-app-key",
+	"strip-master-key",
+	"strip-age-key",
+	"strip-kaggle-key",
+	"strip-private-key-bare",
+	"strip-keyfile-json",
+	"strip-docker-auth-config",
+	"strip-token-bare",
+	"strip-apikey-bare",
 	"strip-ssh-auth-sock",
 	"strip-gpg-agent-info",
 	"strip-dbus-session",
@@ -145,54 +175,66 @@ func envStrippedBy(name string) int {
 		return 9 // strip-mysql-pwd
 	case "DATABASE_URL":
 		return 21 // strip-database-url
+	case "BW_SESSION":
+		return 29 // strip-bw-session
+	case "KAGGLE_KEY":
+		return 34 // strip-kaggle-key
+	case "PRIVATE_KEY":
+		return 35 // strip-private-key-bare
+	case "DOCKER_AUTH_CONFIG":
+		return 37 // strip-docker-auth-config
+	case "TOKEN":
+		return 38 // strip-token-bare
+	case "APIKEY":
+		return 39 // strip-apikey-bare
 	case "SSH_AUTH_SOCK":
-		return 22 // strip-ssh-auth-sock
+		return 40 // strip-ssh-auth-sock
 	case "GPG_AGENT_INFO":
-		return 23 // strip-gpg-agent-info
+		return 41 // strip-gpg-agent-info
 	case "DBUS_SESSION_BUS_ADDRESS":
-		return 24 // strip-dbus-session
+		return 42 // strip-dbus-session
 	case "DBUS_SYSTEM_BUS_ADDRESS":
-		return 25 // strip-dbus-system
+		return 43 // strip-dbus-system
 	case "XAUTHORITY":
-		return 26 // strip-xauthority
+		return 44 // strip-xauthority
 	case "DISPLAY":
-		return 27 // strip-display
+		return 45 // strip-display
 	case "WAYLAND_DISPLAY":
-		return 28 // strip-wayland-display
+		return 46 // strip-wayland-display
 	case "KRB5CCNAME":
-		return 29 // strip-krb5ccname
+		return 47 // strip-krb5ccname
 	case "TMUX":
-		return 30 // strip-tmux
+		return 48 // strip-tmux
 	case "STY":
-		return 31 // strip-screen
+		return 49 // strip-screen
 	case "ZELLIJ_SESSION_NAME":
-		return 32 // strip-zellij
+		return 50 // strip-zellij
 	case "KITTY_LISTEN_ON":
-		return 33 // strip-kitty
+		return 51 // strip-kitty
 	case "WEZTERM_UNIX_SOCKET":
-		return 34 // strip-wezterm
+		return 52 // strip-wezterm
 	case "NVIM":
-		return 35 // strip-nvim
+		return 53 // strip-nvim
 	case "NVIM_LISTEN_ADDRESS":
-		return 36 // strip-nvim-listen
+		return 54 // strip-nvim-listen
 	case "EMACS_SOCKET_NAME":
-		return 37 // strip-emacs-socket
+		return 55 // strip-emacs-socket
 	case "VSCODE_IPC_HOOK_CLI":
-		return 38 // strip-vscode-ipc
+		return 56 // strip-vscode-ipc
 	case "VSCODE_GIT_IPC_HANDLE":
-		return 39 // strip-vscode-git-ipc
+		return 57 // strip-vscode-git-ipc
 	case "SWAYSOCK":
-		return 40 // strip-sway
+		return 58 // strip-sway
 	case "I3SOCK":
-		return 41 // strip-i3
+		return 59 // strip-i3
 	case "HYPRLAND_INSTANCE_SIGNATURE":
-		return 42 // strip-hyprland
+		return 60 // strip-hyprland
 	case "GNOME_KEYRING_CONTROL":
-		return 43 // strip-gnome-keyring
+		return 61 // strip-gnome-keyring
 	case "DOCKER_HOST":
-		return 44 // strip-docker-host
+		return 62 // strip-docker-host
 	case "CONTAINER_HOST":
-		return 45 // strip-container-host
+		return 63 // strip-container-host
 	}
 	if strings.HasSuffix(name, "_TOKEN") {
 		return 3 // strip-token: *_TOKEN
@@ -241,6 +283,42 @@ func envStrippedBy(name string) int {
 	}
 	if strings.HasSuffix(name, "_WEBHOOK_URL") {
 		return 20 // strip-webhook-url: *_WEBHOOK_URL
+	}
+	if strings.HasSuffix(name, "PASSPHRASE") {
+		return 22 // strip-passphrase: *PASSPHRASE
+	}
+	if strings.HasSuffix(name, "_AUTHTOKEN") {
+		return 23 // strip-authtoken: *_AUTHTOKEN
+	}
+	if strings.HasSuffix(name, "_ACCESSTOKEN") {
+		return 24 // strip-accesstoken: *_ACCESSTOKEN
+	}
+	if strings.Contains(name, "_BEARER_TOKEN_") {
+		return 25 // strip-bearer-token: *_BEARER_TOKEN_*
+	}
+	if strings.HasPrefix(name, "TF_TOKEN_") {
+		return 26 // strip-tf-token: TF_TOKEN_*
+	}
+	if strings.HasPrefix(name, "POETRY_PYPI_TOKEN_") {
+		return 27 // strip-poetry-token: POETRY_PYPI_TOKEN_*
+	}
+	if strings.HasPrefix(name, "OP_SESSION_") {
+		return 28 // strip-op-session: OP_SESSION_*
+	}
+	if strings.HasSuffix(name, "_STORAGE_KEY") {
+		return 30 // strip-storage-key: *_STORAGE_KEY
+	}
+	if strings.HasSuffix(name, "_APP_KEY") {
+		return 31 // strip-app-key: *_APP_KEY
+	}
+	if strings.HasSuffix(name, "MASTER_KEY") {
+		return 32 // strip-master-key: *MASTER_KEY
+	}
+	if strings.HasSuffix(name, "_AGE_KEY") {
+		return 33 // strip-age-key: *_AGE_KEY
+	}
+	if strings.HasSuffix(name, "_KEYFILE_JSON") {
+		return 36 // strip-keyfile-json: *_KEYFILE_JSON
 	}
 	return -1
 }
@@ -1614,6 +1692,114 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "unset DATABASE_URL",
 		Why:      "A connection string that usually carries the database password. Pass it on (--keep-env DATABASE_URL) for tests that need the database.",
+	},
+	{
+		ID:       "strip-passphrase",
+		Platform: "any",
+		Emits:    "unset *PASSPHRASE",
+		Why:      "Passphrases that unlock a store (Pulumi's secrets, a borg repository, a key). As a suffix: a name that goes on names where the passphrase is, not the passphrase.",
+	},
+	{
+		ID:       "strip-authtoken",
+		Platform: "any",
+		Emits:    "unset *_AUTHTOKEN",
+		Why:      "Tokens spelled as one word, which *_TOKEN misses: ngrok's account token, npm's registry token (npm reads its npm_config_ names in any case).",
+	},
+	{
+		ID:       "strip-accesstoken",
+		Platform: "any",
+		Emits:    "unset *_ACCESSTOKEN",
+		Why:      "Azure Pipelines' job token, which acts on the project's repositories and feeds.",
+	},
+	{
+		ID:       "strip-bearer-token",
+		Platform: "any",
+		Emits:    "unset *_BEARER_TOKEN_*",
+		Why:      "A bearer token with a service after it: Bedrock's API key, which agent hosts read to bill model calls to the caller's account.",
+	},
+	{
+		ID:       "strip-tf-token",
+		Platform: "any",
+		Emits:    "unset TF_TOKEN_*",
+		Why:      "Terraform's per-host API tokens (TF_TOKEN_ and the host), which apply and destroy the caller's infrastructure.",
+	},
+	{
+		ID:       "strip-poetry-token",
+		Platform: "any",
+		Emits:    "unset POETRY_PYPI_TOKEN_*",
+		Why:      "Poetry's per-repository upload tokens, which publish packages as the caller.",
+	},
+	{
+		ID:       "strip-op-session",
+		Platform: "any",
+		Emits:    "unset OP_SESSION_*",
+		Why:      "A 1Password CLI session (op signin, one per account), which reads every item in the vault.",
+	},
+	{
+		ID:       "strip-bw-session",
+		Platform: "any",
+		Emits:    "unset BW_SESSION",
+		Why:      "The Bitwarden CLI's session key, which decrypts the vault's local copy.",
+	},
+	{
+		ID:       "strip-storage-key",
+		Platform: "any",
+		Emits:    "unset *_STORAGE_KEY",
+		Why:      "A storage account's key, the whole credential for its data (az and Terraform read Azure's).",
+	},
+	{
+		ID:       "strip-app-key",
+		Platform: "any",
+		Emits:    "unset *_APP_KEY",
+		Why:      "Application keys, which with the API key act as the account's user (Datadog's).",
+	},
+	{
+		ID:       "strip-master-key",
+		Platform: "any",
+		Emits:    "unset *MASTER_KEY",
+		Why:      "The key that decrypts an application's stored credentials (Rails' config/credentials.yml.enc).",
+	},
+	{
+		ID:       "strip-age-key",
+		Platform: "any",
+		Emits:    "unset *_AGE_KEY",
+		Why:      "An age private key by value, which decrypts every file sops encrypted to it.",
+	},
+	{
+		ID:       "strip-kaggle-key",
+		Platform: "any",
+		Emits:    "unset KAGGLE_KEY",
+		Why:      "The Kaggle API key (with KAGGLE_USERNAME, the account).",
+	},
+	{
+		ID:       "strip-private-key-bare",
+		Platform: "any",
+		Emits:    "unset PRIVATE_KEY",
+		Why:      "A private key by value under the bare name, which *_PRIVATE_KEY misses.",
+	},
+	{
+		ID:       "strip-keyfile-json",
+		Platform: "any",
+		Emits:    "unset *_KEYFILE_JSON",
+		Why:      "A service account key in JSON, by value (Terraform's Google provider).",
+	},
+	{
+		ID:       "strip-docker-auth-config",
+		Platform: "any",
+		Emits:    "unset DOCKER_AUTH_CONFIG",
+		Why:      "Registry credentials in Docker's config.json format, by value (GitLab runners).",
+	},
+	{
+		ID:       "strip-token-bare",
+		Platform: "any",
+		Emits:    "unset TOKEN",
+		Why:      "A token under the bare name, which *_TOKEN misses.",
+	},
+	{
+		ID:       "strip-apikey-bare",
+		Platform: "any",
+		Emits:    "unset APIKEY",
+		Why:      "An API key under the bare name, which *_APIKEY misses.",
 	},
 	{
 		ID:       "strip-ssh-auth-sock",
