@@ -241,4 +241,5 @@ var seccompIoctls = map[string]uint32{
 	"TIOCSSERIAL":    0x541f,
 	"TIOCVHANGUP":    0x5437,
 	"TIOCSLCKTRMIOS": 0x5457,
+	"TCXONC":         0x540a,
 }

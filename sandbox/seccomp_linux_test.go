@@ -65,7 +65,7 @@ func TestSeccompConstants(t *testing.T) {
 	ioctls := map[string]uint32{
 		"TIOCSTI": unix.TIOCSTI, "TIOCLINUX": unix.TIOCLINUX, "TIOCSETD": unix.TIOCSETD, "TIOCEXCL": unix.TIOCEXCL,
 		"TIOCCONS": unix.TIOCCONS, "TIOCSSERIAL": unix.TIOCSSERIAL, "TIOCVHANGUP": unix.TIOCVHANGUP,
-		"TIOCSLCKTRMIOS": unix.TIOCSLCKTRMIOS,
+		"TIOCSLCKTRMIOS": unix.TIOCSLCKTRMIOS, "TCXONC": unix.TCXONC,
 	}
 	for _, io := range seccompIoctls {
 		if want, ok := ioctls[io.name]; !ok || io.request != want {

@@ -1127,6 +1127,13 @@ var ruleTable = [...]Rule{
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
 	},
 	{
+		ID:       "refuse-tcxonc",
+		Platform: "linux",
+		When:     "seccomp",
+		Emits:    "refuse ioctl TCXONC (EPERM)",
+		Why:      "tcflow(TCOOFF) stops output on the terminal, and the stop outlives the run: every later write of the caller's (its shell's prompt, an agent host's output) waits for a ^Q that a program driving a pty never types, and no reset of the settings restarts it. Only serial-line tools pace output this way.",
+	},
+	{
 		ID:       "refuse-socketcall",
 		Platform: "linux",
 		When:     "seccomp",
@@ -4024,6 +4031,8 @@ var seccompIoctls = [...]seccompIoctl{
 	{rule: "refuse-tiocvhangup", name: "TIOCVHANGUP", request: 0x5437, errno: 1},
 	// refuse-tiocslcktrmios
 	{rule: "refuse-tiocslcktrmios", name: "TIOCSLCKTRMIOS", request: 0x5457, errno: 1},
+	// refuse-tcxonc
+	{rule: "refuse-tcxonc", name: "TCXONC", request: 0x540a, errno: 1},
 }
 
 // watchRows are the paths NewCmd watches on the host during a run, by
