@@ -1477,8 +1477,8 @@ var ruleTable = [...]Rule{
 		Platform: "darwin",
 		For:      "tty",
 		Emits:    "(allow file-read* (literal \"$path\")) (allow file-write-data (literal \"$path\")) (allow file-ioctl (literal \"$path\"))",
-		Reviewed: "The terminal the command was given as its stdin, stdout or stderr, and no other.",
-		Why:      "A command writes to and sets the modes of the terminal it was started on; Codex's base policy notes that a terminal opened before the sandbox is checked on every write and ioctl. Other terminals stay closed.",
+		Reviewed: "The terminals the calling process's stdin, stdout and stderr are, which the command inherits, and no other.",
+		Why:      "A command writes to and sets the modes of the terminal it was started on; Codex's base policy notes that a terminal opened before the sandbox is checked on every write and ioctl. Other terminals stay closed, a terminal the caller hands the command in other descriptors too.",
 	},
 	{
 		ID:       "read-path",

@@ -240,6 +240,13 @@ func TestExplainJSON(t *testing.T) {
 	if !slices.Equal(x.UnsetEnv, unsetEnv()) {
 		t.Errorf("darwin: unset_env %q, want %q", x.UnsetEnv, unsetEnv())
 	}
+	x = e.explainJSON(t, "--os", "darwin", "--allow-all-mach", "--", "true")
+	if !strings.Contains(x.Profile, "(allow mach*)\n") {
+		t.Errorf("darwin, --allow-all-mach: no (allow mach*) in\n%s", x.Profile)
+	}
+	if x = e.explainJSON(t, "--os", "darwin", "--", "true"); strings.Contains(x.Profile, "(allow mach*)") {
+		t.Errorf("darwin: (allow mach*) without --allow-all-mach")
+	}
 	// A command named -p with a profile after it stays the command:
 	// sandbox-exec's options end before it (rule end-of-options).
 	x = e.explainJSON(t, "--os", "darwin", "--", "-p", "(version 1)(allow default)", "/bin/sh")
