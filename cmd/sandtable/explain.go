@@ -87,6 +87,16 @@ func cmdExplain(args []string) int {
 	if wrap.Program == "" && !*asJSON {
 		fmt.Fprintf(os.Stderr, "sandtable explain: policy is off: the command runs without a sandbox\n")
 	}
+	if wrap.Program != "" && *goos == "linux" && cfg.Network.Mode == sandbox.NetworkProxy {
+		// Pasted, the argv would share the host's network: in mode proxy
+		// --share-net keeps the helper's namespace, which only run makes.
+		if !*asJSON && !*withRules {
+			return report("explain", usageError{fmt.Errorf("--network proxy: bwrap runs inside the network helper's namespace and the proxy in sandtable itself, so a pasted line would share the host's network; see the argv with --rules or --json")})
+		}
+		if *withRules && !*asJSON {
+			fmt.Fprintf(os.Stderr, "sandtable explain: --network proxy: this argv runs inside the network helper's namespace; run alone, its --share-net shares the host's network\n")
+		}
+	}
 	switch {
 	case *asJSON:
 		err = writeJSON(os.Stdout, wrap, cmdArgs, vars, steps, *withRules)

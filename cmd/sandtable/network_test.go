@@ -47,3 +47,19 @@ func TestNetworkFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainProxyNotPasteable: in mode proxy the argv's --share-net keeps
+// the helper's namespace, so a pasted line would share the host's network;
+// explain refuses to print one, and says so beside --rules (--json is for
+// programs, which read the rows).
+func TestExplainProxyNotPasteable(t *testing.T) {
+	e := newEnv(t)
+	r := e.run(t, "", "explain", "--network", "proxy", "--", "true")
+	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "a pasted line would share the host's network") {
+		t.Errorf("explain --network proxy: exit %d, stdout %q, stderr %q; want a refusal", r.code, r.stdout, r.stderr)
+	}
+	r = e.run(t, "", "explain", "--rules", "--network", "proxy", "--", "true")
+	if r.code != 0 || !strings.Contains(r.stdout, "--share-net") || !strings.Contains(r.stderr, "run alone, its --share-net shares the host's network") {
+		t.Errorf("explain --rules --network proxy: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
