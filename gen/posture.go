@@ -236,6 +236,10 @@ func linuxFlag(p posture, r *Rule, flag string, ops []string, cond string, secco
 			p.add("Network", r.ID, "the network helper's own namespace: a loopback where the proxy listens, nothing of the host's", cond)
 			return
 		}
+		if slices.ContainsFunc(r.When, func(c Cond) bool { return c.Word == "network-host" && !c.Not }) {
+			p.add("Network", r.ID, "the host's network, including its loopback services; its abstract unix sockets only without Landlock's scope (before Linux 6.12), through `Command`, or with `Network.HostAbstract`", cond)
+			return
+		}
 		p.add("Network", r.ID, "the host's network, including its abstract unix sockets", cond)
 	case "--unshare-pid":
 		p.add("Processes", r.ID, "a new pid namespace", cond)
