@@ -50,6 +50,7 @@ var condPhrase = map[string][2]string{
 	"is-missing":            {"missing", "not missing"},
 	"ancestor-of-workspace": {"an ancestor of the workspace", "not an ancestor of the workspace"},
 	"inside-workspace":      {"inside the workspace", "not inside the workspace"},
+	"in-shared-temp":        {"under a world-writable sticky directory", "not under a world-writable sticky directory"},
 	"all-mach":              {"only with `Config.AllowAllMach`", "unless `Config.AllowAllMach`"},
 	"home":                  {"when there is a home directory", "without a home directory"},
 	"tmpdir":                {"when the spawn has its own temporary directory", "without one"},
@@ -58,16 +59,18 @@ var condPhrase = map[string][2]string{
 
 // iterSubject names the paths a `for` ranges over.
 var iterSubject = map[string]string{
-	"hidden":    "each hidden path",
-	"read":      "each `Config.Read` path",
-	"write":     "each `Config.Write` path",
-	"pin":       "each directory between the workspace or a `Config.Write` path and a hidden or protected path inside it",
-	"protected": "each protected path found in the workspace or a `Config.Write` directory (see Protected paths)",
-	"caches":    "each tool cache directory (the caches section; none under `Config.NoCache`)",
-	"ancestor":  "each directory above the workspace and the `Config.Read` and `Config.Write` paths",
-	"guard":     "each directory from a hidden path inside the workspace or a `Config.Write` path up to that root",
-	"tty":       "the terminal each of the command's standard descriptors is",
-	"redacted":  "each file of the redact section that exists",
+	"hidden":        "each hidden path",
+	"read":          "each `Config.Read` path",
+	"write":         "each `Config.Write` path",
+	"pin":           "each directory between the workspace or a `Config.Write` path and a hidden or protected path inside it",
+	"protected":     "each protected path found in the workspace or a `Config.Write` directory (see Protected paths)",
+	"caches":        "each tool cache directory (the caches section; none under `Config.NoCache`)",
+	"ancestor":      "each directory above the workspace and the `Config.Read` and `Config.Write` paths",
+	"guard":         "each directory from a hidden path inside the workspace or a `Config.Write` path up to that root",
+	"tty":           "the terminal each of the command's standard descriptors is",
+	"redacted":      "each file of the redact section that exists",
+	"sockets":       "each named unix socket of the host outside the writable roots and the grants",
+	"socket-grants": "each `Config.Sockets` socket",
 }
 
 func phrase(c Cond) string {
@@ -178,7 +181,7 @@ func linuxFlag(p posture, r *Rule, flag string, ops []string, cond string, secco
 	if strings.HasSuffix(flag, "-try") {
 		try = " if it exists"
 	}
-	hidden := r.For == "hidden"
+	hidden := r.For == "hidden" || r.For == "sockets"
 	switch strings.TrimSuffix(flag, "-try") {
 	case "--ro-bind":
 		if ops[0] == "/" && ops[1] == "/" {

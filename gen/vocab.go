@@ -42,6 +42,9 @@ var conditions = map[string]condition{
 	"home":     {scope: scopeGlobal, expr: `p.home != ""`},
 	"tmpdir":   {scope: scopeGlobal, expr: `p.tmpdir != ""`},
 	"folded":   {scope: scopeItem, expr: `f.folded != ""`},
+	// linux: a host socket under a world-writable sticky directory
+	// (/var/tmp): scratch space whose sockets come and go.
+	"in-shared-temp": {scope: scopeItem, expr: "f.sharedTemp"},
 }
 
 // iterations maps a `for` word to the plan field it ranges over. Read and
@@ -69,6 +72,10 @@ var iterations = map[string]struct {
 	// redacted are the redact section's files that exist, each with the
 	// descriptor its copy is read from.
 	"redacted": {field: "redacted"},
+	// The host's named unix sockets to hide, and the ones the caller
+	// grants: existing sockets, so never missing.
+	"sockets":       {field: "sockets"},
+	"socket-grants": {field: "socketGrants"},
 }
 
 // Variables. $path is the iterated item and needs `for`. The descriptor

@@ -68,6 +68,14 @@ type Config struct {
 	// silently reveal nothing.
 	Reveal []string
 
+	// Sockets are host unix sockets the command may connect to. On Linux
+	// every other named socket the host has outside the workspace and the
+	// Write paths is replaced by an empty file (the table's
+	// hide-host-socket rule), whatever the network mode; a granted one is
+	// shown, even inside a hidden directory (grant-socket). Each must
+	// resolve to a socket. macOS's profile decides sockets by its own rules.
+	Sockets []string
+
 	// Network is how the child reaches the network: off, or the host's
 	// (see NetworkMode). The network is on by default because package
 	// managers fetch.

@@ -1087,6 +1087,12 @@ func (e *escEnv) serve(network, addr string, bound func(net.Addr)) net.Listener 
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	if ul, ok := ln.(*net.UnixListener); ok {
+		// The file stays until the pass's directory goes (see
+		// socketGrace).
+		ul.SetUnlinkOnClose(false)
+		e.sockets.Store(true)
+	}
 	e.t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {

@@ -32,6 +32,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -106,7 +107,16 @@ type escPass struct {
 	bash      string
 	// fixture holds what passFixtures made, by a name of their choosing.
 	fixture map[string]string
+	// sockets is set once an attempt listened on a path socket; see
+	// socketGrace.
+	sockets atomic.Bool
 }
+
+// socketGrace is how long a pass that made path sockets waits, once all of
+// them are closed, before their files go with its directory: a spawn that
+// listed one while it was open (hide-host-socket), in this process or
+// another, fails if the file is gone before bwrap mounts over it.
+const socketGrace = time.Second
 
 // passFixtures run at the end of newEscPass, before any attempt: what they
 // add to the shared home or the environment is there for every attempt's
@@ -126,6 +136,11 @@ func newEscPass(t *testing.T, u *escUser) (pass *escPass, restore func()) {
 		t.Fatalf("no bash on %s", escPath)
 	}
 	p.base = hostDir(t)
+	t.Cleanup(func() { // before hostDir's removal
+		if p.sockets.Load() {
+			time.Sleep(socketGrace)
+		}
+	})
 	if err := os.Chmod(p.base, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +175,15 @@ func newEscPass(t *testing.T, u *escUser) (pass *escPass, restore func()) {
 	for _, f := range passFixtures {
 		f(t, p, set)
 	}
+	// bwrap runs as the pass's user: the host sockets worth hiding are the
+	// ones that user can reach (hide-host-socket).
+	ownIdentity := socketIdentity
+	if u.cred != nil {
+		id := identity{uid: u.cred.Uid, gids: []uint32{u.cred.Gid}}
+		socketIdentity = func() identity { return id }
+	}
 	return p, func() {
+		socketIdentity = ownIdentity
 		for k, v := range saved {
 			if v == nil {
 				os.Unsetenv(k)
@@ -476,13 +499,27 @@ func (e *escEnv) childEnv(env []string) []string {
 // a descriptor nothing names is harmless.
 func (e *escEnv) argv(m escMode) (string, []string, []WrapFile) {
 	e.t.Helper()
-	w, err := Prefix(e.cfg)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	steps, err := Explain("linux", e.cfg)
-	if err != nil {
-		e.t.Fatal(err)
+	var (
+		w     Wrap
+		steps []Step
+		err   error
+	)
+	// The host's sockets are listed anew by each call (hide-host-socket),
+	// and a concurrent attempt's may come or go between the two.
+	for try := 0; try < 5; try++ {
+		if w, err = Prefix(e.cfg); err != nil {
+			e.t.Fatal(err)
+		}
+		if steps, err = Explain("linux", e.cfg); err != nil {
+			e.t.Fatal(err)
+		}
+		var flat []string
+		for _, s := range steps {
+			flat = append(flat, s.Args...)
+		}
+		if slices.Equal(flat, w.Args) {
+			break
+		}
 	}
 	switch m.kind {
 	case modeSpec:

@@ -110,6 +110,12 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if goos == "linux" {
 		p.mounts = sortMounts(linuxMounts(p, nil))
 	}
+	if p.sockets, p.socketGrants, err = socketFacts(r, goos, cfg, p, roots, strict); err != nil {
+		return nil, err
+	}
+	if goos == "linux" && len(p.sockets)+len(p.socketGrants) > 0 {
+		p.mounts = sortMounts(linuxMounts(p, p.mounts[:0]))
+	}
 	p.numberFiles(nativeSeccomp() != nil)
 	return p, nil
 }
@@ -126,7 +132,7 @@ func checkConfig(cfg Config) error {
 	for _, group := range []struct {
 		field string
 		paths []string
-	}{{"hidden path", cfg.Hidden}, {"read path", cfg.Read}, {"write path", cfg.Write}, {"reveal path", cfg.Reveal}} {
+	}{{"hidden path", cfg.Hidden}, {"read path", cfg.Read}, {"write path", cfg.Write}, {"reveal path", cfg.Reveal}, {"socket", cfg.Sockets}} {
 		for _, p := range group.paths {
 			if err := checkPath(group.field, p); err != nil {
 				return err

@@ -23,6 +23,9 @@ type pathFact struct {
 	writable bool
 	folded   string
 	fd       string // a redacted file's descriptor
+	// sharedTemp: a host socket under a world-writable sticky directory
+	// (socketFacts).
+	sharedTemp bool
 }
 
 // mount is one entry of the bwrap "mounts" group: the rule that emits it and
@@ -65,6 +68,10 @@ type plan struct {
 	// tmpdir is the spawn's own temporary directory on macOS, made by
 	// attachTmpdir for a spawn on a Mac; "" when rendering without one.
 	tmpdir string
+	// sockets are the host's named unix sockets to hide, and
+	// socketGrants the ones Config.Sockets grants; see socketFacts.
+	sockets      []pathFact
+	socketGrants []pathFact
 
 	network       bool    // any mode but NetworkOff
 	netHost       bool    // NetworkHost

@@ -26,6 +26,8 @@ type profileCase struct {
 	ttys    []string
 	allMach bool
 	tmpdir  string
+	sockets []string // host sockets to hide
+	grants  []string // Config.Sockets
 }
 
 var profileCases = []profileCase{
@@ -52,6 +54,9 @@ var profileCases = []profileCase{
 		"/a": kindDir, "/a/b/ws/c/d": kindDir, "/a/b/ws/c/d/e.key": kindFile},
 		read: []string{"/a/b/ws/c/d/e"}, write: []string{"/a/x"}},
 	{name: "workspace-in-tmp", workspace: "/tmp/ws", hidden: map[string]pathKind{"/tmp/ws/.env": kindFile}},
+	{name: "host-sockets", workspace: "/home/u/ws", hidden: map[string]pathKind{"/run/user": kindDir},
+		sockets: []string{"/run/mysqld/mysqld.sock", "/var/run/tailscale/tailscaled.sock"},
+		grants:  []string{"/run/user/1000/docker.sock", "/var/run/tailscale/tailscaled.sock"}},
 	{name: "newcmd-status", workspace: "/home/u/ws", hidden: map[string]pathKind{"/home/u/.netrc": kindFile}, statusFD: true},
 	{name: "darwin-home-terminal", workspace: "/Users/u/ws", home: "/Users/u", ttys: []string{"/dev/ttys003"},
 		tmpdir: "/private/var/folders/xy/abc123/T/sandtable-1234",
@@ -81,6 +86,13 @@ func newTestPlan(c profileCase) *plan {
 		if c.hidden[h] == kindFile {
 			p.nullFD, p.seccompFD = "3", "4"
 		}
+	}
+	for _, h := range c.sockets {
+		p.sockets = append(p.sockets, fact(h, kindFile, c.workspace))
+		p.nullFD, p.seccompFD = "3", "4"
+	}
+	for _, g := range c.grants {
+		p.socketGrants = append(p.socketGrants, fact(g, kindFile, c.workspace))
 	}
 	if c.statusFD {
 		p.statusFD = "5"

@@ -422,6 +422,10 @@ func iterPaths(p *plan, forWord string) []string {
 		facts = p.guards
 	case "tty":
 		facts = p.ttys
+	case "sockets":
+		facts = p.sockets
+	case "socket-grants":
+		facts = p.socketGrants
 	}
 	out := make([]string, len(facts))
 	for i, f := range facts {

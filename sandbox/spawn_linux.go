@@ -408,6 +408,9 @@ func (f *fold) unavailable(msg string) error {
 	if len(msg) > 2048 {
 		msg = "..." + msg[len(msg)-2048:]
 	}
+	if s := vanishedSocket(f.plan, msg); s != "" {
+		return &unavailableError{reason: "the host socket " + s + " was removed while the sandbox was being built (hide-host-socket)", hint: "run it again"}
+	}
 	return &unavailableError{
 		reason: f.host.prog + " cannot create a sandbox",
 		hint:   probeHint(os.DirFS("/"), msg),

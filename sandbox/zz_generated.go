@@ -866,6 +866,22 @@ var ruleTable = [...]Rule{
 		Why:      "A read-only empty file (the contents of /dev/null) replaces a hidden file, socket or device. A missing path emits nothing: there is nothing to hide, and bwrap would fail the spawn.",
 	},
 	{
+		ID:       "hide-host-socket",
+		Platform: "linux",
+		For:      "sockets",
+		When:     "is-file, not in-shared-temp",
+		Emits:    "--ro-bind-data $nullfd $path",
+		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket /proc/net/unix names when the spawn is built is replaced by an empty file, and connect() then fails (ECONNREFUSED). Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, and one under a world-writable sticky directory (/var/tmp): that is scratch space whose sockets come and go with the programs that made them (test suites), and a socket removed between the listing and bwrap's mount fails the spawn, since bwrap cannot make the mount point on the read-only root.",
+	},
+	{
+		ID:       "grant-socket",
+		Platform: "linux",
+		For:      "socket-grants",
+		Emits:    "--ro-bind $path $path",
+		Reviewed: "An explicit grant by the caller (Config.Sockets, --socket), one socket at a time: it shows the socket at its path, over a hidden directory or the host-socket hiding, and nothing else.",
+		Why:      "A host socket the command is meant to use (docker.sock for someone who wants it). After the hiding rules, so that it wins at the same depth; a read-only bind connects like the socket itself.",
+	},
+	{
 		ID:       "hide-dir-read-only",
 		Platform: "linux",
 		For:      "hidden",
@@ -3707,6 +3723,8 @@ const (
 	linuxRuleRedactFile         = 13 // redact-file
 	linuxRuleHideDir            = 14 // hide-dir
 	linuxRuleHideFile           = 15 // hide-file
+	linuxRuleHideHostSocket     = 16 // hide-host-socket
+	linuxRuleGrantSocket        = 17 // grant-socket
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -3758,6 +3776,16 @@ func linuxMounts(p *plan, dst []mount) []mount {
 			dst = append(dst, mount{rule: linuxRuleHideFile, path: f.path}) // hide-file
 		}
 	}
+	for i := range p.sockets {
+		f := &p.sockets[i]
+		if f.kind == kindFile && !f.sharedTemp {
+			dst = append(dst, mount{rule: linuxRuleHideHostSocket, path: f.path}) // hide-host-socket
+		}
+	}
+	for i := range p.socketGrants {
+		f := &p.socketGrants[i]
+		dst = append(dst, mount{rule: linuxRuleGrantSocket, path: f.path}) // grant-socket
+	}
 	return dst
 }
 
@@ -3767,7 +3795,7 @@ func linuxArgs(p *plan) []string {
 	n := 27 // the unconditional rules
 	for i := range p.mounts {
 		switch p.mounts[i].rule {
-		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleRedactFile, linuxRuleHideFile:
+		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleRedactFile, linuxRuleHideFile, linuxRuleHideHostSocket, linuxRuleGrantSocket:
 			n += 3
 		case linuxRuleHideDir:
 			n += 4
@@ -3835,6 +3863,10 @@ func linuxArgs(p *plan) []string {
 			a = append(a, "--size", "4096", "--tmpfs", m.path) // hide-dir
 		case linuxRuleHideFile:
 			a = append(a, "--ro-bind-data", p.nullFD, m.path) // hide-file
+		case linuxRuleHideHostSocket:
+			a = append(a, "--ro-bind-data", p.nullFD, m.path) // hide-host-socket
+		case linuxRuleGrantSocket:
+			a = append(a, "--ro-bind", m.path, m.path) // grant-socket
 		}
 	}
 	for i := range p.hidden {
@@ -3910,6 +3942,10 @@ func linuxSteps(p *plan) []Step {
 			s = append(s, Step{Rule: "hide-dir", Args: []string{"--size", "4096", "--tmpfs", m.path}}) // hide-dir
 		case linuxRuleHideFile:
 			s = append(s, Step{Rule: "hide-file", Args: []string{"--ro-bind-data", p.nullFD, m.path}}) // hide-file
+		case linuxRuleHideHostSocket:
+			s = append(s, Step{Rule: "hide-host-socket", Args: []string{"--ro-bind-data", p.nullFD, m.path}}) // hide-host-socket
+		case linuxRuleGrantSocket:
+			s = append(s, Step{Rule: "grant-socket", Args: []string{"--ro-bind", m.path, m.path}}) // grant-socket
 		}
 	}
 	for i := range p.hidden {

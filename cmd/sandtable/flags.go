@@ -80,6 +80,7 @@ type sandboxFlags struct {
 	hide, read, write, reveal pathList
 	keepEnv                   pathList
 	allowHost, allowPrivate   pathList
+	sockets                   pathList
 	noNetwork, interactive    bool
 	hostAbstract              bool
 	noCache                   bool
@@ -101,6 +102,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.allowHost, "allow-host", "with --network proxy, allow only these destinations: `NAME[:PORT]`,\n        *.NAME[:PORT] or IP[:PORT] (repeatable); an exact entry may be private")
 	fs.Var(&f.allowPrivate, "allow-private", "with --network proxy, let the proxy reach this exact `NAME[:PORT]` or\n        IP[:PORT] on a loopback, link-local or private address (repeatable)")
 	fs.BoolVar(&f.hostAbstract, "host-abstract", false, "with --network host, leave the host's abstract unix sockets reachable\n        (X11, D-Bus); without it they are not, where Landlock can scope them")
+	fs.Var(&f.sockets, "socket", "let CMD connect to the host's unix socket at `path`, e.g. /run/docker.sock;\n        every other named socket of the host outside the workspace is hidden (repeatable)")
 	fs.BoolVar(&f.noNetwork, "no-network", false, "--network off: cut the command off from the network, loopback included")
 	fs.BoolVar(&f.interactive, "interactive", false, "keep the terminal's session for job control and /dev/tty\n        (CMD can signal the terminal's processes; typing into the terminal\n        stays refused on amd64 and arm64 only: for a human at a terminal)")
 	fs.BoolVar(&f.allowGitConfig, "allow-git-config", false, "leave the git config files in the workspace writable (git remote add,\n        git config; CMD can then make the next git command run anything)")
@@ -129,7 +131,7 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 		flag string
 		in   pathList
 		out  *[]string
-	}{{"--hide", f.hide, &cfg.Hidden}, {"--read", f.read, &cfg.Read}, {"--write", f.write, &cfg.Write}, {"--reveal", f.reveal, &cfg.Reveal}} {
+	}{{"--hide", f.hide, &cfg.Hidden}, {"--read", f.read, &cfg.Read}, {"--write", f.write, &cfg.Write}, {"--reveal", f.reveal, &cfg.Reveal}, {"--socket", f.sockets, &cfg.Sockets}} {
 		for _, p := range l.in {
 			abs, err := absPath(cwd, l.flag, p)
 			if err != nil {

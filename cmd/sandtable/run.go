@@ -19,7 +19,10 @@ import (
 var runHelp = helpText{
 	synopsis: "run [flags] [--] CMD [ARGS...]",
 	description: `Run CMD in the sandbox, in the workspace directory. CMD can write only to
-the workspace (and a private /tmp) and cannot read the hidden paths.
+the workspace (and a private /tmp) and cannot read the hidden paths. On
+Linux it cannot connect to the host's named unix sockets outside the
+workspace either (an ssh-agent, a database, containerd), unless --socket
+grants one.
 
 A terminal or /dev/null as stdin, stdout or stderr reaches CMD as it is. A
 pipe, FIFO, socket, file or device is copied through a pipe of the
@@ -54,7 +57,8 @@ stdin, stdout and stderr gets back its settings after the run, however CMD
 ended.`,
 	example: `  sandtable run -- sh -c 'echo hi > out.txt'
   sandtable run --workspace ~/src/app --no-network -- make test
-  sandtable run --network proxy --allow-host registry.npmjs.org:443 -- npm install`,
+  sandtable run --network proxy --allow-host registry.npmjs.org:443 -- npm install
+  sandtable run --socket /run/docker.sock -- docker ps`,
 }
 
 func cmdRun(args []string) int {

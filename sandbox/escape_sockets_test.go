@@ -1,0 +1,203 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The host-socket attempts: a service listening on a named unix socket
+// outside the workspace (an ssh-agent, a database that trusts its peer's
+// uid) that no default hides. The control drops the hide-host-socket step
+// for that socket. The documented ones assert what keeps working: a
+// granted socket, and the command's own sockets in /tmp and the workspace.
+func init() {
+	escAttempts = append(escAttempts,
+		&attempt{
+			name:  "host-socket",
+			what:  "connect to a host service's unix socket outside the workspace (network host)",
+			needs: []string{"python3"},
+			setup: func(e *escEnv) {
+				e.serveUnix(filepath.Join(e.serviceDir(), "service.sock"))
+			},
+			script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+			control: func(e *escEnv) escMode { return dropRules("hide-host-socket=" + e.vars["SOCK"]) },
+		},
+		&attempt{
+			name:  "host-socket-network-off",
+			what:  "connect to a host service's unix socket with the network off",
+			needs: []string{"python3"},
+			setup: func(e *escEnv) {
+				e.serveUnix(filepath.Join(e.serviceDir(), "service.sock"))
+				e.cfg.Network.Mode = NetworkOff
+			},
+			script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+			control: func(e *escEnv) escMode { return dropRules("hide-host-socket=" + e.vars["SOCK"]) },
+		},
+		&attempt{
+			name:  "host-socket-via-link",
+			what:  "connect to a host socket bound through a symlinked directory, by the link's path",
+			needs: []string{"python3"},
+			setup: func(e *escEnv) {
+				dir := e.serviceDir()
+				real := e.mkdir(filepath.Join(dir, "real"))
+				link := filepath.Join(dir, "link")
+				if err := os.Symlink(real, link); err != nil {
+					e.t.Fatal(err)
+				}
+				e.chown(e.t, link)
+				e.serveUnix(filepath.Join(link, "service.sock"))
+				e.vars["REAL"] = filepath.Join(real, "service.sock")
+			},
+			script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+			control: func(e *escEnv) escMode { return dropRules("hide-host-socket=" + e.vars["REAL"]) },
+		},
+		&attempt{
+			name:  "host-socket-datagram",
+			what:  "send a datagram to a host service's bound unix datagram socket (a journal, a notify socket)",
+			needs: []string{"python3"},
+			setup: func(e *escEnv) {
+				sock := filepath.Join(e.serviceDir(), "dgram.sock")
+				got := serveDatagram(e, sock)
+				e.vars["SOCK"] = sock
+				e.vars["SEND_PY"] = sendDatagramPy
+				datagrams.Store(e, got)
+			},
+			script: `"$PY" -c "$SEND_PY" "$SOCK"`,
+			escaped: func(e *escEnv, r *escResult) bool {
+				v, _ := datagrams.Load(e)
+				got := v.(*atomic.Int32)
+				deadline := time.Now().Add(2 * time.Second)
+				for got.Load() == 0 && time.Now().Before(deadline) && !strings.Contains(r.out, "sendto:") {
+					time.Sleep(10 * time.Millisecond)
+				}
+				return got.Swap(0) > 0
+			},
+			control: func(e *escEnv) escMode { return dropRules("hide-host-socket=" + e.vars["SOCK"]) },
+		},
+		&attempt{
+			name:       "host-socket-granted",
+			what:       "connect to a host socket the caller grants (Config.Sockets), inside the default-hidden ~/.gnupg",
+			needs:      []string{"python3"},
+			documented: "a granted socket is the caller's choice (grant-socket)",
+			setup: func(e *escEnv) {
+				sock := filepath.Join(e.home, ".gnupg", "S.granted-"+e.u.label)
+				e.serveUnix(sock)
+				e.cfg.Sockets = []string{sock}
+			},
+			script: `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+		},
+		&attempt{
+			name:       "host-socket-shared-temp",
+			what:       "connect to a host socket under /var/tmp, a world-writable sticky directory",
+			needs:      []string{"python3"},
+			documented: "sockets under a world-writable sticky directory are not hidden (hide-host-socket's not in-shared-temp)",
+			setup: func(e *escEnv) {
+				e.serveUnix(filepath.Join(e.out, "scratch.sock"))
+			},
+			script: `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+		},
+		&attempt{
+			name:       "own-socket-tmp",
+			what:       "listen on a socket in /tmp and connect to it (a test suite's own server)",
+			needs:      []string{"python3"},
+			documented: "the command's own sockets in its private /tmp work",
+			setup: func(e *escEnv) {
+				e.secret = escToken(e.a.name)
+				e.vars["SECRET"], e.vars["OWN_PY"] = e.secret, ownSocketPy
+			},
+			script: `"$PY" -c "$OWN_PY" /tmp/own.sock`,
+		},
+		&attempt{
+			name:       "own-socket-workspace",
+			what:       "listen on a socket in the workspace and connect to it",
+			needs:      []string{"python3"},
+			documented: "the command's own sockets in the workspace work",
+			setup: func(e *escEnv) {
+				e.secret = escToken(e.a.name)
+				e.vars["SECRET"], e.vars["OWN_PY"] = e.secret, ownSocketPy
+			},
+			script: `rm -f "$WS/own.sock"; "$PY" -c "$OWN_PY" "$WS/own.sock"`,
+		},
+	)
+}
+
+// serviceDir is a directory for the attempt's host service outside the
+// workspace and any world-writable sticky directory, where host services
+// keep their sockets (under /run), owned by the pass's user. It goes a
+// while after the attempt's sockets close (see socketGrace).
+func (e *escEnv) serviceDir() string {
+	dir, err := os.MkdirTemp("/run", "sandtable-esc-"+e.a.name+"-")
+	if err != nil {
+		e.t.Skipf("no directory for a service socket under /run: %v", err)
+	}
+	e.t.Cleanup(func() {
+		time.Sleep(socketGrace)
+		os.RemoveAll(dir)
+	})
+	if err := os.Chmod(dir, 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	e.chown(e.t, dir)
+	return dir
+}
+
+// ownSocketPy listens on argv[1], connects to it and passes $SECRET
+// through.
+const ownSocketPy = `
+import os, socket, sys
+srv = socket.socket(socket.AF_UNIX)
+srv.bind(sys.argv[1])
+srv.listen(1)
+c = socket.socket(socket.AF_UNIX)
+c.settimeout(3)
+c.connect(sys.argv[1])
+a, _ = srv.accept()
+a.sendall(os.environ["SECRET"].encode())
+print(c.recv(200).decode())
+`
+
+// sendDatagramPy sends one datagram to argv[1].
+const sendDatagramPy = `
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+try:
+    s.sendto(b"from the sandbox", sys.argv[1])
+    print("sent")
+except Exception as e:
+    print("sendto:", e)
+`
+
+var datagrams sync.Map // *escEnv -> *atomic.Int32
+
+// serveDatagram binds a datagram socket at path that the user may send to,
+// and counts what arrives.
+func serveDatagram(e *escEnv, path string) *atomic.Int32 {
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { c.Close() })
+	e.sockets.Store(true)
+	if err := os.Chmod(path, 0o777); err != nil {
+		e.t.Fatal(err)
+	}
+	e.chown(e.t, path)
+	var got atomic.Int32
+	go func() {
+		buf := make([]byte, 256)
+		for {
+			if _, _, err := c.ReadFrom(buf); err != nil {
+				return
+			}
+			got.Add(1)
+		}
+	}()
+	return &got
+}

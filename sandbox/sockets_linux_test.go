@@ -1,0 +1,168 @@
+package sandbox
+
+import (
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestUnixSocketPaths(t *testing.T) {
+	in := `Num       RefCount Protocol Flags    Type St Inode Path
+0000000000000000: 00000002 00000000 00010000 0001 01 12345 /run/a.sock
+0000000000000000: 00000003 00000000 00000000 0001 03   647
+0000000000000000: 00000002 00000000 00010000 0001 01 22 @abstract/name
+0000000000000000: 00000002 00000000 00000000 0002 01 1234567 /var/tmp/with two spaces.sock
+0000000000000000: 00000003 00000000 00000000 0001 03 99 /run/a.sock
+`
+	got := unixSocketPaths([]byte(in))
+	want := []string{"/run/a.sock", "/var/tmp/with two spaces.sock", "/run/a.sock"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// listen makes a listening socket at path for the test's duration. Its
+// file stays when it is closed; see socketGrace.
+func listen(t *testing.T, path string) {
+	t.Helper()
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	t.Cleanup(func() { ln.Close() })
+}
+
+// TestSocketFacts: the plan hides the host's sockets outside the
+// workspace, not the workspace's own, nor one in a place the sandbox does
+// not show (its private /tmp), nor a granted one, nor one whose file is
+// gone; Config.Sockets must name sockets.
+func TestSocketFacts(t *testing.T) {
+	base, ws := spawnEnv(t)
+	t.Cleanup(func() { time.Sleep(socketGrace) }) // after the sockets close, before base goes
+	out := runDir(t)
+	host := filepath.Join(out, "host.sock")
+	scratch := filepath.Join(base, "scratch.sock") // under /var/tmp
+	granted := filepath.Join(out, "granted.sock")
+	gone := filepath.Join(out, "gone.sock")
+	own := filepath.Join(ws, "own.sock")
+	tmp := filepath.Join(t.TempDir(), "tmp.sock")
+	for _, p := range []string{host, granted, gone, own, tmp, scratch} {
+		listen(t, p)
+	}
+	if err := os.Remove(gone); err != nil { // as a program that exits unlinks its socket
+		t.Fatal(err)
+	}
+	p, err := newPlan("linux", Config{Workspace: ws, Sockets: []string{granted}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hidden, grants []string
+	for _, f := range p.sockets {
+		hidden = append(hidden, f.path)
+	}
+	for _, f := range p.socketGrants {
+		grants = append(grants, f.path)
+	}
+	if !slices.Contains(hidden, host) || slices.ContainsFunc(hidden, func(s string) bool { return s == granted || s == own || s == tmp || s == gone }) {
+		t.Errorf("hidden sockets %q: want %s, and not the granted, own, /tmp or removed one", hidden, host)
+	}
+	for _, f := range p.sockets {
+		if f.sharedTemp != (f.path == scratch) {
+			t.Errorf("%s: sharedTemp %v", f.path, f.sharedTemp)
+		}
+	}
+	if !slices.Equal(grants, []string{granted}) {
+		t.Errorf("grants %q, want %q", grants, granted)
+	}
+	args, err := PrefixFor("linux", Config{Workspace: ws, Sockets: []string{granted}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !containsRun(args.Args, "--ro-bind-data", p.nullFD, host) || !containsRun(args.Args, "--ro-bind", granted, granted) {
+		t.Errorf("argv lacks the hiding or the grant: %q", args.Args)
+	}
+	if slices.Contains(args.Args, scratch) {
+		t.Errorf("argv hides %s, under /var/tmp: %q", scratch, args.Args)
+	}
+
+	notSocket := filepath.Join(out, "file")
+	if err := os.WriteFile(notSocket, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{notSocket, filepath.Join(out, "missing.sock"), "relative.sock"} {
+		if _, err := newPlan("linux", Config{Workspace: ws, Sockets: []string{bad}}); !errors.Is(err, ErrBadPath) {
+			t.Errorf("Sockets %q: %v, want ErrBadPath", bad, err)
+		}
+	}
+	// A socket under a directory the caller cannot search, bwrap cannot
+	// mount over: left alone (the command cannot reach it either).
+	private := mkdir(t, out, "private")
+	if err := os.Chmod(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	unreachable := filepath.Join(private, "s.sock")
+	listen(t, unreachable)
+	ownID := socketIdentity
+	defer func() { socketIdentity = ownID }()
+	socketIdentity = func() identity { return identity{uid: 12345, gids: []uint32{12345}} }
+	if p, err = newPlan("linux", Config{Workspace: ws}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range p.sockets {
+		if f.path == unreachable {
+			t.Errorf("hides %s, which uid 12345 cannot reach", unreachable)
+		}
+	}
+	socketIdentity = ownID
+
+	// Under policy off nothing is hidden, and a grant is still checked.
+	p, err = newPlan("linux", Config{Workspace: ws, Policy: Off})
+	if err != nil || len(p.sockets) != 0 {
+		t.Errorf("policy off: %v, hides %v", err, p.sockets)
+	}
+}
+
+// runDir is a directory for host sockets under /run, where services keep
+// theirs, outside any world-writable sticky directory; it goes a while
+// after the test's sockets close (see socketGrace).
+func runDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/run", "sandtable-test-")
+	if err != nil {
+		t.Skipf("no directory under /run: %v", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { time.Sleep(socketGrace); os.RemoveAll(dir) })
+	return dir
+}
+
+// containsRun reports whether args holds run as consecutive elements.
+func containsRun(args []string, run ...string) bool {
+	for i := range args {
+		if len(args)-i >= len(run) && slices.Equal(args[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestVanishedSocket(t *testing.T) {
+	p := &plan{sockets: []pathFact{{path: "/run/a.sock", kind: kindFile}}}
+	for msg, want := range map[string]string{
+		"bwrap: Can't create file at /run/a.sock: Read-only file system\n":                                          "/run/a.sock",
+		"bwrap: Can't bind mount /bindfileX on /newroot/run/a.sock: Unable to mount source on destination: No such": "/run/a.sock",
+		"bwrap: Can't create file at /run/a.sockx: Read-only file system\n":                                         "",
+		"bwrap: Creating new namespace failed: Operation not permitted\n":                                           "",
+	} {
+		if got := vanishedSocket(p, msg); got != want {
+			t.Errorf("%q: %q, want %q", msg, got, want)
+		}
+	}
+}
