@@ -100,7 +100,7 @@ func (v view) covers(path string) bool {
 func (v view) shows(path string) bool {
 	fresh := false
 	for _, m := range v {
-		if path != m.dst && !strings.HasPrefix(path, m.dst+"/") && m.dst != "/" {
+		if path != m.dst && !under(path, m.dst) && m.dst != "/" {
 			continue
 		}
 		fresh = m.fresh && path != m.dst
