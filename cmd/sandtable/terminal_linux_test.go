@@ -102,6 +102,8 @@ func TestRunRestoresTerminal(t *testing.T) {
 type termState struct {
 	echo, icanon, excl bool
 	ldisc              int
+	nonblock, append   bool         // the shared open file's status flags
+	winsize            unix.Winsize // a fresh terminal's is all zero
 }
 
 type termResult struct {
@@ -162,6 +164,11 @@ func onTerminal(t *testing.T, u termUser, cmd *exec.Cmd, sig syscall.Signal) ter
 		cmd.Process.Kill()
 		t.Fatal("the command did not exit in 20s")
 	}
+	// The status flags before slave.Fd(), which clears O_NONBLOCK.
+	var flags int
+	if rc, err := slave.SyscallConn(); err == nil {
+		rc.Control(func(fd uintptr) { flags, _ = unix.FcntlInt(fd, unix.F_GETFL, 0) })
+	}
 	// The line discipline first: under N_NULL even the settings cannot
 	// be read, until it is put back.
 	fd := int(slave.Fd())
@@ -178,6 +185,10 @@ func onTerminal(t *testing.T, u termUser, cmd *exec.Cmd, sig syscall.Signal) ter
 		t.Fatal(err)
 	}
 	st := termState{echo: tio.Lflag&unix.ECHO != 0, icanon: tio.Lflag&unix.ICANON != 0, ldisc: ldisc, excl: excl != 0}
+	st.nonblock, st.append = flags&unix.O_NONBLOCK != 0, flags&unix.O_APPEND != 0
+	if ws, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); err == nil {
+		st.winsize = *ws
+	}
 	slave.Close()
 	select {
 	case s := <-out:

@@ -10,12 +10,15 @@ import (
 )
 
 // savedTerminal is one standard descriptor's terminal as it was before the
-// run: its settings (termios) and, on Linux, its line discipline and
-// exclusive mode.
+// run: its settings (termios), its window size, the status flags of the
+// open file the caller shares with the command (O_NONBLOCK, O_APPEND,
+// O_ASYNC) and, on Linux, its line discipline and exclusive mode.
 type savedTerminal struct {
 	fd      int
 	termios unix.Termios
 	extra   ttyExtra
+	flags   int           // -1: unknown
+	winsize *unix.Winsize // nil: unknown
 }
 
 // saveTerminals records the state of every standard descriptor that is a
@@ -30,7 +33,14 @@ func saveTerminals() []savedTerminal {
 		if err != nil {
 			continue
 		}
-		saved = append(saved, savedTerminal{fd: fd, termios: *t, extra: getTTYExtra(fd)})
+		s := savedTerminal{fd: fd, termios: *t, extra: getTTYExtra(fd), flags: -1}
+		if fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0); err == nil {
+			s.flags = fl
+		}
+		if ws, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); err == nil {
+			s.winsize = ws
+		}
+		saved = append(saved, s)
 	}
 	return saved
 }
@@ -54,6 +64,18 @@ func restoreTerminals(saved []savedTerminal) {
 		}
 	}()
 	for _, s := range saved {
+		// The open file is the caller's own: O_NONBLOCK left on it makes
+		// the caller's next read fail with EAGAIN. No SIGTTOU for this.
+		if s.flags >= 0 {
+			if now, err := unix.FcntlInt(uintptr(s.fd), unix.F_GETFL, 0); err == nil && now != s.flags {
+				_, _ = unix.FcntlInt(uintptr(s.fd), unix.F_SETFL, s.flags)
+			}
+		}
+		if s.winsize != nil {
+			if now, err := unix.IoctlGetWinsize(s.fd, unix.TIOCGWINSZ); err == nil && *now != *s.winsize {
+				_ = unix.IoctlSetWinsize(s.fd, unix.TIOCSWINSZ, s.winsize)
+			}
+		}
 		// The line discipline first: under another than the one saved
 		// (N_NULL, say) the settings cannot even be read.
 		if s.extra.changed(s.fd) {
