@@ -25,6 +25,9 @@ type watchTarget struct {
 	// placeholder: bwrap itself creates the name (a missing protected
 	// path's placeholder), so its creation is expected.
 	placeholder bool
+	// missing: the path was missing when the plan was made, so it must
+	// still be once the watch is in place.
+	missing bool
 }
 
 // watchTargets lists the names the watch rows cover in p: each path's
@@ -48,7 +51,7 @@ func watchTargets(p *plan) []watchTarget {
 		dir, name := path.Dir(at), path.Base(at)
 		if key := [2]string{dir, name}; !seen[key] {
 			seen[key] = true
-			out = append(out, watchTarget{rule: rule, dir: dir, name: name, placeholder: placeholder})
+			out = append(out, watchTarget{rule: rule, dir: dir, name: name, placeholder: placeholder, missing: f.kind == kindMissing && !placeholder})
 		}
 	}
 	for _, row := range watchRows {

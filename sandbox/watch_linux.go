@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"unsafe"
 
@@ -59,6 +60,14 @@ func startWatch(p *plan) (*hostWatch, error) {
 			w.dirOf[int32(wd)] = t.dir
 		}
 		w.byWD[int32(wd)][t.name] = t
+	}
+	// A path missing when the plan was made, and so not hidden, that
+	// appeared before the watch was in place would go unseen.
+	for _, t := range targets {
+		if _, err := os.Lstat(t.dir + "/" + t.name); t.missing && err == nil {
+			w.close()
+			return nil, fmt.Errorf("sandbox: %s/%s appeared on the host after the sandbox was planned (rule %s): %w", t.dir, t.name, t.rule, ErrHostChanged)
+		}
 	}
 	return w, nil
 }
@@ -164,7 +173,9 @@ func (w *hostWatch) stop() string {
 	} else if why := w.drain(make([]byte, 4096)); why != "" {
 		w.set(why)
 	}
-	w.close()
+	// Closing an inotify instance waits for the kernel's grace period
+	// (about 8 ms here), which the caller need not wait for.
+	go w.close()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.reason

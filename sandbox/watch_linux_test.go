@@ -66,3 +66,51 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestWatchRefusesLateArrival: a hidden path missing when NewCmd planned
+// the spawn, and so not hidden, that appears before Start would be plain
+// to see and unwatched; Start refuses it. The control is Command, which
+// plans the same way and watches nothing: it reads the secret.
+func TestWatchRefusesLateArrival(t *testing.T) {
+	base, _, ws := fixture(t)
+	cred := base + "/cred"
+	cfg := Config{Workspace: ws, Hidden: []string{cred}}
+	c, err := NewCmd(t.Context(), cfg, "cat", cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, base, "cred", "LATE-SECRET\n")
+	out, err := c.Output()
+	if !errors.Is(err, ErrHostChanged) || strings.Contains(string(out), "LATE-SECRET") {
+		t.Fatalf("Output = %q, %v; want ErrHostChanged and no secret", out, err)
+	}
+
+	os.Remove(cred)
+	ctl, err := Command(t.Context(), cfg, "cat", cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, base, "cred", "LATE-SECRET\n")
+	if out, err := ctl.Output(); !strings.Contains(string(out), "LATE-SECRET") {
+		t.Errorf("control: Command did not read the late file (%v: %q): the test shows no attack", err, out)
+	}
+}
+
+// BenchmarkWatch is what the watch adds to a NewCmd spawn: the inotify
+// instance and a watch per directory of the default hidden set, the
+// check of the missing paths, and the teardown.
+func BenchmarkWatch(b *testing.B) {
+	cfg := spawnBenchConfig(b)
+	p, err := newPlan("linux", cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		w, err := startWatch(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.stop()
+	}
+}

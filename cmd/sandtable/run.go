@@ -186,6 +186,10 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 	err := cmd.Wait()
 	signal.Stop(sigs.c)
 	restoreTerminals(terminals)
+	if errors.Is(err, sandbox.ErrHostChanged) {
+		// Killed by the watch: the status says how, this says why.
+		fmt.Fprintf(os.Stderr, "sandtable: %v\n", err)
+	}
 	// NewCmd tells bwrap's own failures apart from CMD's status. CMD that
 	// cannot be executed was mostly caught by checkRunnable already.
 	switch {
