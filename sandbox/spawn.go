@@ -75,6 +75,9 @@ type Cmd struct {
 	// watch stops the run when a hidden or protected path changes on the
 	// host (rules/linux.yaml, watch); nil when there is nothing to watch.
 	watch *hostWatch
+	// locks are the shared locks on the protected paths' directories that
+	// decide who removes a placeholder (removePlaceholders).
+	locks dirLocks
 	// workdir is where the command starts: the workspace. Dir is bwrap's
 	// own working directory, / on Linux.
 	workdir string
@@ -159,15 +162,21 @@ func (c *Cmd) Start() error {
 		}
 		return err
 	}
+	locks, err := lockProtectedDirs(c.fold.plan)
+	if err != nil {
+		return err
+	}
 	w, err := startWatch(c.fold.plan)
 	if err != nil {
+		locks.release()
 		return err
 	}
 	if err := c.fold.start(c); err != nil {
 		w.stop()
-		removePlaceholders(c.fold.plan)
+		removePlaceholders(c.fold.plan, locks)
 		return err
 	}
+	c.locks = locks
 	w.run(func() { c.Process.Kill() })
 	c.watch = w
 	return nil
@@ -185,7 +194,7 @@ func (c *Cmd) Wait() error {
 		defer removeTmpdir(c.tmpdir)
 		return c.Cmd.Wait()
 	}
-	defer removePlaceholders(c.fold.plan)
+	defer removePlaceholders(c.fold.plan, c.locks)
 	err := c.fold.wait(c)
 	why := c.watch.stop()
 	c.watch = nil

@@ -840,7 +840,7 @@ var ruleTable = [...]Rule{
 		For:      "protected",
 		When:     "is-missing",
 		Emits:    "--ro-bind-data $nullfd $path",
-		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none): bwrap makes the empty file on the host as its mount point, and NewCmd and sandtable run remove it afterwards when it is still empty.",
+		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none): bwrap makes the empty file on the host as its mount point, and NewCmd and sandtable run remove it afterwards when it is still empty, and only where no concurrent run holds the directory's lock (flock, shared for a run): that run may have bound the empty file as the user's, and removing it on the host would detach that mount and let it create the file. A placeholder left so is marked (user.sandtable.placeholder) for the last run out.",
 	},
 	{
 		ID:       "redact-file",
