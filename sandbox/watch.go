@@ -28,6 +28,12 @@ type watchTarget struct {
 	// missing: the path was missing when the plan was made, so it must
 	// still be once the watch is in place.
 	missing bool
+	// removal: removing the name stops the run too. A protected path's
+	// mount detaches with it and leaves the name free to create in the
+	// sandbox; a hidden path removed shows nothing until something
+	// appears there again, which the creation's event catches (a socket
+	// whose program exits is removed often, re-created rarely).
+	removal bool
 }
 
 // watchTargets lists the names the watch rows cover in p: each path's
@@ -36,8 +42,8 @@ type watchTarget struct {
 // the path would have to be created first.
 func watchTargets(p *plan) []watchTarget {
 	var out []watchTarget
-	seen := map[[2]string]bool{}
-	add := func(rule string, f pathFact, placeholder bool) {
+	seen := map[[2]string]int{}
+	add := func(rule string, f pathFact, placeholder, removal bool) {
 		at := f.path
 		if f.kind == kindMissing && !placeholder {
 			for {
@@ -49,20 +55,24 @@ func watchTargets(p *plan) []watchTarget {
 			}
 		}
 		dir, name := path.Dir(at), path.Base(at)
-		if key := [2]string{dir, name}; !seen[key] {
-			seen[key] = true
-			out = append(out, watchTarget{rule: rule, dir: dir, name: name, placeholder: placeholder, missing: f.kind == kindMissing && !placeholder})
+		key := [2]string{dir, name}
+		if i, ok := seen[key]; ok {
+			out[i].removal = out[i].removal || removal
+			return
 		}
+		seen[key] = len(out)
+		out = append(out, watchTarget{rule: rule, dir: dir, name: name, placeholder: placeholder, removal: removal,
+			missing: f.kind == kindMissing && !placeholder})
 	}
 	for _, row := range watchRows {
 		switch row.of {
 		case watchHidden:
 			for _, f := range p.hidden {
-				add(row.rule, f, false)
+				add(row.rule, f, false, false)
 			}
 		case watchProtected:
 			for _, f := range p.protected {
-				add(row.rule, f, f.kind == kindMissing)
+				add(row.rule, f, f.kind == kindMissing, true)
 			}
 		}
 	}

@@ -131,7 +131,8 @@ func (w *hostWatch) match(buf []byte) string {
 			return fmt.Sprintf("%s, which holds a watched path, was moved or removed", w.dirOf[ev.Wd])
 		}
 		t, ok := w.byWD[ev.Wd][name]
-		if !ok || (t.placeholder && ev.Mask&unix.IN_CREATE != 0) {
+		if !ok || (t.placeholder && ev.Mask&unix.IN_CREATE != 0) ||
+			(!t.removal && ev.Mask&(unix.IN_CREATE|unix.IN_MOVED_TO) == 0) {
 			continue
 		}
 		return fmt.Sprintf("%s/%s was %s (rule %s)", t.dir, t.name, eventWord(ev.Mask), t.rule)

@@ -114,3 +114,43 @@ func BenchmarkWatch(b *testing.B) {
 		w.stop()
 	}
 }
+
+// TestWatchEvents: which host changes stop a run. A hidden path's removal
+// does not (nothing appears in the sandbox until something is created
+// there again, which does); a protected path's does, since its mount
+// detaches and leaves the name free in the sandbox.
+func TestWatchEvents(t *testing.T) {
+	dir := realTempDir(t)
+	ws := mkdir(t, dir, "ws")
+	hidden := writeFile(t, dir, "hidden", "x")
+	prot := writeFile(t, ws, "prot", "x")
+	p := &plan{workspace: ws, hidden: []pathFact{fact(hidden, kindFile, ws)}, protected: []pathFact{fact(prot, kindFile, ws)}}
+	for _, c := range []struct {
+		name   string
+		change func()
+		stops  bool
+	}{
+		{"hidden removed", func() { os.Remove(hidden) }, false},
+		{"hidden created", func() { writeFile(t, dir, "hidden", "y") }, true},
+		{"hidden replaced", func() { os.Rename(writeFile(t, dir, "tmp", "z"), hidden) }, true},
+		{"protected removed", func() { os.Remove(prot) }, true},
+		{"protected created", func() { writeFile(t, ws, "prot", "y") }, true},
+		{"neighbour created", func() { writeFile(t, dir, "other", "y") }, false},
+	} {
+		w, err := startWatch(p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		killed := make(chan struct{}, 1)
+		w.run(func() { killed <- struct{}{} })
+		c.change()
+		select {
+		case <-killed:
+		case <-time.After(300 * time.Millisecond):
+		}
+		why := w.stop()
+		if (why != "") != c.stops {
+			t.Errorf("%s: stopped %v (%q), want %v", c.name, why != "", why, c.stops)
+		}
+	}
+}
