@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sandtable/sandtable/sandbox"
 )
@@ -81,7 +83,7 @@ func readOnlyHints(stderr string, cfg sandbox.Config) []string {
 		}
 		for _, m := range pathInLine.FindAllStringSubmatch(line, -1) {
 			p := filepath.Clean(strings.TrimRight(m[1], "."))
-			if seen[p] || under(p, writable) || len(hints) == 3 {
+			if seen[p] || under(p, writable) || len(hints) == 3 || !printable(p) {
 				continue
 			}
 			seen[p] = true
@@ -134,6 +136,14 @@ func grantHint(p, home string) (hint, grant string) {
 		msg += " (create it first if it is a directory: mkdir -p " + shellQuote(mkdir) + ")"
 	}
 	return msg, grant
+}
+
+// printable reports whether a hint may print p: CMD wrote it, and a hint
+// must not carry its terminal escapes (ESC, CSI, BEL, any control
+// character, or a byte that is not UTF-8) to the user's screen as
+// sandtable's own words.
+func printable(p string) bool {
+	return utf8.ValidString(p) && strings.IndexFunc(p, unicode.IsControl) < 0
 }
 
 // under reports whether p is one of dirs or lies inside one.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -391,5 +392,44 @@ func TestRunReadOnlyHint(t *testing.T) {
 		if r := e.run(t, "", "run", "--", "sh", "-c", script); strings.Contains(r.stderr, "hint") {
 			t.Errorf("%s: a hint without a failure on a path: %q", script, r.stderr)
 		}
+	}
+}
+
+// TestRunHintNoEscapes: CMD's stderr names a read-only path with terminal
+// escapes in it (clear the screen, a colour, an 8-bit CSI, a byte that is
+// not UTF-8); the hint, sandtable's own words, does not repeat it, as root
+// and as the unprivileged user. Control: the same line with a plain path
+// gets its hint.
+func TestRunHintNoEscapes(t *testing.T) {
+	requireBwrap(t)
+	for _, u := range callers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			e := newEnv(t)
+			sandtable := u.own(t, e)
+			run := func(path string) string {
+				t.Helper()
+				cmd := exec.Command(sandtable, "run", "--", "sh", "-c", `printf '%s: Read-only file system\n' "$P" >&2; exit 1`)
+				cmd.Dir, cmd.Env = e.ws, append(e.environ(), "P="+path)
+				cmd.SysProcAttr = u.attr()
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				cmd.Run()
+				var hints []string
+				for _, l := range strings.Split(stderr.String(), "\n") {
+					if strings.HasPrefix(l, "sandtable: hint:") {
+						hints = append(hints, l)
+					}
+				}
+				return strings.Join(hints, "\n")
+			}
+			for _, p := range []string{"/var/tmp/x\x1b[2J\x1b[31mY", "/var/tmp/\u009b2J", "/var/tmp/x\x9b2J", "/var/tmp/x\x07"} {
+				if h := run(p); h != "" {
+					t.Errorf("%q: the hint repeats it: %q", p, h)
+				}
+			}
+			if h := run("/var/tmp/plain-name"); !strings.Contains(h, "/var/tmp/plain-name is read-only") {
+				t.Errorf("control, a plain path: hint %q, want one", h)
+			}
+		})
 	}
 }
