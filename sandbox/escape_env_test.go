@@ -20,7 +20,9 @@ var envSecretVars = []string{"GITHUB_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KE
 	"AZURE_STORAGE_KEY", "KAGGLE_KEY", "DD_APP_KEY", "RAILS_MASTER_KEY", "SOPS_AGE_KEY", "PRIVATE_KEY",
 	"PULUMI_CONFIG_PASSPHRASE", "BORG_PASSPHRASE", "NGROK_AUTHTOKEN", "NPM_CONFIG__AUTHTOKEN", "SYSTEM_ACCESSTOKEN",
 	"AWS_BEARER_TOKEN_BEDROCK", "TF_TOKEN_app_terraform_io", "POETRY_PYPI_TOKEN_PYPI", "OP_SESSION_my", "BW_SESSION",
-	"GOOGLE_CLOUD_KEYFILE_JSON", "DOCKER_AUTH_CONFIG", "TOKEN", "APIKEY"}
+	"GOOGLE_CLOUD_KEYFILE_JSON", "DOCKER_AUTH_CONFIG", "TOKEN", "APIKEY",
+	// Lower-case names: Terraform input variables, npm's per-registry password.
+	"TF_VAR_db_password", "TF_VAR_api_token", "TF_VAR_client_secret", "TF_VAR_api_key", "npm_config__password"}
 
 // envReadAll prints the command's environment, its /proc/self/environ and
 // every visible process's.

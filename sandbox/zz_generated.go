@@ -132,6 +132,10 @@ var envStripRules = [...]string{
 	"strip-docker-auth-config",
 	"strip-token-bare",
 	"strip-apikey-bare",
+	"strip-password-lower",
+	"strip-token-lower",
+	"strip-secret-lower",
+	"strip-api-key-lower",
 	"strip-ssh-auth-sock",
 	"strip-gpg-agent-info",
 	"strip-dbus-session",
@@ -188,53 +192,53 @@ func envStrippedBy(name string) int {
 	case "APIKEY":
 		return 39 // strip-apikey-bare
 	case "SSH_AUTH_SOCK":
-		return 40 // strip-ssh-auth-sock
+		return 44 // strip-ssh-auth-sock
 	case "GPG_AGENT_INFO":
-		return 41 // strip-gpg-agent-info
+		return 45 // strip-gpg-agent-info
 	case "DBUS_SESSION_BUS_ADDRESS":
-		return 42 // strip-dbus-session
+		return 46 // strip-dbus-session
 	case "DBUS_SYSTEM_BUS_ADDRESS":
-		return 43 // strip-dbus-system
+		return 47 // strip-dbus-system
 	case "XAUTHORITY":
-		return 44 // strip-xauthority
+		return 48 // strip-xauthority
 	case "DISPLAY":
-		return 45 // strip-display
+		return 49 // strip-display
 	case "WAYLAND_DISPLAY":
-		return 46 // strip-wayland-display
+		return 50 // strip-wayland-display
 	case "KRB5CCNAME":
-		return 47 // strip-krb5ccname
+		return 51 // strip-krb5ccname
 	case "TMUX":
-		return 48 // strip-tmux
+		return 52 // strip-tmux
 	case "STY":
-		return 49 // strip-screen
+		return 53 // strip-screen
 	case "ZELLIJ_SESSION_NAME":
-		return 50 // strip-zellij
+		return 54 // strip-zellij
 	case "KITTY_LISTEN_ON":
-		return 51 // strip-kitty
+		return 55 // strip-kitty
 	case "WEZTERM_UNIX_SOCKET":
-		return 52 // strip-wezterm
+		return 56 // strip-wezterm
 	case "NVIM":
-		return 53 // strip-nvim
+		return 57 // strip-nvim
 	case "NVIM_LISTEN_ADDRESS":
-		return 54 // strip-nvim-listen
+		return 58 // strip-nvim-listen
 	case "EMACS_SOCKET_NAME":
-		return 55 // strip-emacs-socket
+		return 59 // strip-emacs-socket
 	case "VSCODE_IPC_HOOK_CLI":
-		return 56 // strip-vscode-ipc
+		return 60 // strip-vscode-ipc
 	case "VSCODE_GIT_IPC_HANDLE":
-		return 57 // strip-vscode-git-ipc
+		return 61 // strip-vscode-git-ipc
 	case "SWAYSOCK":
-		return 58 // strip-sway
+		return 62 // strip-sway
 	case "I3SOCK":
-		return 59 // strip-i3
+		return 63 // strip-i3
 	case "HYPRLAND_INSTANCE_SIGNATURE":
-		return 60 // strip-hyprland
+		return 64 // strip-hyprland
 	case "GNOME_KEYRING_CONTROL":
-		return 61 // strip-gnome-keyring
+		return 65 // strip-gnome-keyring
 	case "DOCKER_HOST":
-		return 62 // strip-docker-host
+		return 66 // strip-docker-host
 	case "CONTAINER_HOST":
-		return 63 // strip-container-host
+		return 67 // strip-container-host
 	}
 	if strings.HasSuffix(name, "_TOKEN") {
 		return 3 // strip-token: *_TOKEN
@@ -319,6 +323,18 @@ func envStrippedBy(name string) int {
 	}
 	if strings.HasSuffix(name, "_KEYFILE_JSON") {
 		return 36 // strip-keyfile-json: *_KEYFILE_JSON
+	}
+	if strings.HasSuffix(name, "_password") {
+		return 40 // strip-password-lower: *_password
+	}
+	if strings.HasSuffix(name, "_token") {
+		return 41 // strip-token-lower: *_token
+	}
+	if strings.Contains(name, "secret") {
+		return 42 // strip-secret-lower: *secret*
+	}
+	if strings.HasSuffix(name, "_api_key") {
+		return 43 // strip-api-key-lower: *_api_key
 	}
 	return -1
 }
@@ -1823,6 +1839,30 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "unset APIKEY",
 		Why:      "An API key under the bare name, which *_APIKEY misses.",
+	},
+	{
+		ID:       "strip-password-lower",
+		Platform: "any",
+		Emits:    "unset *_password",
+		Why:      "Passwords in lower-case names; npm's per-registry _password is the registry password in base64.",
+	},
+	{
+		ID:       "strip-token-lower",
+		Platform: "any",
+		Emits:    "unset *_token",
+		Why:      "Tokens in lower-case names, as Terraform modules name their inputs.",
+	},
+	{
+		ID:       "strip-secret-lower",
+		Platform: "any",
+		Emits:    "unset *secret*",
+		Why:      "A name that says secret anywhere, in lower case.",
+	},
+	{
+		ID:       "strip-api-key-lower",
+		Platform: "any",
+		Emits:    "unset *_api_key",
+		Why:      "API keys in lower-case names.",
 	},
 	{
 		ID:       "strip-ssh-auth-sock",
