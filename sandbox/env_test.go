@@ -10,20 +10,20 @@ func TestStripEnv(t *testing.T) {
 	in := []string{
 		"PATH=/usr/bin", "HOME=/home/me",
 		"ASTRID_HOME=/home/me/.astrid", "ASTRID_SOCKET_PATH=/run/astrid.sock", "ASTRID_SESSION_TOKEN=secret",
-		"astrid_session_token=kept", "ASTRID_SESSION_TOKEN_X=kept", "ASTRID_HOMEX=kept", "NOEQUALS",
+		"astrid_home=kept", "ASTRID_SESSION_TOKEN_X=kept", "ASTRID_HOMEX=kept", "NOEQUALS",
 		"ASTRID_SESSION_TOKEN=second",
 		"GITHUB_TOKEN=t", "AWS_SECRET_ACCESS_KEY=s", "OPENAI_API_KEY=k", "ANTHROPIC_API_KEY=k", "NPM_TOKEN=t",
 		"PGPASSWORD=p", "SSH_AUTH_SOCK=/run/user/1/ssh", "DISPLAY=:0", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1/bus",
 		"npm_config_//registry.npmjs.org/:_authToken=t",
 		"TOKENIZERS_PARALLELISM=false", "GIT_AUTHOR_NAME=me", "LD_LIBRARY_PATH=/opt/lib", "PWD=/src", "OLDPWD=/",
 		"PASSWORD_STORE_DIR=/p", "AWS_ACCESS_KEY_ID=AKIA", "SSH_ASKPASS=/usr/bin/ssh-askpass", "TERM=xterm",
-		"github_token=lower-case-kept",
+		"ssh_auth_sock=lower-case-kept", "github_token=t", "TF_VAR_db_password=p",
 	}
 	want := []string{
-		"PATH=/usr/bin", "HOME=/home/me", "astrid_session_token=kept", "ASTRID_SESSION_TOKEN_X=kept", "ASTRID_HOMEX=kept", "NOEQUALS",
+		"PATH=/usr/bin", "HOME=/home/me", "astrid_home=kept", "ASTRID_SESSION_TOKEN_X=kept", "ASTRID_HOMEX=kept", "NOEQUALS",
 		"TOKENIZERS_PARALLELISM=false", "GIT_AUTHOR_NAME=me", "LD_LIBRARY_PATH=/opt/lib", "PWD=/src", "OLDPWD=/",
 		"PASSWORD_STORE_DIR=/p", "AWS_ACCESS_KEY_ID=AKIA", "SSH_ASKPASS=/usr/bin/ssh-askpass", "TERM=xterm",
-		"github_token=lower-case-kept",
+		"ssh_auth_sock=lower-case-kept",
 	}
 	if got := stripEnv(in); !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)

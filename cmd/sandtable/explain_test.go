@@ -86,7 +86,7 @@ func TestExplainStripsEnv(t *testing.T) {
 	e := newEnv(t)
 	stripped := exactStripped()
 	stripped = append(stripped, "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "NPM_TOKEN", "PGPASSWORD")
-	kept := []string{"ASTRID_HOMEX", "astrid_session_token", "ASTRID_SESSION_TOKEN_X", "TOKENIZERS_PARALLELISM", "GIT_AUTHOR_NAME", "AWS_ACCESS_KEY_ID"}
+	kept := []string{"ASTRID_HOMEX", "astrid_home", "ASTRID_SESSION_TOKEN_X", "TOKENIZERS_PARALLELISM", "GIT_AUTHOR_NAME", "AWS_ACCESS_KEY_ID"}
 	var names []string
 	for _, name := range stripped {
 		e.vars = append(e.vars, name+"=/s3cret/"+name)
