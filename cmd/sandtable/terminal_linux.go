@@ -16,10 +16,11 @@ type ttyExtra struct{ ldisc, excl int }
 
 func getTTYExtra(fd int) ttyExtra {
 	x := ttyExtra{ldisc: -1, excl: -1}
-	if v, err := unix.IoctlGetInt(fd, unix.TIOCGETD); err == nil {
+	var v int
+	if err := retryEINTR(func() (err error) { v, err = unix.IoctlGetInt(fd, unix.TIOCGETD); return err }); err == nil {
 		x.ldisc = v
 	}
-	if v, err := unix.IoctlGetInt(fd, unix.TIOCGEXCL); err == nil {
+	if err := retryEINTR(func() (err error) { v, err = unix.IoctlGetInt(fd, unix.TIOCGEXCL); return err }); err == nil {
 		x.excl = v
 	}
 	return x
@@ -30,9 +31,9 @@ func (x ttyExtra) changed(fd int) bool { return getTTYExtra(fd) != x }
 func (x ttyExtra) restore(fd int) {
 	now := getTTYExtra(fd)
 	if x.ldisc >= 0 && now.ldisc != x.ldisc {
-		_ = unix.IoctlSetPointerInt(fd, unix.TIOCSETD, x.ldisc)
+		_ = retryEINTR(func() error { return unix.IoctlSetPointerInt(fd, unix.TIOCSETD, x.ldisc) })
 	}
 	if x.excl == 0 && now.excl == 1 {
-		_ = unix.IoctlSetInt(fd, unix.TIOCNXCL, 0)
+		_ = retryEINTR(func() error { return unix.IoctlSetInt(fd, unix.TIOCNXCL, 0) })
 	}
 }

@@ -171,16 +171,20 @@ func onTerminal(t *testing.T, u termUser, cmd *exec.Cmd, sig syscall.Signal) ter
 	}
 	// The line discipline first: under N_NULL even the settings cannot
 	// be read, until it is put back.
+	// Each is retried on EINTR (as sandtable's restore is): TIOCSETD
+	// fails with it whenever a signal, the runtime's own included, is
+	// pending once output has drained.
 	fd := int(slave.Fd())
-	ldisc, err1 := unix.IoctlGetInt(fd, unix.TIOCGETD)
-	excl, err2 := unix.IoctlGetInt(fd, unix.TIOCGEXCL)
+	var ldisc, excl int
+	err1 := retryEINTR(func() (err error) { ldisc, err = unix.IoctlGetInt(fd, unix.TIOCGETD); return err })
+	err2 := retryEINTR(func() (err error) { excl, err = unix.IoctlGetInt(fd, unix.TIOCGEXCL); return err })
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSETD, 0); err != nil {
+	if err := retryEINTR(func() error { return unix.IoctlSetPointerInt(fd, unix.TIOCSETD, 0) }); err != nil {
 		t.Fatal(err)
 	}
-	tio, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	tio, err := getTermios(fd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,10 +211,11 @@ func openPty(t *testing.T) (master, slave *os.File) {
 		t.Skipf("no pseudo-terminals here: %v", err)
 	}
 	fd := int(m.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+	if err := retryEINTR(func() error { return unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0) }); err != nil {
 		t.Fatal(err)
 	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	var n int
+	err = retryEINTR(func() (err error) { n, err = unix.IoctlGetInt(fd, unix.TIOCGPTN); return err })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ type savedTerminal struct {
 func saveTerminals() []savedTerminal {
 	var saved []savedTerminal
 	for fd := range 3 {
-		t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+		t, err := getTermios(fd)
 		if err != nil {
 			continue
 		}
@@ -82,11 +82,17 @@ func restoreTerminals(saved []savedTerminal) {
 			ignore()
 			s.extra.restore(s.fd)
 		}
-		now, err := unix.IoctlGetTermios(s.fd, ioctlGetTermios)
+		now, err := getTermios(s.fd)
 		if err != nil || *now == s.termios {
 			continue
 		}
 		ignore()
-		_ = unix.IoctlSetTermios(s.fd, ioctlSetTermios, &s.termios)
+		_ = retryEINTR(func() error { return unix.IoctlSetTermios(s.fd, ioctlSetTermios, &s.termios) })
 	}
+}
+
+// getTermios reads fd's settings, retried on EINTR.
+func getTermios(fd int) (t *unix.Termios, err error) {
+	err = retryEINTR(func() error { t, err = unix.IoctlGetTermios(fd, ioctlGetTermios); return err })
+	return t, err
 }
