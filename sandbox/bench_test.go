@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -317,17 +318,29 @@ func TestProfileTemplateMatches(t *testing.T) {
 func TestBenchPlansAllocateOnce(t *testing.T) {
 	for _, n := range benchSizes {
 		p := benchPlan(n)
-		// A collection the previous test's garbage started would count
-		// its own allocations in the builder's.
-		runtime.GC()
-		// AllocsPerRun counts the whole process's allocations and
-		// truncates their mean: over 50 runs, a stray allocation of a
-		// leftover goroutine cannot pass for the builder's second one.
-		if a := testing.AllocsPerRun(50, func() { _ = linuxArgs(p) }); a != 1 {
+		if a := fewestAllocs(1, func() { _ = linuxArgs(p) }); a != 1 {
 			t.Errorf("hidden=%d: linuxArgs made %v allocations, want 1", n, a)
 		}
-		if a := testing.AllocsPerRun(50, func() { _ = darwinProfile(p) }); a != 1 {
+		if a := fewestAllocs(1, func() { _ = darwinProfile(p) }); a != 1 {
 			t.Errorf("hidden=%d: darwinProfile made %v allocations, want 1", n, a)
 		}
 	}
+}
+
+// fewestAllocs is the fewest allocations f made per run in up to five
+// measurements of 50 runs, stopping at want. AllocsPerRun counts the whole
+// process's allocations (a leftover goroutine of an earlier test, a
+// collection its garbage started), which can only add to f's own: the
+// fewest is the closest to f's, and f's own count, which is the same in
+// every run, is never below it.
+func fewestAllocs(want float64, f func()) float64 {
+	fewest := math.Inf(1)
+	for range 5 {
+		runtime.GC()
+		fewest = min(fewest, testing.AllocsPerRun(50, f))
+		if fewest <= want {
+			break
+		}
+	}
+	return fewest
 }
