@@ -132,10 +132,14 @@ func derivedFixtures(t *testing.T, p *escPass, set func(k, v string)) {
 
 	sock := filepath.Join(p.base, "astrid-"+p.astrid[len(p.astrid)-8:]+".sock")
 	secret := escToken("astrid-socket")
-	ln, err := net.Listen("unix", sock)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The file stays until the pass's directory goes (see socketGrace):
+	// a spawn that listed the open socket fails if it is unlinked first.
+	ln.SetUnlinkOnClose(false)
+	p.sockets.Store(true)
 	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
