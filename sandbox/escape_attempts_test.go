@@ -4,7 +4,9 @@ package sandbox
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -773,6 +776,7 @@ func capCtl(e *escEnv, c uint) escMode {
 // tunable picks the first writable host value among paths for $F, records
 // it as $V and puts it back afterwards.
 func (e *escEnv) tunable(paths ...string) {
+	lockTunables(e.t)
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		v := strings.TrimSpace(string(b))
@@ -798,6 +802,39 @@ func (e *escEnv) tunable(paths ...string) {
 		return
 	}
 	e.t.Skipf("none of %v exists and is writable here", paths)
+}
+
+// tunablesLock serialises the attempts on host-wide tunables, across
+// every test process on the host: another run's control (which changes
+// the value) or its restore, between this attempt's reading of the value
+// and its check, would pass for an escape, and this attempt's restore
+// would then keep the other run's change.
+const tunablesLock = "/tmp/sandtable-test-tunables.lock"
+
+// lockTunables holds tunablesLock until t ends; the cleanup that puts a
+// tunable back runs before the release.
+func lockTunables(t *testing.T) {
+	t.Helper()
+	// Opened without O_CREAT when it exists: in sticky /tmp, another
+	// user's file refuses that (fs.protected_regular).
+	f, err := os.Open(tunablesLock)
+	if errors.Is(err, fs.ErrNotExist) {
+		f, err = os.OpenFile(tunablesLock, os.O_RDONLY|os.O_CREATE, 0o644)
+	}
+	if err != nil {
+		t.Fatalf("lock the host's tunables: %v", err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		t.Fatalf("lock the host's tunables: %v", err)
+	}
+	t.Cleanup(func() { f.Close() })
 }
 
 func tunableChanged(e *escEnv, r *escResult) bool {
