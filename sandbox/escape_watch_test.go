@@ -107,18 +107,36 @@ func (e *escEnv) hostSwap(cmd *exec.Cmd, change func()) *escResult {
 	}()
 	sc := bufio.NewScanner(r)
 	changed := time.Time{}
+	said := make(chan struct{})
 	for sc.Scan() {
 		out.WriteString(sc.Text() + "\n")
 		if sc.Text() == "READY" && changed.IsZero() {
 			change()
 			changed = time.Now()
 			// Time for the watch to act, so the test shows the run
-			// stopped rather than a race the snippet lost.
-			time.Sleep(200 * time.Millisecond)
-			e.file(filepath.Join(e.out, "go"), "", 0o644)
+			// stopped rather than a race the snippet lost (README, the
+			// race): in the sandbox, until the run ends, bounded as the
+			// snippet's own wait is, so a watch that never acts still
+			// lets it read; in the control, which nothing stops, a
+			// moment. The output is read meanwhile.
+			grace := 200 * time.Millisecond
+			if e.mode.kind == modeSandbox {
+				grace = 10 * time.Second
+			}
+			go func() {
+				defer close(said)
+				select {
+				case <-waited:
+				case <-time.After(grace):
+				}
+				os.WriteFile(filepath.Join(e.out, "go"), nil, 0o644)
+			}()
 		}
 	}
 	<-waited
+	if !changed.IsZero() {
+		<-said // before the next run removes it
+	}
 	if err != nil {
 		out.WriteString("wait: " + err.Error() + "\n")
 	}

@@ -30,7 +30,8 @@ func TestWatchRaceWindow(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 200 && !strings.Contains(out.String(), "READY"); i++ {
+	// A liveness bound: a loaded machine may take seconds to start it.
+	for i := 0; i < 1500 && !strings.Contains(out.String(), "READY"); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond) // the loop is running
