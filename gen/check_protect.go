@@ -12,16 +12,18 @@ import (
 // it finds there (the .git directory, where a .git file's gitdir: line
 // leads, its common directory, submodules' and worktrees' git directories),
 // or, as a whole value, each .git file (of the root, a submodule, a
-// worktree) and each hooks directory core.hooksPath names.
+// worktree), each hooks directory core.hooksPath names and each file a
+// git config includes.
 const (
 	varRoot      = "$root"
 	varGitdir    = "$gitdir"
 	varGitfile   = "$gitfile"
 	varHooksPath = "$hookspath"
+	varInclude   = "$gitinclude"
 )
 
 var protectBases = []string{varRoot, varGitdir}
-var protectWholes = []string{varGitfile, varHooksPath}
+var protectWholes = []string{varGitfile, varHooksPath, varInclude}
 
 // protectOptOuts are the words an unless may name, each a Config field and
 // a sandtable run flag.
@@ -65,7 +67,7 @@ func protectPathProblem(p string) string {
 	if slices.Contains(protectWholes, p) {
 		return ""
 	}
-	want := fmt.Sprintf("want %s/REL, %s/REL, %s or %s", varRoot, varGitdir, varGitfile, varHooksPath)
+	want := fmt.Sprintf("want %s/REL, %s/REL, %s, %s or %s", varRoot, varGitdir, varGitfile, varHooksPath, varInclude)
 	base, rest, ok := strings.Cut(p, "/")
 	if !ok || !slices.Contains(protectBases, base) {
 		return "not under a known base (" + want + ")"

@@ -12,6 +12,7 @@ var protectBaseIdent = map[string]string{
 	varGitdir:    "protectGitdir",
 	varGitfile:   "protectGitfile",
 	varHooksPath: "protectHooksPath",
+	varInclude:   "protectGitInclude",
 }
 
 // emitProtect renders the protect section as the protectedPaths array and

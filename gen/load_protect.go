@@ -8,7 +8,7 @@ import "gopkg.in/yaml.v3"
 type ProtectEntry struct {
 	Pos  Pos
 	ID   string
-	Path string // $root/REL, $gitdir/REL, $gitfile or $hookspath
+	Path string // $root/REL, $gitdir/REL, $gitfile, $hookspath or $gitinclude
 	// Unless names the Config opt-out that drops the row (one word of
 	// protectOptOuts), and Reviewed says what the opt-out gives up.
 	Unless   string
@@ -60,6 +60,6 @@ func (l *loader) protect(n *yaml.Node) []ProtectEntry {
 
 var protectKeyWant = map[string]string{
 	"id":   "a unique kebab-case id",
-	"path": "$root/REL, $gitdir/REL, $gitfile or $hookspath",
+	"path": "$root/REL, $gitdir/REL, $gitfile, $hookspath or $gitinclude",
 	"why":  "the reason a reviewer reads",
 }

@@ -22,6 +22,9 @@ type gitFinds struct {
 	dirs  []string // git directories
 	files []string // .git files (gitdir: pointers)
 	hooks []string // hooks directories core.hooksPath names
+	// includes are the files a config includes (include.path,
+	// includeIf.*.path), and those they include.
+	includes []string
 }
 
 // findGit finds the git directories of the repository at root: its .git
@@ -123,6 +126,9 @@ func (g *gitFinder) dir(d, wt string) error {
 		if ok && !slicesContains(g.out.hooks, h) {
 			g.out.hooks = append(g.out.hooks, h)
 		}
+	}
+	if err := g.include(d+"/config", cfg, 0); err != nil {
+		return err
 	}
 	if err := g.modules(d+"/modules", 0); err != nil {
 		return err

@@ -13,6 +13,7 @@ const (
 	protectGitdir                       // each git directory found in one
 	protectGitfile                      // each .git file found in one (the row's path is empty)
 	protectHooksPath                    // each hooks directory core.hooksPath names there
+	protectGitInclude                   // each file a git config there includes
 )
 
 // protectOptOut is a Config switch that drops the protect rows naming it.
@@ -65,6 +66,8 @@ func protectFacts(r *resolver, p *plan, cfg Config) ([]pathFact, error) {
 				cands = g.files
 			case protectHooksPath:
 				cands = g.hooks
+			case protectGitInclude:
+				cands = g.includes
 			}
 			for _, c := range cands {
 				f, ok, err := protectFact(r, p, c, roots)

@@ -624,6 +624,7 @@ var protectedPaths = [...]protectedPath{
 	{id: "protect-git-commondir", base: protectGitdir, path: "commondir", skipMissing: true},
 	{id: "protect-gitfile", base: protectGitfile},
 	{id: "protect-hooks-path", base: protectHooksPath},
+	{id: "protect-git-include", base: protectGitInclude, unless: allowGitConfig},
 	{id: "protect-mcp-json", base: protectRoot, path: ".mcp.json"},
 	{id: "protect-claude", base: protectRoot, path: ".claude"},
 	{id: "protect-codex", base: protectRoot, path: ".codex"},
@@ -3537,6 +3538,14 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "protect $hookspath",
 		Why:      "core.hooksPath (husky's .husky, say) moves the hooks into the working tree, where they run at the user's next commit like .git/hooks.",
+	},
+	{
+		ID:       "protect-git-include",
+		Platform: "any",
+		When:     "not allow-git-config",
+		Emits:    "protect $gitinclude",
+		Reviewed: "The same as protect-git-config: the command can then write the settings the included file gives.",
+		Why:      "A git config's include.path or includeIf.*.path (a repository that shares its settings as a file in its tree, ../.gitconfig say) names a file git reads as config; in the working tree, written, it sets core.fsmonitor and the next git status runs it outside the sandbox. A missing one gets a placeholder, so it cannot be created.",
 	},
 	{
 		ID:       "protect-mcp-json",
