@@ -1,0 +1,56 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// namedCredentialVars name credential files that a derived default-hidden
+// row each hides (hide-aws-web-identity-token, hide-registry-auth-file,
+// ...). The variables reach the command, so it is told the paths.
+var namedCredentialVars = []string{
+	"AWS_WEB_IDENTITY_TOKEN_FILE", "REGISTRY_AUTH_FILE", "NETRC", "PGSSLKEY", "PGSERVICEFILE",
+	"ANSIBLE_PRIVATE_KEY_FILE", "AZURE_CLIENT_CERTIFICATE_PATH", "GOOGLE_GHA_CREDS_PATH",
+	"CLOUDSDK_AUTH_ACCESS_TOKEN_FILE", "HELM_REGISTRY_CONFIG", "MYSQL_TEST_LOGIN_FILE", "TERRAFORM_CONFIG",
+}
+
+var namedCredentialAttempts = []*attempt{
+	{
+		name: "env-named-credentials",
+		what: "read the credential files AWS_WEB_IDENTITY_TOKEN_FILE, REGISTRY_AUTH_FILE, NETRC, PGSSLKEY, ... name (their derived hide rows)",
+		setup: func(e *escEnv) {
+			e.secret = e.fixture["named-credential"]
+		},
+		script: `for v in ` + strings.Join(namedCredentialVars, " ") + `; do eval "cat \"\$$v\""; done`,
+		control: func(e *escEnv) escMode {
+			var drop []string
+			for _, v := range namedCredentialVars {
+				drop = append(drop, "hide-file="+e.fixture["named-"+v])
+			}
+			return dropRules(drop...)
+		},
+	},
+}
+
+// namedCredentialFixtures writes one credential file per variable, outside
+// every other hidden place, and points the variable at it.
+func namedCredentialFixtures(t *testing.T, p *escPass, set func(k, v string)) {
+	secret := escToken("named-credential")
+	p.fixture["named-credential"] = secret
+	dir := filepath.Join(p.base, "named-credentials")
+	p.escMkdir(t, dir, 0o755)
+	for _, v := range namedCredentialVars {
+		f := filepath.Join(dir, strings.ToLower(v))
+		p.escWrite(t, f, v+": "+secret+"\n", 0o600)
+		p.fixture["named-"+v] = f
+		set(v, f)
+	}
+}
+
+func init() {
+	escAttempts = append(escAttempts, namedCredentialAttempts...)
+	passFixtures = append(passFixtures, namedCredentialFixtures)
+}
