@@ -73,7 +73,9 @@ func probe() error {
 	if err != nil {
 		return fmt.Errorf("probe: %w", err)
 	}
-	defer os.Remove(ws)
+	// All: bwrap leaves in it the empty files it made as mount points for
+	// the protected paths (protect-placeholder). Nothing else can be there.
+	defer os.RemoveAll(ws)
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	cmd, err := sandbox.Command(ctx, sandbox.Config{Workspace: ws, Policy: sandbox.Required}, "true")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -33,4 +34,17 @@ func TestProbe(t *testing.T) {
 			}
 		})
 	}
+	// The probe's workspace goes, with the placeholders bwrap made in it
+	// for the protected paths.
+	t.Run("leaves nothing", func(t *testing.T) {
+		tmp := t.TempDir()
+		os.Chmod(tmp, 0o755)
+		e.vars = []string{"TMPDIR=" + tmp}
+		if r := e.run(t, "", "probe"); r.code != 0 {
+			t.Fatalf("probe: exit %d: %s%s", r.code, r.stdout, r.stderr)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("probe left %v in TMPDIR", left)
+		}
+	})
 }
