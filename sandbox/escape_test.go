@@ -115,8 +115,10 @@ type escPass struct {
 // socketGrace is how long a pass that made path sockets waits, once all of
 // them are closed, before their files go with its directory: a spawn that
 // listed one while it was open (hide-host-socket), in this process or
-// another, fails if the file is gone before bwrap mounts over it.
-const socketGrace = time.Second
+// another, fails if the file is gone before bwrap mounts over it. On a
+// loaded machine (two cores, both test binaries spawning at once) that
+// spawn can take well over the usual milliseconds.
+const socketGrace = 3 * time.Second
 
 // passFixtures run at the end of newEscPass, before any attempt: what they
 // add to the shared home or the environment is there for every attempt's

@@ -34,7 +34,7 @@ func TestRunSocket(t *testing.T) {
 	// whose file is gone before bwrap mounts over it fails: the file stays
 	// a while after the close, until the test's directory goes.
 	ln.SetUnlinkOnClose(false)
-	t.Cleanup(func() { ln.Close(); time.Sleep(time.Second) })
+	t.Cleanup(func() { ln.Close(); time.Sleep(3 * time.Second) }) // as socketGrace in the sandbox tests
 	go func() {
 		for {
 			c, err := ln.Accept()
