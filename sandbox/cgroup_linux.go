@@ -122,11 +122,13 @@ func (g *runGroup) add(pid int) error {
 }
 
 // remove deletes the group once the processes in it have gone; the last
-// ones may still be exiting when bwrap has, so it waits a little.
+// ones may still be exiting when bwrap has (the kernel kills the rest of
+// the sandbox's pid namespace with its first process, and a loaded
+// machine reaps a few hundred of them slowly), so it waits, up to 10s.
 func (g *runGroup) remove() error {
 	var err error
 	wait := 20 * time.Microsecond
-	for deadline := time.Now().Add(2 * time.Second); ; {
+	for deadline := time.Now().Add(10 * time.Second); ; {
 		if err = syscall.Rmdir(g.dir); err == nil || errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
