@@ -101,6 +101,19 @@ func (r *ptyReader) String() string {
 	return r.buf.String()
 }
 
+// has waits up to d for s to appear in the output after offset from.
+func (r *ptyReader) has(from int, s string, d time.Duration) bool {
+	for deadline := time.Now().Add(d); ; time.Sleep(10 * time.Millisecond) {
+		out := r.String()
+		if strings.Contains(out[min(from, len(out)):], s) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+}
+
 // expect waits for s to appear in the output after offset from, and
 // returns the offset just past it.
 func (r *ptyReader) expect(t *testing.T, from int, s string, d time.Duration) int {
@@ -199,8 +212,8 @@ func runPtyThen(e *escEnv, cmd *exec.Cmd, state func(slave *os.File) string) *es
 	pending := pendingInput(slave)
 	slave.Close()
 	select {
-	case <-out.done:
-	case <-time.After(2 * time.Second):
+	case <-out.done: // at once, unless the machine is loaded
+	case <-time.After(10 * time.Second):
 	}
 	s := out.String()
 	return &escResult{out: s + "\n[input queue] " + pending + after, err: err, ran: strings.Contains(s, escRan)}
@@ -256,9 +269,23 @@ func TestEscapeInteractiveJobControl(t *testing.T) {
 			send("jobs\n")
 			at = r.expect(t, at, "Running", 5*time.Second)
 			send("fg\n")
+			// After fg's echo: "Running ... sleep 30 &" above holds it
+			// too. A ^Z before bash has read fg would flush it.
+			at = r.expect(t, at, "fg", 5*time.Second)
 			at = r.expect(t, at, "sleep 30", 5*time.Second)
-			time.Sleep(300 * time.Millisecond)
-			send("\x1a") // ^Z: SIGTSTP to the foreground process group
+			// ^Z: SIGTSTP to the foreground process group. bash echoes
+			// the job before it hands it the terminal, and a ^Z before
+			// that goes to bash, which ignores it: sent again each
+			// second until the job stops, up to 10 times.
+			for i := 0; ; i++ {
+				send("\x1a")
+				if r.has(at, "Stopped", time.Second) {
+					break
+				}
+				if i == 9 {
+					t.Fatalf("^Z did not stop the job in 10 tries:\n%s", r.String())
+				}
+			}
 			at = r.expect(t, at, "Stopped", 5*time.Second)
 			send("kill -9 %1; sleep 0.3; jobs; exit\n")
 			r.expect(t, at, "Killed", 5*time.Second)

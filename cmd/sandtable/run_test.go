@@ -202,7 +202,7 @@ func TestRunSignals(t *testing.T) {
 			case c.code >= 0 && cmd.ProcessState.ExitCode() != c.code:
 				t.Errorf("sandtable exit %d, want %d; stderr %q", cmd.ProcessState.ExitCode(), c.code, stderr.String())
 			}
-			if left := waitGone(marker, 5*time.Second); len(left) > 0 {
+			if left := waitGone(marker, 15*time.Second); len(left) > 0 { // a liveness bound; usually milliseconds
 				t.Errorf("processes left running after %v: %v", c.sig, left)
 			}
 		})
