@@ -118,6 +118,11 @@ func grantHint(p, home string) (hint, grant string) {
 		return "", "" // the host refuses it too: not the sandbox's doing
 	}
 	msg := "sandtable: hint: " + p + " is read-only in the sandbox (outside the workspace, everything is)"
+	if dotInHome(p, home) {
+		// CMD chose what its stderr says: a hint must not talk the
+		// caller into granting what runs outside the sandbox later.
+		return msg + "; no --write is suggested for a dot path in the home directory (shell startup files, ~/.ssh, ~/.config), which programs outside the sandbox read as configuration", p
+	}
 	grant, mkdir := anc, ""
 
 	if anc != p {
@@ -136,6 +141,13 @@ func grantHint(p, home string) (hint, grant string) {
 		msg += " (create it first if it is a directory: mkdir -p " + shellQuote(mkdir) + ")"
 	}
 	return msg, grant
+}
+
+// dotInHome reports whether p lies in the home directory below a name
+// that starts with a dot.
+func dotInHome(p, home string) bool {
+	rest, ok := strings.CutPrefix(p, strings.TrimSuffix(home, "/")+"/")
+	return home != "" && home != "/" && ok && strings.HasPrefix(rest, ".")
 }
 
 // printable reports whether a hint may print p: CMD wrote it, and a hint

@@ -43,7 +43,8 @@ npm_config_cache, ...) point at private, writable directories under
 When CMD fails and its stderr (a pipe or a file, not a terminal) names a
 path as a read-only file system, or as permission denied where this user
 could write it, run adds a hint after it: the --write that would grant it,
-and the mkdir -p it needs first.
+and the mkdir -p it needs first (none for a dot path in the home
+directory, which runs outside the sandbox later; CMD chose the words).
 
 sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
 2 for a bad flag, path or --keep-env name, 125 when the sandbox cannot be

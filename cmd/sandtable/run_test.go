@@ -433,3 +433,40 @@ func TestRunHintNoEscapes(t *testing.T) {
 		})
 	}
 }
+
+// TestRunHintNoDotGrant: CMD's stderr claims ~/.bashrc and
+// ~/.ssh/authorized_keys are read-only; the hint, which an agent host may
+// follow, suggests no --write for them (a shell startup file, an ssh key
+// runs outside the sandbox later), as root and as the unprivileged user.
+// Control: a plain directory in the home gets its --write.
+func TestRunHintNoDotGrant(t *testing.T) {
+	requireBwrap(t)
+	for _, u := range callers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			e := newEnv(t)
+			sandtable := u.own(t, e)
+			e.write(t, filepath.Join(e.home, ".bashrc"), "", 0o644)
+			if !u.root {
+				os.Chown(filepath.Join(e.home, ".bashrc"), int(u.uid), int(u.gid))
+			}
+			run := func(path string) string {
+				t.Helper()
+				cmd := exec.Command(sandtable, "run", "--", "sh", "-c", `printf '%s: Read-only file system\n' "$P" >&2; exit 1`)
+				cmd.Dir, cmd.Env = e.ws, append(e.environ(), "P="+path)
+				cmd.SysProcAttr = u.attr()
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				cmd.Run()
+				return stderr.String()
+			}
+			for _, p := range []string{filepath.Join(e.home, ".bashrc"), filepath.Join(e.home, ".ssh/authorized_keys")} {
+				if h := run(p); strings.Contains(h, "--write") && !strings.Contains(h, "no --write") || !strings.Contains(h, "hint") {
+					t.Errorf("%s: want a hint without a --write, got %q", p, h)
+				}
+			}
+			if h := run(filepath.Join(e.home, "data/out.txt")); !strings.Contains(h, "--write "+filepath.Join(e.home, "data")) {
+				t.Errorf("control, a plain directory: hint %q, want its --write", h)
+			}
+		})
+	}
+}
