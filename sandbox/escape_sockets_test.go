@@ -73,7 +73,8 @@ func init() {
 			escaped: func(e *escEnv, r *escResult) bool {
 				v, _ := datagrams.Load(e)
 				got := v.(*atomic.Int32)
-				deadline := time.Now().Add(2 * time.Second)
+				// A liveness bound: a blocked send ends the wait at once.
+				deadline := time.Now().Add(10 * time.Second)
 				for got.Load() == 0 && time.Now().Before(deadline) && !strings.Contains(r.out, "sendto:") {
 					time.Sleep(10 * time.Millisecond)
 				}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -539,7 +540,16 @@ func TestSandboxDiesWithParent(t *testing.T) {
 		outer.Process.Kill()
 		t.Fatalf("bwrap pid %q: %v", line, err)
 	}
-	time.Sleep(100 * time.Millisecond) // let bwrap set up
+	// Let bwrap set up (its death signal included): until the sandboxed
+	// sleep runs below it, up to 10s on a loaded machine.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if slices.ContainsFunc(descendants(pid), func(p int) bool {
+			b, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/cmdline")
+			return string(b) == "sleep\x00300\x00"
+		}) {
+			break
+		}
+	}
 	outer.Process.Kill()
 	outer.Wait()
 	deadline := time.Now().Add(5 * time.Second)
