@@ -287,7 +287,10 @@ func TestEscapeInteractiveJobControl(t *testing.T) {
 				}
 			}
 			at = r.expect(t, at, "Stopped", 5*time.Second)
-			send("kill -9 %1; sleep 0.3; jobs; exit\n")
+			// jobs once the job is gone (the shell reaped it), not
+			// after a fixed sleep: a stopped job left would keep exit
+			// from exiting.
+			send("kill -9 %1; for i in $(seq 100); do kill -0 %1 2>/dev/null || break; sleep 0.1; done; jobs; exit\n")
 			r.expect(t, at, "Killed", 5*time.Second)
 			if strings.Contains(r.String(), "no job control") {
 				t.Errorf("interactive shell without job control:\n%s", r.String())
