@@ -50,6 +50,11 @@ func TestNetworkMode(t *testing.T) {
 // --share-net, host has it, and the deprecated NoNetwork is exactly off.
 func TestNetworkModeRows(t *testing.T) {
 	ws := t.TempDir()
+	// The host's sockets as of now for every argv compared: one another
+	// test opens or closes meanwhile would change one argv and not another.
+	own, now := listHostSockets, listHostSockets()
+	listHostSockets = func() []string { return now }
+	defer func() { listHostSockets = own }()
 	argv := func(cfg Config) []string {
 		t.Helper()
 		cfg.Workspace = ws
