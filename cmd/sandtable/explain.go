@@ -72,15 +72,9 @@ func cmdExplain(args []string) int {
 	if err != nil {
 		return report("explain", err)
 	}
-	wrap, err := sandbox.PrefixFor(*goos, cfg)
+	wrap, steps, err := explainPrefix(*goos, cfg, *withRules, *asJSON)
 	if err != nil {
 		return report("explain", err)
-	}
-	var steps []sandbox.Step
-	if *withRules && (wrap.Program != "" || *asJSON) {
-		if steps, err = sandbox.Explain(*goos, cfg); err != nil {
-			return report("explain", err)
-		}
 	}
 	cmdArgs := fs.Args()
 	vars := strippedVars(cfg)
