@@ -42,6 +42,9 @@ func checkCaches(c *errs, cm *Common, local, ids map[string]Pos) {
 		case strings.ContainsAny(rest, "\"\\'`") || hasControl(rest):
 			c.at(e.Pos, e.ID, "value %q: quote, backslash or control character (want plain text around %s)", e.Value, varDir)
 		}
+		if _, ok := cacheScopes[e.Scope]; e.Scope != "" && !ok {
+			c.at(e.Pos, e.ID, "scope %q is not a cache scope (want workspace or user)", e.Scope)
+		}
 		if e.Default != "" {
 			var msg string
 			if rest, ok := strings.CutPrefix(e.Default, varHome); ok {

@@ -3,7 +3,7 @@ package gen
 import "gopkg.in/yaml.v3"
 
 // cacheKeys are a caches entry's keys; value is optional ($dir).
-var cacheKeys = []string{"id", "dir", "env", "value", "default", "why"}
+var cacheKeys = []string{"id", "dir", "env", "value", "default", "scope", "why"}
 
 // cacheKeyWant says what each key of a caches entry holds.
 var cacheKeyWant = map[string]string{
@@ -11,11 +11,12 @@ var cacheKeyWant = map[string]string{
 	"dir":     "the directory's name under sandtable's cache root",
 	"env":     "the environment variable that moves the tool's cache",
 	"default": "where the tool looks when the variable is unset: an absolute path or " + varHome + "/REL",
+	"scope":   "who shares the directory: workspace or user",
 	"why":     "the reason a reviewer reads",
 }
 
 // caches reads the common table's caches section: {id, dir, env, value,
-// default, why} rows.
+// default, scope, why} rows.
 func (l *loader) caches(n *yaml.Node) []CacheEntry {
 	if !l.kind(n, yaml.SequenceNode, "", "caches") {
 		return nil
@@ -39,6 +40,8 @@ func (l *loader) caches(n *yaml.Node) []CacheEntry {
 				en.Value, _ = l.str(v, en.ID, "value")
 			case "default":
 				en.Default, _ = l.str(v, en.ID, "default")
+			case "scope":
+				en.Scope, _ = l.str(v, en.ID, "scope")
 			case "why":
 				en.Why, _ = l.str(v, en.ID, "why")
 			}

@@ -15,8 +15,15 @@ type CacheEntry struct {
 	Value string
 	// Default is where the tool looks when Env is unset, for reviewers.
 	Default string
-	Why     string
+	// Scope is who shares the directory: "workspace" (one per resolved
+	// workspace) or "user" (every sandboxed run of the caller).
+	Scope string
+	Why   string
 }
+
+// cacheScopes are the values of a cache entry's scope, each with how far
+// a run's writes there reach, for the semantic diff.
+var cacheScopes = map[string]int{"workspace": 0, "user": 1}
 
 // varDir is the cache's own directory, in a cache entry's value.
 const varDir = "$dir"

@@ -1,17 +1,22 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// cacheSubdir is sandtable's cache root under the XDG cache directory: one
-// directory per row of the table's caches section lives in it.
+// cacheSubdir is sandtable's cache root under the XDG cache directory: a
+// directory per scope (user, or ws-KEY for one workspace; see
+// cacheScopeDir) holds one directory per row of the table's caches
+// section.
 const cacheSubdir = "sandtable/caches"
 
 // CacheRoot returns the directory that holds the sandbox's private tool
@@ -68,10 +73,23 @@ func cachePaths(r *resolver, goos string, cfg Config, p *plan) ([]pathFact, erro
 		return nil, err
 	}
 	facts := make([]pathFact, 0, len(cacheDirs))
+	ws := cacheScopeDir(p.workspace)
 	for _, c := range cacheDirs {
-		facts = append(facts, fact(real+"/"+cacheSubdir+"/"+c.dir, kindDir, p.workspace))
+		scope := "user"
+		if c.perWorkspace {
+			scope = ws
+		}
+		facts = append(facts, fact(real+"/"+cacheSubdir+"/"+scope+"/"+c.dir, kindDir, p.workspace))
 	}
 	return facts, nil
+}
+
+// cacheScopeDir is the directory under the cache root that holds the
+// caches of scope workspace for the resolved workspace ws: "ws-" and the
+// first 16 bytes of its path's SHA-256, in hex.
+func cacheScopeDir(ws string) string {
+	sum := sha256.Sum256([]byte(ws))
+	return "ws-" + hex.EncodeToString(sum[:16])
 }
 
 // makeCaches creates the cache directories of a plan for this machine's
@@ -87,7 +105,7 @@ func makeCaches(r *resolver, goos string, p *plan) error {
 	if len(p.caches) == 0 || goos != runtime.GOOS {
 		return nil
 	}
-	root := path.Dir(p.caches[0].path)
+	root := path.Dir(path.Dir(p.caches[0].path))
 	base := strings.TrimSuffix(root, "/"+cacheSubdir)
 	if _, err := r.lstat(base); err != nil {
 		if err := os.MkdirAll(base, 0o700); err != nil {
@@ -97,6 +115,9 @@ func makeCaches(r *resolver, goos string, p *plan) error {
 	}
 	dirs := []string{base + "/sandtable", root}
 	for _, f := range p.caches {
+		if scope := path.Dir(f.path); !slices.Contains(dirs, scope) {
+			dirs = append(dirs, scope)
+		}
 		dirs = append(dirs, f.path)
 	}
 	for _, d := range dirs {

@@ -91,7 +91,8 @@ func (c *cacheCaller) write(t *testing.T, p, s string) {
 }
 
 // run runs snippet with sh: mode "sandbox" in the sandbox with the caches,
-// "nocache" in it with Config.NoCache, "host" with no sandbox (a control).
+// "nocache" in it with Config.NoCache, "shared" with every cache of scope
+// user instead (a control), "host" with no sandbox (a control).
 func (c *cacheCaller) run(t *testing.T, mode, snippet string, timeout time.Duration) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -106,9 +107,19 @@ func (c *cacheCaller) run(t *testing.T, mode, snippet string, timeout time.Durat
 	return string(out), err
 }
 
-// cacheDir is where the sandbox keeps the named cache for this caller.
+// cacheDir is where the sandbox keeps the named cache for this caller's
+// workspace.
 func (c *cacheCaller) cacheDir(name string) string {
-	return filepath.Join(c.home, ".cache", cacheSubdir, name)
+	return filepath.Join(c.home, ".cache", cacheSubdir, c.scope(), name)
+}
+
+// scope is the directory of the workspace's caches under the cache root.
+func (c *cacheCaller) scope() string {
+	real, err := filepath.EvalSymlinks(c.ws)
+	if err != nil {
+		panic(err)
+	}
+	return cacheScopeDir(real)
 }
 
 // snapshot lists every file under dirs with its size, mode and mtime.
@@ -137,7 +148,7 @@ func snapshot(t *testing.T, dirs []string) string {
 // TestCacheHelper is a helper process, not a test: cacheCaller runs the
 // test binary as
 //
-//	sandbox.test -test.run '^TestCacheHelper$' -- cache-helper WORKSPACE sandbox|nocache|host SNIPPET
+//	sandbox.test -test.run '^TestCacheHelper$' -- cache-helper WORKSPACE sandbox|nocache|shared|host SNIPPET
 func TestCacheHelper(t *testing.T) {
 	args := flag.Args()
 	if len(args) != 4 || args[0] != "cache-helper" {
@@ -152,7 +163,12 @@ func TestCacheHelper(t *testing.T) {
 		c := exec.Command("/bin/sh", "-c", snippet)
 		c.Stdout, c.Stderr = os.Stdout, os.Stderr
 		cmd = c
-	case "sandbox", "nocache":
+	case "sandbox", "nocache", "shared":
+		if mode == "shared" {
+			for i := range cacheDirs {
+				cacheDirs[i].perWorkspace = false
+			}
+		}
 		c, err := NewCmd(context.Background(), Config{Workspace: ws, NoCache: mode == "nocache"}, "/bin/sh", "-c", snippet)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -235,6 +251,42 @@ true`
 	}
 }
 
+// TestCacheOtherWorkspace: a run in one workspace cannot leave in a
+// cache what a run in another workspace then reads (an extracted module's
+// source, which Go builds without rechecking it): each workspace has
+// caches of its own. Control: with the caches of scope user, the second
+// workspace's run reads what the first planted.
+func TestCacheOtherWorkspace(t *testing.T) {
+	requireBwrap(t)
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			c := newCacheCaller(t, u)
+			victim := c.ws
+			hostile := filepath.Join(filepath.Dir(c.ws), "hostile")
+			c.mkdir(t, hostile)
+			plant := `mkdir -p "$GOMODCACHE/example.org/m@v1.0.0" && echo 'func init() { println("planted") }' > "$GOMODCACHE/example.org/m@v1.0.0/m.go" && echo PLANTED`
+			read := `cat "$GOMODCACHE/example.org/m@v1.0.0/m.go" 2>/dev/null || echo ABSENT`
+			for _, mode := range []string{"sandbox", "shared"} {
+				c.ws = hostile
+				if out, err := c.run(t, mode, plant, time.Minute); err != nil || !strings.Contains(out, "PLANTED") {
+					t.Fatalf("%s: the hostile workspace's own cache: %v: %s", mode, err, out)
+				}
+				c.ws = victim
+				out, err := c.run(t, mode, read, time.Minute)
+				if err != nil {
+					t.Fatalf("%s: %v: %s", mode, err, out)
+				}
+				switch planted := strings.Contains(out, "planted"); {
+				case mode == "sandbox" && planted:
+					t.Errorf("another workspace's run read what the hostile one planted in its cache: %s", out)
+				case mode == "shared" && !planted:
+					t.Errorf("control: with a cache of scope user the plant was not read: %s", out)
+				}
+			}
+		})
+	}
+}
+
 // TestCachePlantedLink: the cache directories are written by the sandbox,
 // so on the host nothing there is followed. A symlink in place of a cache
 // directory (as a planted link would be), a cache root reached through a
@@ -285,7 +337,7 @@ func TestCachePlantedLink(t *testing.T) {
 			if err != nil || !strings.Contains(out, "WROTE") {
 				t.Errorf("control: XDG_CACHE_HOME at a real directory: %v: %s", err, out)
 			}
-			if _, err := os.Stat(filepath.Join(victim, cacheSubdir, "go-build", "x")); err != nil {
+			if _, err := os.Stat(filepath.Join(victim, cacheSubdir, c.scope(), "go-build", "x")); err != nil {
 				t.Errorf("control: nothing in the XDG cache root: %v", err)
 			}
 			c.extraEnv = nil
@@ -340,8 +392,12 @@ func TestCacheLstats(t *testing.T) {
 			}
 		}
 	}
-	// .cache, sandtable, caches and one per cache directory.
-	if want := 3 + len(cacheDirs); n != want {
+	// .cache, sandtable, caches, one per scope and one per cache directory.
+	scopes := map[bool]bool{}
+	for _, c := range cacheDirs {
+		scopes[c.perWorkspace] = true
+	}
+	if want := 3 + len(scopes) + len(cacheDirs); n != want {
 		t.Errorf("%d lstats under the cache root, want %d", n, want)
 	}
 }

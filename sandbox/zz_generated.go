@@ -659,29 +659,31 @@ type protectedPath struct {
 
 // cacheDir is one tool cache kept private to the sandbox: the directory
 // dir under sandtable's cache root, which the child finds through env,
-// set to prefix + the directory + suffix.
+// set to prefix + the directory + suffix; perWorkspace keeps one such
+// directory per resolved workspace.
 type cacheDir struct {
-	id     string
-	dir    string
-	env    string
-	prefix string
-	suffix string
+	id           string
+	dir          string
+	env          string
+	prefix       string
+	suffix       string
+	perWorkspace bool
 }
 
 // cacheDirs are the table's caches, in table order.
 var cacheDirs = [...]cacheDir{
-	{id: "cache-go-build", dir: "go-build", env: "GOCACHE", prefix: "", suffix: ""},
-	{id: "cache-go-mod", dir: "go-mod", env: "GOMODCACHE", prefix: "", suffix: ""},
-	{id: "cache-go-path", dir: "go-path", env: "GOPATH", prefix: "", suffix: ""},
-	{id: "cache-npm", dir: "npm", env: "npm_config_cache", prefix: "", suffix: ""},
-	{id: "cache-pip", dir: "pip", env: "PIP_CACHE_DIR", prefix: "", suffix: ""},
-	{id: "cache-cargo", dir: "cargo", env: "CARGO_HOME", prefix: "", suffix: ""},
-	{id: "cache-yarn", dir: "yarn", env: "YARN_CACHE_FOLDER", prefix: "", suffix: ""},
-	{id: "cache-yarn-berry", dir: "yarn-berry", env: "YARN_GLOBAL_FOLDER", prefix: "", suffix: ""},
-	{id: "cache-pnpm", dir: "pnpm", env: "PNPM_HOME", prefix: "", suffix: ""},
-	{id: "cache-maven", dir: "maven", env: "MAVEN_ARGS", prefix: "-Dmaven.repo.local=", suffix: ""},
-	{id: "cache-gradle", dir: "gradle", env: "GRADLE_USER_HOME", prefix: "", suffix: ""},
-	{id: "cache-xdg", dir: "xdg", env: "XDG_CACHE_HOME", prefix: "", suffix: ""},
+	{id: "cache-go-build", dir: "go-build", env: "GOCACHE", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-go-mod", dir: "go-mod", env: "GOMODCACHE", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-go-path", dir: "go-path", env: "GOPATH", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-npm", dir: "npm", env: "npm_config_cache", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-pip", dir: "pip", env: "PIP_CACHE_DIR", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-cargo", dir: "cargo", env: "CARGO_HOME", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-yarn", dir: "yarn", env: "YARN_CACHE_FOLDER", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-yarn-berry", dir: "yarn-berry", env: "YARN_GLOBAL_FOLDER", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-pnpm", dir: "pnpm", env: "PNPM_HOME", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-maven", dir: "maven", env: "MAVEN_ARGS", prefix: "-Dmaven.repo.local=", suffix: "", perWorkspace: true},
+	{id: "cache-gradle", dir: "gradle", env: "GRADLE_USER_HOME", prefix: "", suffix: "", perWorkspace: true},
+	{id: "cache-xdg", dir: "xdg", env: "XDG_CACHE_HOME", prefix: "", suffix: "", perWorkspace: true},
 }
 
 // redactFile is one file the command reads redacted: the lines whose key

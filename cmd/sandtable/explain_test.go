@@ -353,6 +353,9 @@ func TestGoldenExplainDarwin(t *testing.T) {
 		out = strings.ReplaceAll(strings.ReplaceAll(out, e.ws, "$WORKSPACE"), e.home, "$HOME")
 		// The directories above the workspace, stat-able in the profile.
 		out = strings.ReplaceAll(out, filepath.Dir(e.ws), "$TESTDIR")
+		// The workspace's own cache directory is named by a hash of its
+		// temporary path.
+		out = cacheScopeDir.ReplaceAllString(out, "ws-$$KEY")
 		// The password database's home is hidden too, and what it holds
 		// (a file or not decides literal or subpath) is the machine's: it
 		// is checked here, and kept out of the golden file.
@@ -423,3 +426,7 @@ func dropLinesNaming(text, s string) string {
 	}
 	return strings.Join(out, "")
 }
+
+// cacheScopeDir is the directory of one workspace's caches, whose name is
+// a hash of the workspace's path.
+var cacheScopeDir = regexp.MustCompile(`ws-[0-9a-f]{32}`)
