@@ -9,11 +9,11 @@ import (
 type protectBase uint8
 
 const (
-	protectRoot      protectBase = iota // each writable root
-	protectGitdir                       // each git directory found in one
-	protectGitfile                      // each .git file found in one (the row's path is empty)
-	protectHooksPath                    // each hooks directory core.hooksPath names there
-	protectGitInclude                   // each file a git config there includes
+	protectRoot       protectBase = iota // each writable root
+	protectGitdir                        // each git directory found in one
+	protectGitfile                       // each .git file found in one (the row's path is empty)
+	protectHooksPath                     // each hooks directory core.hooksPath names there
+	protectGitInclude                    // each file a git config there includes
 )
 
 // protectOptOut is a Config switch that drops the protect rows naming it.
