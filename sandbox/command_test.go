@@ -19,6 +19,12 @@ func TestPrefixForFiles(t *testing.T) {
 	// descriptor either.
 	mkProtected(t, ws)
 
+	// No host sockets: one another test or process holds open would
+	// need the /dev/null descriptor (hide-host-socket).
+	own := listHostSockets
+	listHostSockets = func() []string { return nil }
+	defer func() { listHostSockets = own }()
+
 	filter := nativeSeccomp()
 	for _, c := range []struct {
 		hidden []string
