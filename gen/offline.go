@@ -121,27 +121,7 @@ func docOffline(b *bytes.Buffer, c *Common) {
 // a tool behaves without the network, not what the sandbox lets it reach:
 // every change has the same reach.
 func offlineDiff(line func(string, ...any), old, new []OfflineEntry) {
-	show := func(e OfflineEntry) string { return fmt.Sprintf("%s=%s", e.Name, e.Value) }
-	oldByID := map[string]OfflineEntry{}
-	for _, e := range old {
-		oldByID[e.ID] = e
-	}
-	newByID := map[string]OfflineEntry{}
-	for _, e := range new {
-		newByID[e.ID] = e
-	}
-	for _, e := range old {
-		if _, ok := newByID[e.ID]; !ok {
-			line("offline-env %q: removed: %s (same reach)", e.ID, show(e))
-		}
-	}
-	for _, e := range new {
-		o, ok := oldByID[e.ID]
-		switch {
-		case !ok:
-			line("offline-env %q: added: %s (same reach)", e.ID, show(e))
-		case show(o) != show(e):
-			line("offline-env %q: changed: %s -> %s (same reach)", e.ID, show(o), show(e))
-		}
-	}
+	same := func(OfflineEntry, OfflineEntry) reach { return reach{} }
+	rowDiff(line, "offline-env", old, new, func(e OfflineEntry) string { return e.ID },
+		func(e OfflineEntry) string { return fmt.Sprintf("%s=%s", e.Name, e.Value) }, reach{}, reach{}, same)
 }

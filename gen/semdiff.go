@@ -603,26 +603,33 @@ func commonDiff(o, n *Common) []string {
 }
 
 func entryDiff(line func(string, ...any), what string, old, new []Entry, changed func(a, b string) reach) {
-	oldByID := map[string]Entry{}
+	rowDiff(line, what, old, new, func(e Entry) string { return e.ID }, func(e Entry) string { return e.Value },
+		reach{wider: true}, reach{narrower: true}, func(o, n Entry) reach { return changed(o.Value, n.Value) })
+}
+
+// rowDiff reports a section's rows by id: each removed, added, or changed
+// as show spells it, with the reach the section gives that change.
+func rowDiff[T any](line func(string, ...any), what string, old, new []T, id, show func(T) string, removed, added reach, changed func(o, n T) reach) {
+	oldByID := make(map[string]T, len(old))
 	for _, e := range old {
-		oldByID[e.ID] = e
+		oldByID[id(e)] = e
 	}
-	newByID := map[string]Entry{}
+	newByID := make(map[string]T, len(new))
 	for _, e := range new {
-		newByID[e.ID] = e
+		newByID[id(e)] = e
 	}
 	for _, e := range old {
-		if _, ok := newByID[e.ID]; !ok {
-			line("%s %q: removed: %s (widened)", what, e.ID, e.Value)
+		if _, ok := newByID[id(e)]; !ok {
+			line("%s %q: removed: %s (%s)", what, id(e), show(e), removed)
 		}
 	}
 	for _, e := range new {
-		o, ok := oldByID[e.ID]
+		o, ok := oldByID[id(e)]
 		switch {
 		case !ok:
-			line("%s %q: added: %s (narrowed)", what, e.ID, e.Value)
-		case o.Value != e.Value:
-			line("%s %q: changed: %s -> %s (%s)", what, e.ID, o.Value, e.Value, changed(o.Value, e.Value))
+			line("%s %q: added: %s (%s)", what, id(e), show(e), added)
+		case show(o) != show(e):
+			line("%s %q: changed: %s -> %s (%s)", what, id(e), show(o), show(e), changed(o, e))
 		}
 	}
 }
