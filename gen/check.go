@@ -3,11 +3,11 @@ package gen
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/sandtable/sandtable/internal/pathsyntax"
 )
 
 // Check validates every rule against the vocabularies and the order
@@ -99,10 +99,10 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 		}
 		if rest, ok := strings.CutPrefix(e.Value, varHome+"/"); ok {
 			msg = badPath("/" + rest)
-			if clean := filepath.Clean("/" + rest); clean != "/"+rest {
+			if clean := pathsyntax.Clean("/" + rest); clean != "/"+rest {
 				msg = fmt.Sprintf("not clean (want %q)", varHome+clean)
 			}
-			if strings.HasPrefix(filepath.Clean("/"+rest), "/..") || strings.Contains("/"+rest, "/../") {
+			if strings.HasPrefix(pathsyntax.Clean("/"+rest), "/..") || strings.Contains("/"+rest, "/../") {
 				msg = fmt.Sprintf("leaves %s (want %s/REL without ..)", varHome, varHome)
 			}
 		} else if _, _, _, derived := parseDerived(e.Value); derived {
@@ -128,24 +128,23 @@ func checkWhy(c *errs, pos Pos, id, why string) {
 // notAbsolute is badPath's answer for a relative path.
 const notAbsolute = "not absolute (want a path starting with /)"
 
-// badPath mirrors the runtime path validator for the constants of the table.
+// badPath says what is wrong with a constant path of the table, or "": the
+// runtime's definition, [pathsyntax.Check], in the generator's words.
 func badPath(p string) string {
-	switch {
-	case !utf8.ValidString(p):
+	switch pathsyntax.Check(p) {
+	case pathsyntax.OK:
+		return ""
+	case pathsyntax.NotUTF8:
 		return "not valid UTF-8 (want a UTF-8 path)"
-	case !strings.HasPrefix(p, "/"):
+	case pathsyntax.Empty, pathsyntax.NotAbsolute:
 		return notAbsolute
-	case filepath.Clean(p) != p:
-		return fmt.Sprintf("not clean (want %q)", filepath.Clean(p))
-	case strings.ContainsAny(p, "\"\\"):
+	case pathsyntax.NotClean:
+		return fmt.Sprintf("not clean (want %q)", pathsyntax.Clean(p))
+	case pathsyntax.Quote, pathsyntax.Backslash:
 		return "contains a quote or backslash (want a path without \" or \\)"
+	default:
+		return "contains a control character (want printable characters only)"
 	}
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f {
-			return "contains a control character (want printable characters only)"
-		}
-	}
-	return ""
 }
 
 func checkRule(c *errs, platform string, r *Rule, local, global map[string]Pos) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/sandtable/sandtable/internal/pathsyntax"
 )
 
 // cacheDirName is a cache directory's name: one path component, so a row
@@ -67,7 +69,7 @@ var lowerEnvName = regexp.MustCompile(`^npm_config_[a-z0-9_]+$`)
 
 func hasControl(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
+		if pathsyntax.IsControl(r) {
 			return true
 		}
 	}

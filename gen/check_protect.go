@@ -2,9 +2,10 @@ package gen
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sandtable/sandtable/internal/pathsyntax"
 )
 
 // The protect section's vocabulary. A row's path is relative to a base the
@@ -75,7 +76,7 @@ func protectPathProblem(p string) string {
 	if strings.Contains("/"+rest+"/", "/../") {
 		return fmt.Sprintf("leaves %s (%s without ..)", base, want)
 	}
-	if clean := filepath.Clean("/" + rest); clean != "/"+rest || rest == "" {
+	if clean := pathsyntax.Clean("/" + rest); clean != "/"+rest || rest == "" {
 		return fmt.Sprintf("not clean (want %q)", base+clean)
 	}
 	if msg := badPath("/" + rest); msg != "" {

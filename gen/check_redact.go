@@ -2,10 +2,11 @@ package gen
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/sandtable/sandtable/internal/pathsyntax"
 )
 
 var redactKeyName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
@@ -21,8 +22,8 @@ func checkRedact(c *errs, cm *Common, local, ids map[string]Pos) {
 			var msg string
 			if rest, ok := strings.CutPrefix(e.Path, varHome+"/"); ok {
 				msg = badPath("/" + rest)
-				if filepath.Clean("/"+rest) != "/"+rest {
-					msg = fmt.Sprintf("not clean (want %q)", varHome+filepath.Clean("/"+rest))
+				if pathsyntax.Clean("/"+rest) != "/"+rest {
+					msg = fmt.Sprintf("not clean (want %q)", varHome+pathsyntax.Clean("/"+rest))
 				}
 			} else if strings.Contains(e.Path, "$") {
 				msg = fmt.Sprintf("only %s/... may be used (want an absolute path or %s/REL)", varHome, varHome)

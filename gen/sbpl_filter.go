@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sandtable/sandtable/internal/pathsyntax"
 	"gopkg.in/yaml.v3"
 )
 
@@ -305,7 +306,7 @@ func badRegex(re string) string {
 		return "$ inside the pattern (want $ only at its end, as the anchor)"
 	}
 	for _, r := range re {
-		if r < 0x20 || r == 0x7f {
+		if pathsyntax.IsControl(r) {
 			return "contains a control character (want printable characters only)"
 		}
 	}
