@@ -5,11 +5,18 @@ import (
 	"strings"
 )
 
-// darwinFacts adds what only the macOS profile reads: which hidden paths
-// lie where the command writes, the case-folded pattern of each (a
-// missing one there that cannot be folded is refused), the directories above the workspace and the granted paths, and
-// the rename guards. It is pure, so the profile matrix runs it on any OS.
+// darwinFacts adds what only the macOS profile reads: each existing
+// hidden path's spelling on disk when it differs from the caller's
+// (respellHidden), which hidden paths lie where the command writes, the
+// folded pattern of each (a missing one there that cannot be folded is
+// refused), the directories above the workspace and the granted paths,
+// and the rename guards. It is pure but for storedName, which asks a
+// Mac's file system, so the profile matrix runs it on any OS.
 func darwinFacts(p *plan) error {
+	var err error
+	if p.hidden, err = respellHidden(p.hidden, p.workspace, storedName); err != nil {
+		return err
+	}
 	for i := range p.hidden {
 		h := &p.hidden[i]
 		h.writable = h.inside || underFact(h.path, p.write)
@@ -91,34 +98,20 @@ func guardFacts(p *plan) []pathFact {
 }
 
 // foldPattern is an anchored pattern matching path and everything under
-// it in any letter case, as APFS compares names: [aA] for a letter, [.]
-// for a metacharacter. A path that is not ASCII is refused, since APFS
-// also treats its composed and decomposed spellings as one name, and so
-// is one holding ^, which a bracket cannot hold alone without a backslash.
+// it in every spelling APFS takes for it (see writeFolded): [aA] for an
+// ASCII letter, (é|É|e\u0301|E\u0301) for a letter that decomposes, [.]
+// for a metacharacter. A path holding a character beyond the fold table
+// is refused, since APFS may take other spellings of it too, and so is
+// one holding ^, which a bracket cannot hold alone without a backslash.
 func foldPattern(p string) (string, error) {
 	var b strings.Builder
 	b.Grow(4*len(p) + 8)
 	b.WriteString("^")
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c >= 0x80:
-			return "", badPath("hidden path", p, "does not exist and is not ASCII: inside a writable place on macOS, which treats other spellings of it as the same name, it must exist (or be ASCII) to be hidden")
-		case c == '^':
+	if !writeFolded(&b, p, false) {
+		if strings.Contains(p, "^") {
 			return "", badPath("hidden path", p, "does not exist and holds ^: inside a writable place on macOS it must exist to be hidden")
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-			lo, up := c|0x20, c&^0x20
-			b.WriteByte('[')
-			b.WriteByte(lo)
-			b.WriteByte(up)
-			b.WriteByte(']')
-		case strings.IndexByte(".+*?()[]{}|$", c) >= 0:
-			b.WriteByte('[')
-			b.WriteByte(c)
-			b.WriteByte(']')
-		default:
-			b.WriteByte(c)
 		}
+		return "", badPath("hidden path", p, "does not exist and holds a character beyond the Latin letters: inside a writable place on macOS, which treats other spellings of it as the same name, it must exist to be hidden")
 	}
 	b.WriteString("(/|$)")
 	return b.String(), nil

@@ -55,31 +55,30 @@ func protectSBPLFacts(p *plan) error {
 
 // foldBelow is foldPattern for p with its prefix root (already resolved,
 // its case the file system's own) matched as it is: only the names below
-// the root are folded, so a root that is not ASCII still works. A name
-// below it that is not ASCII is matched as it is spelled; a ^ anywhere is
-// refused, as foldPattern refuses it.
+// the root are folded, so a root that is not ASCII still works. A
+// character below it beyond the fold table is matched as it is spelled;
+// a ^ anywhere is refused, as foldPattern refuses it.
 func foldBelow(root, p string) (string, error) {
 	var b strings.Builder
 	b.Grow(4*len(p) + 8)
 	b.WriteString("^")
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '^':
-			return "", badPath("protected path", p, "holds ^, which a pattern cannot match without a backslash (want a workspace without ^ on macOS)")
-		case strings.IndexByte(".+*?()[]{}|$", c) >= 0:
+	rest, ok := strings.CutPrefix(p, root)
+	if !ok {
+		root, rest = "", p
+	}
+	if strings.Contains(p, "^") {
+		return "", badPath("protected path", p, "holds ^, which a pattern cannot match without a backslash (want a workspace without ^ on macOS)")
+	}
+	for _, c := range []byte(root) {
+		if strings.IndexByte(".+*?()[]{}|$", c) >= 0 {
 			b.WriteByte('[')
 			b.WriteByte(c)
 			b.WriteByte(']')
-		case i >= len(root) && ('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'):
-			b.WriteByte('[')
-			b.WriteByte(c | 0x20)
-			b.WriteByte(c &^ 0x20)
-			b.WriteByte(']')
-		default:
+		} else {
 			b.WriteByte(c)
 		}
 	}
+	writeFolded(&b, rest, true)
 	b.WriteString("(/|$)")
 	return b.String(), nil
 }

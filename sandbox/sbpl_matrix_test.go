@@ -11,20 +11,22 @@ import (
 // flip when that rule is left out of the profile; an entry the table
 // narrowed also flips back under the rule it replaced.
 
-// matrixPlan is a macOS spawn with a hidden key in the workspace, a
-// hidden directory inside a read grant, one deep in the workspace, and a
-// missing one there.
+// matrixPlan is a macOS spawn with a hidden key in the workspace (one
+// with an accented name), a hidden directory inside a read grant, one
+// deep in the workspace, and missing ones there.
 func matrixPlan(allMach bool) *plan {
 	return newTestPlan(profileCase{
 		name: "matrix", workspace: "/Users/u/ws", home: "/Users/u", ttys: []string{"/dev/ttys003"}, allMach: allMach,
 		tmpdir: "/private/var/folders/xy/abc/T/sandtable-1",
 		read:   []string{"/Users/u/.config"},
 		hidden: map[string]pathKind{
-			"/Users/u/.ssh":              kindDir,
-			"/Users/u/.config/gh":        kindDir,
-			"/Users/u/ws/.env":           kindFile,
-			"/Users/u/ws/proj/a/key.pem": kindFile,
-			"/Users/u/ws/.netrc":         kindMissing,
+			"/Users/u/.ssh":                kindDir,
+			"/Users/u/.config/gh":          kindDir,
+			"/Users/u/ws/.env":             kindFile,
+			"/Users/u/ws/proj/a/key.pem":   kindFile,
+			"/Users/u/ws/.netrc":           kindMissing,
+			"/Users/u/ws/clé.pem":          kindFile,
+			"/Users/u/ws/.git-credentials": kindMissing,
 		},
 	})
 }
@@ -48,6 +50,8 @@ var decisionMatrix = []matrixEntry{
 		cut: "hide-file"},
 	{name: "read a file beside it", q: sbplRequest{op: "file-read-data", path: "/Users/u/ws/README"}, allow: true, rule: "read-allowlist"},
 	{name: "create a missing hidden name in another case", q: sbplRequest{op: "file-write-create", path: "/Users/u/ws/.NETRC"}, rule: "hide-folded"},
+	{name: "read a hidden key in its decomposed spelling", q: sbplRequest{op: "file-read-data", path: "/Users/u/ws/CLE\u0301.pem"}, rule: "hide-folded"},
+	{name: "create a missing hidden name with a long s", q: sbplRequest{op: "file-write-create", path: "/Users/u/ws/.git-credential\u017f"}, rule: "hide-folded"},
 	{name: "read a hidden key in another case", q: sbplRequest{op: "file-read-data", path: "/Users/u/ws/.ENV"}, rule: "hide-folded"},
 	{name: "read a hidden directory in a read grant", q: sbplRequest{op: "file-read-data", path: "/Users/u/.config/gh/hosts.yml"}, rule: "hide-folded",
 		cut: "hide-dir"},

@@ -1594,7 +1594,7 @@ var ruleTable = [...]Rule{
 		For:      "hidden",
 		When:     "not ancestor-of-workspace, folded",
 		Emits:    "(deny file-read* (regex \"$foldedpath\")) (deny file-write* (regex \"$foldedpath\"))",
-		Why:      "APFS is case-insensitive: .ENV opens .env, and a missing hidden name inside a writable place could be created as .ENV. Whether the kernel then reports the spelling on disk or the one asked for is a Mac's to tell, so each hidden path is also denied in every letter case, and needs no canonical spelling. A missing one inside a writable place that is not ASCII, or holds ^, is refused (normalisation, too, would spell it otherwise); an existing one that is not ASCII has its exact deny only.",
+		Why:      "APFS compares names case-insensitively and after Unicode decomposition: .ENV opens .env, cle+U+0301 opens clé, and a missing hidden name inside a writable place could be created in such a spelling. Whether the kernel then reports the spelling on disk or the one asked for is a Mac's to tell, so each hidden path is also denied in every spelling: each case of each letter (with the Kelvin sign for k and the long s for s, which fold to them), and each accented Latin letter composed or as its letter and mark (sandbox/fold_unicode.go, checked against Unicode's data by TestFoldComplete). A missing one inside a writable place with another character that is not ASCII, or with ^, is refused; an existing one has its exact deny and the deny of the spelling its directory stores (F_GETPATH), both by hide-dir or hide-file.",
 	},
 	{
 		ID:       "protect-deny",
