@@ -15,9 +15,13 @@ import (
 type Wrap struct {
 	// Program is bwrap resolved on PATH (never from inside a writable
 	// path, where the child could plant its own) or /usr/bin/sandbox-exec;
-	// "" when the policy is Off.
+	// "" when the policy is Off. In network mode proxy on Linux it is
+	// /proc/self/exe, this process's executable as the wrap helper that
+	// serves the proxy and runs bwrap (the first argument after its --):
+	// run it from this process or a fork of it.
 	Program string
-	// Args is bwrap's argv ending in "--", or ["-p", Profile, "--"].
+	// Args is bwrap's argv ending in "--" (in mode proxy after the wrap
+	// helper's own), or ["-p", Profile, "--"].
 	Args []string
 	// Profile is the SBPL profile on darwin, "" elsewhere.
 	Profile string
@@ -42,7 +46,8 @@ type Wrap struct {
 func Prefix(cfg Config) (Wrap, error) {
 	w, p, err := prefix(runtime.GOOS, cfg, checkWorks)
 	if err == nil && p != nil && p.netProxy && w.Program != "" {
-		return Wrap{}, errProxyWrap("Prefix")
+		args := netWrapArgs(p.net, w.Program, w.Args)
+		w.Program, w.Args = netWrapExe, args
 	}
 	return w, err
 }
@@ -161,7 +166,7 @@ func Command(ctx context.Context, cfg Config, name string, args ...string) (*exe
 		err = refuseRequired(s.plan, "Command returns a plain exec.Cmd, which has no moment to apply it", "use NewCmd, which applies it while bwrap holds the command")
 	}
 	if err == nil && s.plan != nil && s.plan.netProxy {
-		err = errProxyWrap("Command")
+		wrapNetCmd(s.cmd, s.plan.net)
 	}
 	if err != nil {
 		closeAll(s.owned)

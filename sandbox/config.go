@@ -15,9 +15,12 @@
 // listeners to the caller and becomes bwrap; it never returns to the
 // program's main. Nothing needs adding to main, but init functions that run
 // before this package's (of packages it does not import) also run in the
-// helper, so keep them free of side effects. The caller serves the proxy
-// from its own process, so only NewCmd spawns in that mode; Command and
-// Prefix refuse it.
+// helper, so keep them free of side effects. NewCmd serves the proxy from
+// the caller's process; Command and Prefix return an argv that starts with
+// /proc/self/exe and the argument -sandtable-network-proxy-helper (also
+// caught by init), a helper that serves it in its own process and runs the
+// namespace helper and bwrap below it. That argv must be executed by this
+// process or a fork of it (exec.Cmd does).
 package sandbox
 
 import "errors"

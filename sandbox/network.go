@@ -83,7 +83,8 @@ type Network struct {
 
 	// Refused, when set, is called with the message of each destination
 	// the proxy refuses (the command sees the same message); sandtable run
-	// prints it on stderr. It runs on the proxy's goroutines.
+	// prints it on stderr. It runs on the proxy's goroutines, only for
+	// NewCmd: Command's and Prefix's proxy runs in a helper process.
 	Refused func(msg string)
 }
 
@@ -126,12 +127,6 @@ func checkNetwork(cfg Config) error {
 	}
 	_, err = newProxy(cfg.Network)
 	return err
-}
-
-// errProxyWrap is the refusal of a wrapper that cannot carry the proxy,
-// which runs in the process that spawns the command.
-func errProxyWrap(op string) error {
-	return fmt.Errorf("sandbox: %s: network mode proxy serves the command from the spawning process; use NewCmd, or another network mode: %w", op, ErrBadPolicy)
 }
 
 // Check reports what is wrong with n, as a spawn would: an unknown mode, or

@@ -84,18 +84,26 @@ func TestNetworkModeRows(t *testing.T) {
 	}
 }
 
-// TestNetworkProxyWrappers: a wrapper that the caller runs itself cannot
-// carry the proxy, which lives in the spawning process, so Prefix and
-// Command refuse mode proxy, and so does macOS for now.
+// TestNetworkProxyWrappers: Prefix and Command carry mode proxy in the
+// wrap helper's argv on Linux (TestNetworkProxyCommand runs it); macOS
+// refuses mode proxy for now.
 func TestNetworkProxyWrappers(t *testing.T) {
 	ws := t.TempDir()
-	cfg := Config{Workspace: ws, Network: Network{Mode: NetworkProxy}, Policy: Required}
-	if _, err := Command(context.Background(), cfg, "true"); !errors.Is(err, ErrBadPolicy) || !strings.Contains(err.Error(), "use NewCmd") {
-		t.Errorf("Command: %v, want a refusal naming NewCmd", err)
-	}
+	cfg := Config{Workspace: ws, Network: Network{Mode: NetworkProxy, Allow: []string{"example.org:443"}}, Policy: Required}
 	if runtime.GOOS == "linux" {
-		if _, err := Prefix(cfg); !errors.Is(err, ErrBadPolicy) {
-			t.Errorf("Prefix: %v, want ErrBadPolicy", err)
+		c, err := Command(context.Background(), cfg, "true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Path != netWrapExe || len(c.Args) < 5 || c.Args[1] != netWrapArg || c.Args[2] != "allow=example.org:443" || c.Args[3] != "--" {
+			t.Errorf("Command's argv %q, want the wrap helper's", c.Args)
+		}
+		w, err := Prefix(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Program != netWrapExe || w.Args[0] != netWrapArg || w.Args[len(w.Args)-1] != "--" {
+			t.Errorf("Prefix: %s %q, want the wrap helper's argv ending in --", w.Program, w.Args)
 		}
 	}
 	if _, err := PrefixFor("darwin", cfg); !errors.Is(err, ErrBadPolicy) || !strings.Contains(err.Error(), "macOS") {

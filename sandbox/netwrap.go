@@ -1,0 +1,32 @@
+package sandbox
+
+import "os/exec"
+
+// netWrapArg marks the wrap helper, as os.Args[1].
+const netWrapArg = "-sandtable-network-proxy-helper"
+
+// netWrapExe is the program of a wrapped argv: the executable of the process
+// that runs it.
+const netWrapExe = "/proc/self/exe"
+
+// netWrapArgs is the wrapped argv after the program: the marker, the
+// proxy's lists, "--", and bwrap's own argv from its path on.
+func netWrapArgs(n Network, bwrap string, bwrapArgs []string) []string {
+	args := make([]string, 0, 3+len(n.Allow)+len(n.Private)+len(bwrapArgs))
+	args = append(args, netWrapArg)
+	for _, a := range n.Allow {
+		args = append(args, "allow="+a)
+	}
+	for _, p := range n.Private {
+		args = append(args, "private="+p)
+	}
+	args = append(args, "--", bwrap)
+	return append(args, bwrapArgs...)
+}
+
+// wrapNetCmd turns a bwrap exec.Cmd into the wrapped one.
+func wrapNetCmd(cmd *exec.Cmd, n Network) {
+	args := netWrapArgs(n, cmd.Path, cmd.Args[1:])
+	cmd.Path = netWrapExe
+	cmd.Args = append([]string{netWrapExe}, args...)
+}

@@ -1,0 +1,155 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The wrap helper carries network mode proxy into the argv that Command and
+// Prefix return, which the caller runs after they have returned. The argv
+// starts with this process's own executable (/proc/self/exe, so the process
+// that runs it must be a fork of this one, as exec.Cmd's is) and
+// netWrapArg; this package's init catches it. The helper stays in the
+// caller's network namespace, the only one that reaches the network, and
+// serves the proxy there, while its child, the network helper of NewCmd's
+// mode proxy, makes the sandbox's user and network namespace and becomes
+// bwrap. The proxy's lists travel in the argv, which nothing in the
+// sandbox can read or change (bwrap's pid namespace hides the helper), and
+// not in the environment the command inherits. The helper passes its
+// descriptors and standard streams on as they are, forwards the signals a
+// caller sends, and ends as bwrap ends, with its status.
+
+func init() {
+	if len(os.Args) > 1 && os.Args[1] == netWrapArg && os.Getenv(netnsEnv) == "" {
+		os.Exit(runNetWrap(os.Args[2:]))
+	}
+}
+
+// netWrapSignals are forwarded to bwrap; bwrap dies of each (and the
+// sandbox with it), as it would had the caller sent it there.
+var netWrapSignals = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM}
+
+// runNetWrap is the wrap helper's whole life: its exit status is bwrap's,
+// or 125 when the sandbox's network could not be set up.
+func runNetWrap(args []string) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(os.Stderr, "sandbox: network proxy helper: "+format+"\n", a...)
+		return 125
+	}
+	var n Network
+	i := 0
+	for ; i < len(args) && args[i] != "--"; i++ {
+		if v, ok := strings.CutPrefix(args[i], "allow="); ok {
+			n.Allow = append(n.Allow, v)
+		} else if v, ok := strings.CutPrefix(args[i], "private="); ok {
+			n.Private = append(n.Private, v)
+		} else {
+			return fail("unknown argument %q", args[i])
+		}
+	}
+	if i+1 >= len(args) {
+		return fail("no program after --")
+	}
+	n.Mode = NetworkProxy
+	p, err := newProxy(n)
+	if err != nil {
+		return fail("%v", err)
+	}
+	extra, err := inheritedFiles()
+	if err != nil {
+		return fail("%v", err)
+	}
+	run := &exec.Cmd{
+		Path: args[i+1], Args: args[i+1:], Env: os.Environ(),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, ExtraFiles: extra,
+		// bwrap dies with this helper, and the sandbox with bwrap.
+		SysProcAttr: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	}
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, netWrapSignals...)
+	gate := &netGate{serve: p.serve}
+	if _, err := gate.prepare(run); err != nil {
+		return fail("%v", err)
+	}
+	if err := run.Start(); err != nil {
+		gate.abort()
+		return fail("%v", helperStartError(args[i+1], err))
+	}
+	if err := gate.started(); err != nil {
+		_ = run.Process.Kill()
+		_ = run.Wait()
+		return fail("%v", err)
+	}
+	for _, f := range extra {
+		if f != nil {
+			f.Close()
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				_ = run.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	}()
+	_ = run.Wait()
+	close(done)
+	gate.close()
+	ws, _ := run.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		// The caller sees bwrap's death by the same signal.
+		sig := ws.Signal()
+		signal.Reset(sig)
+		_ = unix.Kill(os.Getpid(), sig)
+		time.Sleep(100 * time.Millisecond)
+		return 128 + int(sig)
+	}
+	return ws.ExitStatus()
+}
+
+// inheritedFiles lists the descriptors from 3 up that this process
+// inherited (those without close-on-exec, which everything the Go runtime
+// opens has), placed at their own numbers: nil where none is.
+func inheritedFiles() ([]*os.File, error) {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return nil, fmt.Errorf("list descriptors: %w", err)
+	}
+	var fds []int
+	top := -1
+	for _, e := range ents {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd < 3 {
+			continue
+		}
+		flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		if err != nil || flags&unix.FD_CLOEXEC != 0 {
+			continue // the listing's own, or one of the runtime's
+		}
+		fds = append(fds, fd)
+		top = max(top, fd)
+	}
+	if top < 3 {
+		return nil, nil
+	}
+	files := make([]*os.File, top-2)
+	for _, fd := range fds {
+		// Marked close-on-exec here: exec.Cmd places it again, without.
+		unix.CloseOnExec(fd)
+		files[fd-3] = os.NewFile(uintptr(fd), "inherited-"+strconv.Itoa(fd))
+	}
+	return files, nil
+}
