@@ -8,7 +8,7 @@ BENCHTIME ?= 1s
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
 
-generate: ## regenerate sandbox/zz_generated.go and docs/POLICY.md from rules/
+generate: ## regenerate sandbox/zz_generated.go, sandbox/zz_vocab.go and docs/POLICY.md from rules/ and gen/vocab_*.go
 	$(GO) generate ./...
 
 check: ## fail on stale generated files, then vet and test

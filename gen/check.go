@@ -314,13 +314,13 @@ func checkArgs(c *errs, r *Rule) {
 				c.at(r.ArgsPos, r.ID, "args: %s is a descriptor number, and %s takes none there (want a path or a constant there)", op, flag)
 			}
 			// bwrap takes "/../x" as a destination and hides nothing there.
-			if spec.dest && k == spec.operands-1 && !strings.Contains(op, "$") {
+			if spec.dest() && k == spec.operands-1 && !strings.Contains(op, "$") {
 				if msg := badPath(op); msg != "" {
 					c.at(r.ArgsPos, r.ID, "args: %s destination %q: %s", flag, op, msg)
 				}
 			}
 		}
-		if dst := r.Args[i+spec.operands]; spec.dest && (dst == varWorkspace || dst == varPath) && r.Group != "mounts" && flag != "--remount-ro" {
+		if dst := r.Args[i+spec.operands]; spec.dest() && (dst == varWorkspace || dst == varPath) && r.Group != "mounts" && spec.mount != mountRemount {
 			// Table order would let a hidden path inside the workspace be
 			// mounted first and then covered by the workspace bind.
 			c.at(r.ArgsPos, r.ID, "args: %s at %s outside group mounts is applied in table order, not parent before child (want group: mounts)", flag, dst)
@@ -335,7 +335,7 @@ func checkArgs(c *errs, r *Rule) {
 		if r.For != "" {
 			want = varPath
 		}
-		if !spec.dest || 1+spec.operands != len(r.Args)-j || last != want {
+		if !spec.dest() || 1+spec.operands != len(r.Args)-j || last != want {
 			example := "[--bind, $workspace, $workspace]"
 			if want == varPath {
 				example = "[--tmpfs, $path]"
@@ -387,7 +387,7 @@ func checkSBPL(c *errs, r *Rule) {
 			c.at(pos, r.ID, "%s: no operations (want at least one)", r.Action)
 		}
 		for _, op := range r.Ops {
-			if !sbplOps[op] {
+			if _, ok := sbplOps[op]; !ok {
 				c.at(pos, r.ID, "%s: unknown SBPL operation %q (want one of %s)", r.Action, op, words(sbplOpNames()))
 			}
 		}
@@ -446,7 +446,7 @@ func checkReviewed(c *errs, platform string, r *Rule) {
 // writes reports whether any operation lets the sandbox write a file.
 func writes(ops []string) bool {
 	for _, op := range ops {
-		if op == "file*" || strings.HasPrefix(op, "file-write") {
+		if sbplOps[op].writes {
 			return true
 		}
 	}
@@ -502,7 +502,7 @@ func checkLinuxOrder(c *errs, p *Platform) {
 			if !ok {
 				break
 			}
-			if spec.dest && r.Args[i] != "--remount-ro" {
+			if spec.dest() && spec.mount != mountRemount {
 				c.at(r.ArgsPos, r.ID, "args: %s after the %s group would cover the hidden paths under its destination (want it before %s)",
 					r.Args[i], rs[groupStart].Group, rs[groupStart].Pos)
 			}
@@ -626,7 +626,7 @@ func checkSeccomp(c *errs, p *Platform, local, global map[string]Pos) {
 	var loader *Rule
 	for _, r := range p.Rules {
 		for i, a := range r.Args {
-			if (a == "--seccomp" || a == "--add-seccomp-fd") && i+1 < len(r.Args) && r.Args[i+1] == varSeccompFD {
+			if bwrapFlags[a].seccomp && i+1 < len(r.Args) && r.Args[i+1] == varSeccompFD {
 				loader = r
 			}
 		}

@@ -62,7 +62,7 @@ func checkLimits(c *errs, p *Platform, local, global map[string]Pos) {
 // --tmpfs, and its operand is a size variable or a positive number of
 // bytes. A size variable anywhere else is a misplaced number.
 func checkSize(c *errs, r *Rule, i int) {
-	if r.Args[i] != "--size" {
+	if !bwrapFlags[r.Args[i]].size {
 		if i+1 < len(r.Args) {
 			for _, op := range r.Args[i+1 : min(len(r.Args), i+1+bwrapFlags[r.Args[i]].operands)] {
 				if _, ok := sizeVars[op]; ok {
@@ -72,7 +72,7 @@ func checkSize(c *errs, r *Rule, i int) {
 		}
 		return
 	}
-	if i+2 >= len(r.Args) || r.Args[i+2] != "--tmpfs" {
+	if next := bwrapFlags[r.Args[i]].before; i+2 >= len(r.Args) || r.Args[i+2] != next {
 		c.at(r.ArgsPos, r.ID, "args: --size sizes the next --tmpfs only (want --tmpfs right after its operand)")
 	}
 	if i+1 < len(r.Args) {
@@ -90,8 +90,8 @@ func checkSize(c *errs, r *Rule, i int) {
 // --perms) and returns the index of the mount flag itself.
 func mountFlagAt(args []string) int {
 	i := 0
-	for i+1 < len(args) && (args[i] == "--size" || args[i] == "--perms") {
-		i += 2
+	for i+1 < len(args) && bwrapFlags[args[i]].mount == mountModifier {
+		i += 1 + bwrapFlags[args[i]].operands
 	}
 	return i
 }
@@ -107,8 +107,11 @@ func checkRemountOrder(c *errs, p *Platform) {
 		}
 	}
 	for i, r := range p.Rules {
-		if r.Group == "" && i < groupEnd && slices.Contains(r.Args, "--remount-ro") && (slices.Contains(r.Args, varPath) || slices.Contains(r.Args, varWorkspace)) {
+		if r.Group == "" && i < groupEnd && slices.ContainsFunc(r.Args, isRemount) && (slices.Contains(r.Args, varPath) || slices.Contains(r.Args, varWorkspace)) {
 			c.at(r.ArgsPos, r.ID, "args: --remount-ro of a mounts-group path before the group ends would stop the mounts beneath it (want it after the group)")
 		}
 	}
 }
+
+// isRemount reports whether a is a flag that changes an existing mount.
+func isRemount(a string) bool { return bwrapFlags[a].mount == mountRemount }

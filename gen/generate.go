@@ -21,6 +21,7 @@ var Outputs = []struct {
 }{
 	{Path: "sandbox/zz_generated.go", Render: Emit},
 	{Path: "docs/POLICY.md", Render: Doc},
+	{Path: "sandbox/zz_vocab.go", Render: EmitVocab},
 }
 
 // Generate loads and checks the table under rulesDir and renders every

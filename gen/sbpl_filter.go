@@ -65,25 +65,10 @@ var sbplFilterKinds = map[string]filterKind{
 
 func sbplFilterNames() []string { return slices.Sorted(maps.Keys(sbplFilterKinds)) }
 
-// opClass is the filter class of an operation; classNothing means the
-// table uses the operation without filters only.
-func opClass(op string) filterClass {
-	switch {
-	case strings.HasPrefix(op, "file"), strings.HasPrefix(op, "process-exec"):
-		return classFile
-	case op == "mach-lookup":
-		return classMach
-	case op == "sysctl-read":
-		return classSysctl
-	case op == "signal", op == "process-info*", op == "mach-priv-task-port":
-		return classTarget
-	case op == "network-outbound":
-		return classRemote
-	case op == "network-bind", op == "network-inbound":
-		return classLocal
-	}
-	return classNothing
-}
+// opClass is the filter class of an operation, as its vocabulary row
+// says; classNothing means the table uses the operation without filters
+// only.
+func opClass(op string) filterClass { return sbplOps[op].class }
 
 var (
 	machName     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]*$`)
@@ -204,7 +189,7 @@ func checkFilters(c *errs, r *Rule, pos Pos) {
 		return
 	}
 	for _, op := range r.Ops {
-		if op == "default" {
+		if sbplOps[op].every {
 			continue // the order check reports a filtered default
 		}
 		class := opClass(op)

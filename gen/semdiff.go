@@ -53,7 +53,8 @@ func (r reach) String() string {
 type polarity uint8
 
 const (
-	neutral  polarity = iota // grants and restricts nothing, such as -- or (version 1)
+	polUnset polarity = iota // a vocabulary row that does not say
+	neutral                  // grants and restricts nothing, such as -- or (version 1)
 	grant                    // allow, --bind, --share-net
 	restrict                 // deny, --tmpfs over a hidden path, --cap-drop
 	mixed                    // both, or it depends on what lies under it
@@ -83,85 +84,11 @@ func combine(a, b polarity) polarity {
 	return mixed
 }
 
-var bwrapGrants = []string{"--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--bind-fd", "--ro-bind-fd", "--share-net", "--cap-add"}
-
-var bwrapRestricts = []string{
-	"--unshare-all", "--unshare-user", "--unshare-user-try", "--unshare-ipc", "--unshare-pid",
-	"--unshare-net", "--unshare-uts", "--unshare-cgroup", "--unshare-cgroup-try",
-	"--disable-userns", "--assert-userns-disabled", "--new-session", "--die-with-parent",
-	"--cap-drop", "--ro-bind-data", "--remount-ro", "--clearenv", "--unsetenv",
-	"--seccomp", "--add-seccomp-fd", "--proc", "--dev", "--size",
-}
-
-// flagPolarity says which way one bwrap flag moves the sandbox. A read-only
-// bind of the root or of a caller's path grants reads; of another constant
-// it both exposes the host's copy and stops writes to what it covers. A
-// tmpfs over a hidden path hides it; over a constant it also makes the
-// place writable.
-func flagPolarity(r *Rule, flag string, ops []string) polarity {
-	switch {
-	case slices.Contains(bwrapGrants, flag):
-		return grant
-	case slices.Contains(bwrapRestricts, flag):
-		return restrict
-	case flag == "--ro-bind" || flag == "--ro-bind-try":
-		if ops[0] == "/" || strings.HasPrefix(ops[0], "$") {
-			return grant
-		}
-		return mixed
-	case flag == "--tmpfs":
-		if r.For == "hidden" {
-			return restrict
-		}
-		return mixed
-	case flag == "--":
-		return neutral
-	}
-	return mixed
-}
-
-// bindLevel orders the bind flags by what they let through, so that
-// turning --bind into --ro-bind on the same paths reads as a narrowing.
-var bindLevel = map[string]int{
-	"--ro-bind": 1, "--ro-bind-try": 1, "--bind": 2, "--bind-try": 2, "--dev-bind": 3, "--dev-bind-try": 3,
-}
-
-// flagUse is one bwrap flag with its operands.
-type flagUse struct {
-	flag string
-	ops  []string
-}
-
-func (f flagUse) String() string { return strings.Join(append([]string{f.flag}, f.ops...), " ") }
-
-func flagUses(args []string) []flagUse {
-	var out []flagUse
-	for i := 0; i < len(args); {
-		n := bwrapFlags[args[i]].operands
-		if i+1+n > len(args) {
-			n = len(args) - i - 1
-		}
-		out = append(out, flagUse{args[i], args[i+1 : i+1+n]})
-		i += 1 + n
-	}
-	return out
-}
-
 func rulePolarity(platform string, r *Rule) polarity {
 	if platform == "darwin" {
-		switch r.Action {
-		case "allow":
-			return grant
-		case "deny":
-			return restrict
-		}
-		return neutral
+		return sbplPolarity(r)
 	}
-	p := neutral
-	for _, f := range flagUses(r.Args) {
-		p = combine(p, flagPolarity(r, f.flag, f.ops))
-	}
-	return p
+	return argvPolarity(r)
 }
 
 // contains reports whether path a reaches at least everything path b does:
@@ -182,30 +109,6 @@ func splitVar(p string) (string, string) {
 	return v, "/" + rest
 }
 
-func opContains(a, b string) bool {
-	if a == "default" || a == b {
-		return true
-	}
-	p, ok := strings.CutSuffix(a, "*")
-	return ok && strings.HasPrefix(b, p)
-}
-
-func filterContains(a, b Filter) bool {
-	if a.Kind == "*" || filterEqual(a, b) {
-		return true
-	}
-	if !isPathFilter(a) || !isPathFilter(b) {
-		return sbplFilterContains(a, b)
-	}
-	switch {
-	case a.Kind == "literal":
-		return b.Kind == "literal" && a.Value == b.Value
-	case b.Kind == "literal" && a.Value == b.Value:
-		return true
-	}
-	return contains(a.Value, b.Value)
-}
-
 // coverage compares two sets by a containment relation: the new set is
 // wider if it holds something no old element contains, narrower if the old
 // set holds something no new element contains.
@@ -219,18 +122,6 @@ func coverage[T any](old, new []T, in func(a, b T) bool) reach {
 		return false
 	}
 	return reach{wider: missing(new, old), narrower: missing(old, new)}
-}
-
-// filterCoverage treats an unfiltered rule as one that matches every path.
-func filterCoverage(old, new []Filter) reach {
-	all := Filter{Kind: "*"} // matches what any filter matches
-	if len(old) == 0 {
-		old = []Filter{all}
-	}
-	if len(new) == 0 {
-		new = []Filter{all}
-	}
-	return coverage(old, new, filterContains)
 }
 
 // condSet is a rule's condition as a set: the order of `when` words does
@@ -376,42 +267,6 @@ func movedIDs(old, new []*Rule) map[string]bool {
 	return moved
 }
 
-// moveReach judges a moved SBPL rule by the rules of the other action it
-// crossed, since the last matching rule wins: an allow that moves past a
-// deny of an overlapping operation now overrides it. Filters are not
-// compared; two filters may always match the same path through a variable.
-func moveReach(old, new []*Rule, m *Rule) reach {
-	oldAt, newAt := indexByID(old), indexByID(new)
-	var r reach
-	for _, c := range new {
-		oc, ok := oldAt[c.ID]
-		if !ok || c.ID == m.ID || c.Action == m.Action || (c.Action != "allow" && c.Action != "deny") {
-			continue
-		}
-		wasAfter, nowAfter := oldAt[m.ID] > oc, newAt[m.ID] > newAt[c.ID]
-		if wasAfter == nowAfter || !overlaps(m.Ops, c.Ops) {
-			continue
-		}
-		if (m.Action == "allow") == nowAfter {
-			r.wider = true
-		} else {
-			r.narrower = true
-		}
-	}
-	return r
-}
-
-func overlaps(a, b []string) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if opContains(x, y) || opContains(y, x) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // ruleDiff compares one rule's two versions, field by field.
 func ruleDiff(platform string, o, n *Rule) []string {
 	var out []string
@@ -439,102 +294,6 @@ func ruleDiff(platform string, o, n *Rule) []string {
 	}
 	if o.Reviewed != n.Reviewed {
 		out = append(out, fmt.Sprintf("reviewed changed: %s -> %s", textOr(o.Reviewed, "none"), textOr(n.Reviewed, "none")))
-	}
-	return out
-}
-
-// argsReach compares two argvs flag by flag. With the same flags, a path
-// operand that moved up the tree reaches more; otherwise each flag added
-// or removed counts by its polarity.
-func argsReach(o, n *Rule) reach {
-	of, nf := flagUses(o.Args), flagUses(n.Args)
-	sameFlags := len(of) == len(nf)
-	for i := 0; sameFlags && i < len(of); i++ {
-		sameFamily := of[i].flag == nf[i].flag || (bindLevel[of[i].flag] > 0 && bindLevel[nf[i].flag] > 0)
-		sameFlags = sameFamily && len(of[i].ops) == len(nf[i].ops)
-	}
-	var r reach
-	if sameFlags {
-		for i := range nf {
-			var d reach
-			if ol, nl := bindLevel[of[i].flag], bindLevel[nf[i].flag]; ol != nl {
-				d = reach{wider: nl > ol, narrower: nl < ol}
-			}
-			for k, op := range nf[i].ops {
-				old := of[i].ops[k]
-				switch {
-				case old == op:
-				case strings.HasPrefix(old, "/") && strings.HasPrefix(op, "/"):
-					d = d.or(reach{wider: !contains(old, op), narrower: !contains(op, old)})
-				case nf[i].flag == "--cap-drop" || nf[i].flag == "--cap-add":
-					d = d.or(reach{wider: !capContains(old, op), narrower: !capContains(op, old)})
-				default:
-					d.unknown = true
-				}
-			}
-			if d.unknown {
-				r.unknown = true
-				continue
-			}
-			if bindLevel[of[i].flag] != bindLevel[nf[i].flag] {
-				r = r.or(d) // a bind's level decides, whatever it covers
-				continue
-			}
-			r = r.or(flagPolarity(n, nf[i].flag, nf[i].ops).apply(d))
-		}
-		return r
-	}
-	count := func(fs []flagUse, f flagUse) int {
-		c := 0
-		for _, g := range fs {
-			if g.String() == f.String() {
-				c++
-			}
-		}
-		return c
-	}
-	for _, f := range nf {
-		if count(nf, f) > count(of, f) {
-			r = r.or(flagPolarity(n, f.flag, f.ops).apply(reach{wider: true}))
-		}
-	}
-	for _, f := range of {
-		if count(of, f) > count(nf, f) {
-			r = r.or(flagPolarity(o, f.flag, f.ops).apply(reach{narrower: true}))
-		}
-	}
-	return r
-}
-
-// capContains reports whether capability operand a covers b: ALL covers
-// every capability.
-func capContains(a, b string) bool { return a == b || strings.EqualFold(a, "ALL") }
-
-func sbplDiff(o, n *Rule) []string {
-	if o.Action != n.Action {
-		var r reach
-		switch {
-		case o.Action == "deny" && n.Action == "allow":
-			r.wider = true
-		case o.Action == "allow" && n.Action == "deny":
-			r.narrower = true
-		default:
-			r.unknown = true
-		}
-		return []string{fmt.Sprintf("action changed: %q -> %q (%s)", Emits("darwin", o), Emits("darwin", n), r)}
-	}
-	var out []string
-	pol := rulePolarity("darwin", n)
-	if o.Version != n.Version {
-		out = append(out, fmt.Sprintf("version changed: %d -> %d", o.Version, n.Version))
-	}
-	if !slices.Equal(o.Ops, n.Ops) {
-		r := coverage(o.Ops, n.Ops, opContains)
-		out = append(out, fmt.Sprintf("operations changed: %s (%s)", setDiff(o.Ops, n.Ops, func(s string) string { return s }), pol.apply(r)))
-	}
-	if !slices.EqualFunc(o.Filters, n.Filters, filterEqual) {
-		r := filterCoverage(o.Filters, n.Filters)
-		out = append(out, fmt.Sprintf("filters changed: %s (%s)", setDiff(filterKeys(o.Filters), filterKeys(n.Filters), filterShow), pol.apply(r)))
 	}
 	return out
 }

@@ -133,69 +133,6 @@ var (
 
 var groups = []string{"mounts"}
 
-// bwrapFlag is one option of bwrap 0.8.0 (`bwrap --help`): how many operands
-// follow it, whether its last operand is a mount destination, and whether
-// its first is a descriptor number.
-type bwrapFlag struct {
-	operands int
-	dest     bool
-	fd       bool
-	// hostWrite marks a flag that lets the sandbox write to the host path
-	// it names; such a grant outside the workspace needs `reviewed`.
-	hostWrite bool
-}
-
-var bwrapFlags = map[string]bwrapFlag{
-	"--args": {operands: 1, fd: true}, "--unshare-all": {}, "--share-net": {},
-	"--unshare-user": {}, "--unshare-user-try": {}, "--unshare-ipc": {},
-	"--unshare-pid": {}, "--unshare-net": {}, "--unshare-uts": {},
-	"--unshare-cgroup": {}, "--unshare-cgroup-try": {},
-	"--userns": {operands: 1, fd: true}, "--userns2": {operands: 1, fd: true},
-	"--disable-userns": {}, "--assert-userns-disabled": {},
-	"--pidns": {operands: 1, fd: true}, "--uid": {operands: 1}, "--gid": {operands: 1},
-	"--hostname": {operands: 1}, "--chdir": {operands: 1}, "--clearenv": {},
-	"--setenv": {operands: 2}, "--unsetenv": {operands: 1},
-	"--lock-file": {operands: 1}, "--sync-fd": {operands: 1, fd: true},
-	"--bind":         {operands: 2, dest: true, hostWrite: true},
-	"--bind-try":     {operands: 2, dest: true, hostWrite: true},
-	"--dev-bind":     {operands: 2, dest: true, hostWrite: true},
-	"--dev-bind-try": {operands: 2, dest: true, hostWrite: true},
-	"--ro-bind":      {operands: 2, dest: true},
-	"--ro-bind-try":  {operands: 2, dest: true},
-	"--bind-fd":      {operands: 2, fd: true, dest: true, hostWrite: true},
-	"--ro-bind-fd":   {operands: 2, fd: true, dest: true},
-	"--remount-ro":   {operands: 1, dest: true},
-	"--exec-label":   {operands: 1}, "--file-label": {operands: 1},
-	"--proc": {operands: 1, dest: true}, "--dev": {operands: 1, dest: true},
-	"--tmpfs": {operands: 1, dest: true}, "--mqueue": {operands: 1, dest: true},
-	"--dir": {operands: 1, dest: true}, "--file": {operands: 2, fd: true, dest: true},
-	"--bind-data":    {operands: 2, fd: true, dest: true},
-	"--ro-bind-data": {operands: 2, fd: true, dest: true},
-	"--symlink":      {operands: 2, dest: true},
-	"--seccomp":      {operands: 1, fd: true}, "--add-seccomp-fd": {operands: 1, fd: true},
-	"--block-fd": {operands: 1, fd: true}, "--userns-block-fd": {operands: 1, fd: true},
-	"--info-fd": {operands: 1, fd: true}, "--json-status-fd": {operands: 1, fd: true},
-	"--new-session": {}, "--die-with-parent": {}, "--as-pid-1": {},
-	"--cap-add": {operands: 1}, "--cap-drop": {operands: 1},
-	"--perms": {operands: 1}, "--size": {operands: 1},
-	"--chmod": {operands: 2}, "--": {},
-}
-
-// sbplOps are the Seatbelt operations the table may name. A trailing * is a
-// wildcard over the operations that share its prefix.
-var sbplOps = map[string]bool{
-	"default": true, "process*": true, "process-exec*": true, "process-fork": true,
-	"process-info*": true, "signal": true, "network*": true, "network-outbound": true,
-	"network-inbound": true, "network-bind": true, "sysctl*": true, "sysctl-read": true,
-	"sysctl-write": true, "ipc*": true, "ipc-posix-shm": true, "ipc-posix-sem": true,
-	"mach*": true, "mach-lookup": true, "file*": true, "file-read*": true,
-	"file-read-data": true, "file-read-metadata": true, "file-write*": true,
-	"file-write-data": true, "file-ioctl": true, "iokit*": true, "iokit-open": true,
-	"system*": true, "pseudo-tty": true,
-	"file-write-unlink": true, "file-write-create": true, "mach-priv-task-port": true,
-	"user-preference-read": true, "file-read-xattr": true, "system-socket": true,
-}
-
 // tempDirs are the paths an SBPL write grant may name without `reviewed`:
 // macOS's temporary directories, writable on macOS as /tmp is on Linux. Linux has
 // none: its private /tmp is a --tmpfs, and a bind of the host's /tmp is a

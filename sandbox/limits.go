@@ -153,11 +153,15 @@ func ParseSize(s string) (int64, error) {
 }
 
 // mountFlagAt skips the options that modify the next mount (--size,
-// --perms) and returns the index of the mount flag itself.
+// --perms: [bwrapModifier]) and returns the index of the mount flag itself.
 func mountFlagAt(args []string) int {
 	i := 0
-	for i+1 < len(args) && (args[i] == "--size" || args[i] == "--perms") {
-		i += 2
+	for i < len(args) {
+		n := bwrapModifier(args[i])
+		if n == 0 || i+n >= len(args) {
+			break
+		}
+		i += 1 + n
 	}
 	return i
 }

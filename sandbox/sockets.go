@@ -79,11 +79,10 @@ func newView(p *plan) view {
 		if len(s.Args) < 2 {
 			continue
 		}
-		switch s.Args[mountFlagAt(s.Args)] {
-		case "--tmpfs", "--dev", "--proc", "--mqueue":
+		switch bwrapMount(s.Args[mountFlagAt(s.Args)]) {
+		case mountFresh:
 			v = append(v, viewMount{dst: s.Args[len(s.Args)-1], fresh: true})
-		case "--bind", "--ro-bind", "--bind-try", "--ro-bind-try", "--dev-bind", "--dev-bind-try",
-			"--ro-bind-data", "--bind-data", "--file":
+		case mountShown:
 			v = append(v, viewMount{dst: s.Args[len(s.Args)-1]})
 		}
 	}

@@ -20,11 +20,10 @@ func (p *plan) shows(path string) bool {
 		if path != dst && !strings.HasPrefix(path, dst+"/") && dst != "/" {
 			continue
 		}
-		switch s.Args[mountFlagAt(s.Args)] {
-		case "--tmpfs", "--dev", "--proc", "--mqueue":
+		switch bwrapMount(s.Args[mountFlagAt(s.Args)]) {
+		case mountFresh:
 			fresh = path != dst
-		case "--bind", "--ro-bind", "--bind-try", "--ro-bind-try", "--dev-bind", "--dev-bind-try",
-			"--ro-bind-data", "--bind-data", "--file":
+		case mountShown:
 			fresh = false
 		}
 	}

@@ -27,7 +27,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := fs.String("root", "", "the module root (default: the nearest directory above with go.mod)")
 	diff := fs.String("diff", "", "print the semantic changes from the rule table in `OLD_DIR` to rules/, writing nothing;\nexit 1 if there are any, as diff(1) does")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: genrules [-check | -diff OLD_DIR] [-root DIR]\n\nRegenerates sandbox/zz_generated.go and docs/POLICY.md from rules/*.yaml.")
+		fmt.Fprintln(stderr, "usage: genrules [-check | -diff OLD_DIR] [-root DIR]\n\nRegenerates sandbox/zz_generated.go, sandbox/zz_vocab.go and docs/POLICY.md from\nrules/*.yaml and the generator's vocabulary.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
