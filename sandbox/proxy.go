@@ -197,10 +197,10 @@ func relay(c, up net.Conn, br *bufio.Reader) {
 				return
 			}
 		}
-		_, _ = io.Copy(up, c)
+		_, _ = copyConn(up, c)
 		closeWrite(up)
 	}()
-	_, _ = io.Copy(c, up)
+	_, _ = copyConn(c, up)
 	closeWrite(c)
 	<-done
 }

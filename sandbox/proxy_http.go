@@ -160,9 +160,9 @@ func (p *proxy) http(c net.Conn, br *bufio.Reader) {
 				return
 			}
 		}
-		_, _ = io.Copy(up, c)
+		_, _ = copyConn(up, c)
 	}()
-	_, _ = io.Copy(c, up)
+	_, _ = copyConn(c, up)
 }
 
 func proxyHTTPFailure(c net.Conn, err error) {

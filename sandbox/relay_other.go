@@ -1,0 +1,8 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+import "net"
+
+// waitReadable does not wait here: the relay's Read does.
+func waitReadable(net.Conn) error { return nil }
