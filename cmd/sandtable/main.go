@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/sandtable/sandtable/sandbox"
 )
 
 // command is one subcommand. run gets the arguments after its name and
@@ -29,7 +31,8 @@ var commands = []command{
 }
 
 func main() {
-	os.Exit(dispatch(os.Args[1:]))
+	// sandbox.Exit: a run's watch closes after the exit, not before it.
+	sandbox.Exit(dispatch(os.Args[1:]))
 }
 
 func dispatch(args []string) int {

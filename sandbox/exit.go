@@ -1,0 +1,22 @@
+package sandbox
+
+import "os"
+
+// KeepClosesForExit tells the package that this process exits soon after
+// its last Wait, with Exit: a run's watch then keeps its inotify instance
+// open after Wait instead of closing it in the background, for Exit to
+// hand off. Closing an inotify instance waits for a kernel grace period
+// (0 to about 20 ms), and a process cannot finish exiting while one of its
+// threads is inside that close, so its parent would wait for it.
+// sandtable run calls it; a long-running program has no reason to.
+func KeepClosesForExit() { keepClosesForExit() }
+
+// Exit ends the process with code, like os.Exit. What KeepClosesForExit
+// kept open is first handed to a short-lived child process (this
+// executable, re-executed, that does nothing else), which closes it once
+// this process has closed its own copies, so the exit does not wait for
+// the kernel; if the child cannot start, the exit closes it as before.
+func Exit(code int) {
+	handOffCloses()
+	os.Exit(code)
+}
