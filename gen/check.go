@@ -117,6 +117,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	checkCaches(c, cm, local, ids)
 	checkRedact(c, cm, local, ids)
 	checkOffline(c, cm, local, ids)
+	checkRefuse(c, cm, local, ids)
 }
 
 func checkWhy(c *errs, pos Pos, id, why string) {

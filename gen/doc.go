@@ -97,6 +97,7 @@ func Doc(t *Table) ([]byte, error) {
 	docCaches(&b, &t.Common)
 	docRedact(&b, &t.Common)
 	docOffline(&b, &t.Common)
+	docRefuse(&b, &t.Common)
 	return b.Bytes(), nil
 }
 

@@ -22,6 +22,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitCaches(f, &t.Common)
 	emitRedact(f, &t.Common)
 	emitOffline(f, &t.Common)
+	emitRefuse(f, &t.Common)
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)

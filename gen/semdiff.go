@@ -358,6 +358,7 @@ func commonDiff(o, n *Common) []string {
 	cachesDiff(line, o.Caches, n.Caches)
 	redactDiff(line, o.Redact, n.Redact)
 	offlineDiff(line, o.Offline, n.Offline)
+	refuseDiff(line, o.Refuse, n.Refuse)
 	return out
 }
 

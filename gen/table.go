@@ -33,6 +33,8 @@ type Common struct {
 	Caches        []CacheEntry
 	Redact        []RedactEntry
 	Offline       []OfflineEntry
+	// Refuse is nil when the table has no refuse section.
+	Refuse []RefuseEntry
 }
 
 // Policy names the environment variable that selects the policy and the

@@ -66,7 +66,7 @@ func cachePaths(r *resolver, goos string, cfg Config, p *plan) ([]pathFact, erro
 	if err != nil && !isMissing(err) {
 		return nil, fsPathError("cache directory", base, err)
 	}
-	if err := checkVia(r, "cache directory", base, writableRoots(goos, p)); err != nil {
+	if err := checkVia(r, refuseCacheDir, "cache directory", base, writableRoots(goos, p)); err != nil {
 		return nil, err
 	}
 	if err := checkResolved("cache directory", base, real); err != nil {

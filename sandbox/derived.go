@@ -46,8 +46,8 @@ func derivedHidden(lookup func(string) (string, bool)) ([]derivedPath, error) {
 			if d.path != "" {
 				p = strings.TrimSuffix(p, "/") + "/" + d.path
 			}
-			if p == "/" {
-				return nil, badPath("default hidden path", label, "names the root, which cannot be hidden (want the variable unset or pointed elsewhere)")
+			if err := refuse(&refuseSubject{in: refuseDerivedHidden, field: "default hidden path", path: label, as: p, spelled: true}); err != nil {
+				return nil, err
 			}
 			if err := checkPath("default hidden path "+label, p); err != nil {
 				return nil, err
@@ -98,31 +98,26 @@ func derivedFacts(r *resolver, derived []derivedPath, ws string, roots []string,
 		}
 		field := "default hidden path " + d.label
 		real, fi, err := r.resolve(d.path)
-		if err := checkVia(r, field, d.path, roots); err != nil {
+		s := refuseSubject{in: refuseDerivedHidden, field: field, path: d.path, real: real, err: err, r: r, roots: roots, guard: true}
+		if err == nil {
+			s.fi, s.resolved = fi, true
+		}
+		if err := refuse(&s); err != nil {
 			return err
 		}
 		if err != nil {
 			if !isMissing(err) {
 				return fsPathError(field, d.path, err)
 			}
-			if err := checkUnlocked(r, err, field, d.path, real, roots); err != nil {
-				return err
-			}
 			if checkResolved(field, d.path, real) == nil {
 				add(fact(real, kindMissing, ws))
 			}
 			continue
 		}
-		switch real {
-		case ws:
+		if real == ws {
 			continue
-		case "/":
-			return badPath(field, d.path, "resolves to the root, which cannot be hidden")
 		}
 		if err := checkResolved(field, d.path, real); err != nil {
-			return err
-		}
-		if err := checkOneName(field, d.path, fi); err != nil {
 			return err
 		}
 		add(fact(real, kindOf(fi), ws))

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -65,7 +64,11 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 			field = "workspace"
 		}
 		r.resolve(w) // every lstat and readlink remembered: the same answer, no file system access
-		if err := checkVia(r, field, w, roots); err != nil {
+		in := refuseWritePath
+		if i == 0 {
+			in = refuseWorkspace
+		}
+		if err := checkVia(r, in, field, w, roots); err != nil {
 			return nil, err
 		}
 	}
@@ -126,8 +129,8 @@ func checkConfig(cfg Config) error {
 	if err := checkPath("workspace", cfg.Workspace); err != nil {
 		return err
 	}
-	if cfg.Workspace == "/" {
-		return badPath("workspace", "/", "the root cannot be the workspace: it would make everything writable")
+	if err := refuse(&refuseSubject{in: refuseWorkspace, field: "workspace", path: cfg.Workspace, spelled: true}); err != nil {
+		return err
 	}
 	for _, group := range []struct {
 		field string
@@ -140,16 +143,13 @@ func checkConfig(cfg Config) error {
 		}
 	}
 	for _, w := range cfg.Write {
-		if w == "/" {
-			return badPath("write path", w, "the root cannot be writable")
+		if err := refuse(&refuseSubject{in: refuseWritePath, field: "write path", path: w, spelled: true}); err != nil {
+			return err
 		}
 	}
 	for _, h := range cfg.Hidden {
-		switch h {
-		case "/":
-			return badPath("hidden path", h, "the root cannot be hidden")
-		case cfg.Workspace:
-			return badPath("hidden path", h, "is the workspace")
+		if err := refuse(&refuseSubject{in: refuseHiddenPath, field: "hidden path", path: h, spelled: true, ws: cfg.Workspace}); err != nil {
+			return err
 		}
 	}
 	if err := checkNetwork(cfg); err != nil {
@@ -175,15 +175,15 @@ func resolveWorkspace(r *resolver, ws string) (string, error) {
 	if !fi.IsDir() {
 		return "", badPath("workspace", ws, "not a directory")
 	}
-	if real == "/" {
-		return "", badPath("workspace", ws, "resolves to the root: it would make everything writable")
+	if err := refuse(&refuseSubject{in: refuseWorkspace, field: "workspace", path: ws, resolved: true, real: real}); err != nil {
+		return "", err
 	}
 	return real, checkResolved("workspace", ws, real)
 }
 
 // grantFacts resolves Read or Write paths, which must exist: bwrap cannot
-// bind a missing source. With roots, a path that goes through a symlink
-// in one of them is refused (see checkVia).
+// bind a missing source. Each runs the refuse rows of its input: with
+// roots, those that look at the links it went through.
 func grantFacts(r *resolver, field string, paths []string, ws string, roots []string) ([]pathFact, error) {
 	if len(paths) == 0 {
 		return nil, nil
@@ -197,14 +197,15 @@ func grantFacts(r *resolver, field string, paths []string, ws string, roots []st
 		if err != nil {
 			return nil, fsPathError(field, p, err)
 		}
-		if err := checkVia(r, field, p, roots); err != nil {
+		in := refuseReadPath
+		if field == "write path" {
+			in = refuseWritePath
+		}
+		if err := refuse(&refuseSubject{in: in, field: field, path: p, resolved: true, real: real, r: r, roots: roots, guard: roots != nil}); err != nil {
 			return nil, err
 		}
 		if err := checkResolved(field, p, real); err != nil {
 			return nil, err
-		}
-		if real == "/" && field == "write path" {
-			return nil, badPath(field, p, "resolves to the root, which cannot be writable")
 		}
 		facts = append(facts, fact(real, kindOf(fi), ws))
 	}
@@ -258,7 +259,7 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 				if !isMissing(err) {
 					return nil, fsPathError("home", home, err)
 				}
-				if err := checkUnlocked(r, err, "home", home, realHome, roots); err != nil {
+				if err := refuse(&refuseSubject{in: refuseHome, field: "home", path: home, real: realHome, err: err, r: r, roots: roots, guard: strict}); err != nil {
 					return nil, err
 				}
 				home, realHome = "", "" // no home: nothing under it to hide
@@ -286,17 +287,19 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 			} else {
 				real, fi, err = r.resolve(d.path)
 			}
-			if r.plantable(roots) != "" {
-				return nil, checkVia(r, field, defaultPath(d, home), roots)
+			s := refuseSubject{in: refuseDefaultHidden, field: field, path: d.path, real: real, err: err, r: r, roots: roots, guard: strict}
+			if d.underHome {
+				s.under = home
+			}
+			if err == nil {
+				s.fi = fi
+			}
+			if err := refuse(&s); err != nil {
+				return nil, err
 			}
 			if err != nil {
 				if !isMissing(err) {
 					return nil, fsPathError(field, defaultPath(d, home), err)
-				}
-				if errors.Is(err, fs.ErrPermission) {
-					if err := checkUnlocked(r, err, field, defaultPath(d, home), real, roots); err != nil {
-						return nil, err
-					}
 				}
 				// Kept, as a missing Config.Hidden entry is: the Linux rules
 				// skip it, and on macOS its deny pair stops the path from
@@ -315,9 +318,6 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 			if checkPath(field, real) != nil {
 				return nil, checkResolved(field, defaultPath(d, home), real)
 			}
-			if strict && !fi.IsDir() && names(fi) > 1 {
-				return nil, checkOneName(field, defaultPath(d, home), fi)
-			}
 			add(fact(real, kindOf(fi), ws))
 		}
 	}
@@ -335,34 +335,24 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 
 	for _, h := range cfg.Hidden {
 		real, fi, err := r.resolve(h)
-		if err := checkVia(r, "hidden path", h, roots); err != nil {
-			return nil, err
-		}
-		kind := kindOf(fi)
-		if err != nil {
-			if !isMissing(err) {
-				return nil, fsPathError("hidden path", h, err)
-			}
-			if err := checkUnlocked(r, err, "hidden path", h, real, roots); err != nil {
+		if err != nil && !isMissing(err) {
+			if err := checkVia(r, refuseHiddenPath, "hidden path", h, roots); err != nil {
 				return nil, err
 			}
-			// Kept: a deny rule on macOS is harmless and stops the
-			// path from appearing later; the Linux rules skip it.
-			kind = kindMissing
+			return nil, fsPathError("hidden path", h, err)
 		}
-		switch real {
-		case "/":
-			return nil, badPath("hidden path", h, "resolves to the root")
-		case ws:
-			return nil, badPath("hidden path", h, "resolves to the workspace")
+		// Kept when missing: a deny rule on macOS is harmless and stops
+		// the path from appearing later; the Linux rules skip it.
+		kind := kindOf(fi)
+		s := refuseSubject{in: refuseHiddenPath, field: "hidden path", path: h, resolved: true, real: real, err: err, ws: ws, r: r, roots: roots, guard: strict}
+		if err == nil {
+			s.fi = fi
+		}
+		if err := refuse(&s); err != nil {
+			return nil, err
 		}
 		if err := checkResolved("hidden path", h, real); err != nil {
 			return nil, err
-		}
-		if fi != nil && strict {
-			if err := checkOneName("hidden path", h, fi); err != nil {
-				return nil, err
-			}
 		}
 		add(fact(real, kind, ws))
 	}
@@ -435,8 +425,8 @@ func homeDir() (string, error) {
 	if err := checkPath("home", home); err != nil {
 		return "", err
 	}
-	if home == "/" {
-		return "", badPath("home", home, "the root cannot be the home directory: hiding under it would hide the system")
+	if err := refuse(&refuseSubject{in: refuseHome, field: "home", path: home, spelled: true}); err != nil {
+		return "", err
 	}
 	return home, nil
 }
@@ -498,17 +488,4 @@ func sortMounts(m []mount) []mount {
 		return cmp.Compare(strings.Count(a.path, "/"), strings.Count(b.path, "/"))
 	})
 	return m
-}
-
-// checkOneName refuses a hidden file with more than one name: bwrap hides
-// the name, and a hard link elsewhere (one a sandboxed run made next to a
-// hidden path it found missing, say) still reads the same file.
-func checkOneName(field, p string, fi fs.FileInfo) error {
-	if fi.IsDir() {
-		return nil
-	}
-	if n := names(fi); n > 1 {
-		return badPath(field, p, fmt.Sprintf("is a file with %d names (hard links), and the others would still read it (want the other names removed)", n))
-	}
-	return nil
 }

@@ -209,7 +209,7 @@ func (g *gitFinder) inside(from, base, target string) (string, bool, error) {
 		return "", false, gitPointerError(from, "names "+strconv.Quote(target)+", which cannot be protected: "+err.Error())
 	}
 	real, _, err := g.r.resolve(target)
-	if err := checkVia(g.r, "git pointer target", target, g.roots); err != nil {
+	if err := checkVia(g.r, refuseGitPointer, "git pointer target", target, g.roots); err != nil {
 		return "", false, gitPointerError(from, err.Error())
 	}
 	if err != nil && !isMissing(err) {

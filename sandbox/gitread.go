@@ -27,9 +27,10 @@ func (r *resolver) readDir(dir string) []string {
 // errTooLarge is readSmall's answer for a file over its bound.
 var errTooLarge = errors.New("too large")
 
-// readSmall reads the regular file p, which must not be a symlink and must
-// hold at most max bytes: it is a file a sandboxed command could have
-// written, read by the host.
+// readSmall reads the regular file p, which must not be a symlink, and
+// at most max+1 bytes of it: it is a file a sandboxed command could have
+// written, read by the host. The refuse rows (check oversized) refuse
+// one over max.
 func readSmall(p string, max int64) ([]byte, error) {
 	f, err := openNoFollow(p)
 	if err != nil {
@@ -47,8 +48,8 @@ func readSmall(p string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, max)
+	if err := refuse(&refuseSubject{in: refuseGitFile, field: "git file", path: p, size: int64(len(data)), max: max}); err != nil {
+		return nil, err
 	}
 	return data, nil
 }

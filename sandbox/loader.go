@@ -13,13 +13,9 @@ var loaderVars = []string{"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT"}
 // loaderSeparators are what glibc splits each variable's entries on.
 var loaderSeparators = map[string]string{"LD_LIBRARY_PATH": ":;", "LD_PRELOAD": ": ", "LD_AUDIT": ":"}
 
-// checkLoaderEnv refuses a loader variable of bwrap's environment (lookup
-// reads it) that could name a place the sandbox can write: a
-// library an earlier run left there would run on the host. The entries are
-// read as glibc reads them (loaderSeparators), a relative entry from
-// bwrap's working directory (/), through symlinks; an entry the loader
-// would expand ($ORIGIN, $LIB, $PLATFORM) is refused, since its expansion
-// is the loader's to make.
+// checkLoaderEnv runs the refuse rows on each entry of the loader
+// variables of bwrap's environment (lookup reads it), as glibc splits
+// them (loaderSeparators).
 func checkLoaderEnv(r *resolver, roots []string, lookup func(string) (string, bool)) error {
 	for _, name := range loaderVars {
 		v, ok := lookup(name)
@@ -27,34 +23,50 @@ func checkLoaderEnv(r *resolver, roots []string, lookup func(string) (string, bo
 			continue
 		}
 		for _, e := range strings.FieldsFunc(v, func(c rune) bool { return strings.ContainsRune(loaderSeparators[name], c) }) {
-			if strings.Contains(e, "$") {
-				return badPath(name+" entry", e, "is expanded by the loader, past what a check can follow (want a plain path)")
-			}
-			if !strings.Contains(e, "/") && name != "LD_LIBRARY_PATH" {
-				continue // a bare library name, looked up in the directories checked here
-			}
-			// The kernel applies .. after the links before it, which a
-			// sandboxed run can plant: a path with . or .. means what the
-			// file system says at load time, not what it says now.
-			for _, c := range strings.Split(e, "/") {
-				if c == "." || c == ".." {
-					return badPath(name+" entry", e, "has . or .. components, whose meaning a sandboxed run can change (want a clean path)")
-				}
-			}
-			p := path.Join("/", e)
-			real, _, _ := r.resolve(p)
-			// glibc also searches subdirectories of each entry
-			// (glibc-hwcaps/x86-64-v3, tls, x86_64, ...), so a writable
-			// root below one is as good as one above it.
-			below := false
-			for _, root := range roots {
-				below = below || r.within(root, []string{real})
-			}
-			if below || r.plantable(roots) != "" || r.within(real, roots) || r.within(p, roots) {
-				return badPath(name+" entry", e, "leads where a sandboxed command can write, and bwrap, "+
-					"which runs outside the sandbox, would load a library it left there (want the entry removed)")
+			if err := refuse(&refuseSubject{in: refuseLoaderEnv, field: name + " entry", path: e, loader: name, r: r, roots: roots, guard: true}); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// loaderWritable refuses a loader variable's entry that could name a place
+// the sandbox can write: a library an earlier run left there would run on
+// the host. A relative entry is read from bwrap's working directory (/),
+// through symlinks; an entry the loader would expand ($ORIGIN, $LIB,
+// $PLATFORM) is refused, since its expansion is the loader's to make.
+func (s *refuseSubject) loaderWritable() error {
+	if !s.guard || s.loader == "" {
+		return nil
+	}
+	e, r, roots := s.path, s.r, s.roots
+	if strings.Contains(e, "$") {
+		return badPath(s.field, e, "is expanded by the loader, past what a check can follow (want a plain path)")
+	}
+	if !strings.Contains(e, "/") && s.loader != "LD_LIBRARY_PATH" {
+		return nil // a bare library name, looked up in the directories checked here
+	}
+	// The kernel applies .. after the links before it, which a sandboxed
+	// run can plant: a path with . or .. means what the file system says
+	// at load time, not what it says now.
+	for _, c := range strings.Split(e, "/") {
+		if c == "." || c == ".." {
+			return badPath(s.field, e, "has . or .. components, whose meaning a sandboxed run can change (want a clean path)")
+		}
+	}
+	p := path.Join("/", e)
+	real, _, _ := r.resolve(p)
+	// glibc also searches subdirectories of each entry
+	// (glibc-hwcaps/x86-64-v3, tls, x86_64, ...), so a writable root
+	// below one is as good as one above it.
+	below := false
+	for _, root := range roots {
+		below = below || r.within(root, []string{real})
+	}
+	if below || r.plantable(roots) != "" || r.within(real, roots) || r.within(p, roots) {
+		return badPath(s.field, e, "leads where a sandboxed command can write, and bwrap, "+
+			"which runs outside the sandbox, would load a library it left there (want the entry removed)")
 	}
 	return nil
 }

@@ -1,11 +1,8 @@
 package sandbox
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -15,7 +12,8 @@ import (
 // runs. The next run would then grant, or hide, whatever the link names by
 // then: a read grant over a hidden file, a write grant on any host
 // directory, a hidden path moved off the secret it was hiding. Such paths
-// are refused; the caller can name the link's target itself.
+// are refused (refuse rows of check through-writable-link); the caller can
+// name the link's target itself.
 
 // within reports whether p, a symlink-free path, is one of roots or lies
 // inside one, by name or, for a root the host also shows elsewhere (a bind
@@ -60,29 +58,16 @@ func (r *resolver) plantable(roots []string) string {
 	return ""
 }
 
-// checkVia refuses p, just resolved by r, when it went through a symlink
-// that lies in one of roots.
-func checkVia(r *resolver, field, p string, roots []string) error {
-	if link := r.plantable(roots); link != "" {
-		want := "the link's target named itself"
-		switch field {
-		case "home":
-			want = "HOME set to the link's target"
-		case "default hidden path":
-			want = "the link replaced by what it points to"
-		}
-		return badPath(field, p, "resolves through the symlink "+strconv.Quote(link)+
-			", which a sandboxed command can write, and so re-point between runs (want "+want+")")
-	}
-	return nil
+// checkVia runs the refuse rows of input in on p, just resolved by r,
+// with the writable roots: the checks that look at the links the resolve
+// went through.
+func checkVia(r *resolver, in refuseInput, field, p string, roots []string) error {
+	return refuse(&refuseSubject{in: in, field: field, path: p, r: r, roots: roots, guard: true})
 }
 
-// checkHomes refuses a workspace or write path that is a home directory or
-// contains one ($HOME, and the password database's entry for this user,
-// which the shell uses whatever HOME says), and a $HOME reached through a
-// link the sandbox could re-point. A sandboxed command could write the
-// shell's startup files, which run unsandboxed at the next login, or move
-// the default hidden paths out from under a later run.
+// checkHomes runs the refuse rows on the homes ($HOME, and the password
+// database's entry for this user, which the shell uses whatever HOME
+// says) and on the workspace and write paths that could hold one.
 func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 	home, err := homeDir()
 	if err != nil {
@@ -99,7 +84,7 @@ func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 		if err != nil && !isMissing(err) {
 			continue
 		}
-		if err := checkVia(r, "home", h, roots); err != nil {
+		if err := checkVia(r, refuseHome, "home", h, roots); err != nil {
 			return err
 		}
 		grants := append([]string{cfg.Workspace}, cfg.Write...)
@@ -108,18 +93,13 @@ func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 			reals = append(reals, f.path)
 		}
 		for k, g := range reals {
-			if !r.within(realHome, []string{g}) {
-				continue
-			}
-			field, what := "workspace", "is the home directory"
+			s := refuseSubject{in: refuseWorkspace, field: "workspace", path: grants[k], real: g, home: realHome, r: r, guard: true}
 			if k > 0 {
-				field = "write path"
+				s.in, s.field = refuseWritePath, "write path"
 			}
-			if realHome != g {
-				what = "contains the home directory " + strconv.Quote(realHome)
+			if err := refuse(&s); err != nil {
+				return err
 			}
-			return badPath(field, grants[k], what+": a sandboxed command could write ~/.bashrc and the like, "+
-				"which run outside the sandbox at the next login (want a directory under it)")
 		}
 	}
 	return nil
@@ -128,16 +108,3 @@ func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 // ownPasswdHome is this process's home in the password database, asked once:
 // it may cost a getent(1) run.
 var ownPasswdHome = sync.OnceValue(func() string { return passwdHome(os.Getuid()) })
-
-// checkUnlocked refuses a hidden path (or the home that holds the default
-// ones) that this process may not look at, err being its lookup's
-// EACCES, when it lies where the sandbox can write. Such a path is one the
-// child cannot see either, for now: but it can chmod its way back in, in
-// this run or, once the spawn has hidden nothing there, in the next.
-func checkUnlocked(r *resolver, err error, field, p, real string, roots []string) error {
-	if !errors.Is(err, fs.ErrPermission) || !r.within(real, roots) {
-		return nil
-	}
-	return badPath(field, p, "cannot be looked at (permission denied) where a sandboxed command can write, "+
-		"so it could make it readable again (want its directory's permissions restored)")
-}

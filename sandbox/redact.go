@@ -50,7 +50,7 @@ func redactFacts(r *resolver, goos string, cfg Config, p *plan, roots []string) 
 			if err != nil || !fi.Mode().IsRegular() || seenReal[real] {
 				continue
 			}
-			if err := checkVia(r, "redacted path", path, roots); err != nil {
+			if err := checkVia(r, refuseRedactFile, "redacted path", path, roots); err != nil {
 				return err
 			}
 			if underHidden(p, real) {

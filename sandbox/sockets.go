@@ -21,7 +21,7 @@ func socketFacts(r *resolver, goos string, cfg Config, p *plan, roots []string, 
 		if err != nil {
 			return nil, nil, fsPathError("socket", s, err)
 		}
-		if err := checkVia(r, "socket", s, roots); err != nil {
+		if err := checkVia(r, refuseSocket, "socket", s, roots); err != nil {
 			return nil, nil, err
 		}
 		if err := checkResolved("socket", s, real); err != nil {

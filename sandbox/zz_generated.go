@@ -723,6 +723,71 @@ var offlineEnv = [...]string{
 	"PIP_RETRIES=0",
 }
 
+// The refuse section's inputs, one bit each.
+const (
+	refuseWorkspace refuseInput = 1 << iota
+	refuseWritePath
+	refuseReadPath
+	refuseHiddenPath
+	refuseDefaultHidden
+	refuseDerivedHidden
+	refuseHome
+	refuseCacheDir
+	refuseGitPointer
+	refuseGitFile
+	refuseRedactFile
+	refuseSocket
+	refuseLoaderEnv
+)
+
+// The refuse section's check kinds, each run by one function (refuseCheck...).
+const (
+	refuseCheckThroughWritableLink refuseCheckKind = iota
+	refuseCheckUnreadableInWritable
+	refuseCheckIsRoot
+	refuseCheckIsWorkspace
+	refuseCheckHoldsHome
+	refuseCheckSecondName
+	refuseCheckLoaderWritable
+	refuseCheckOversized
+	numRefuseChecks
+)
+
+// refuseRows are the configurations the runtime refuses, in table order:
+// each input is checked against every row that names it, first to last.
+var refuseRows = [...]refuseRow{
+	// no-link-grant
+	{id: "no-link-grant", check: refuseCheckThroughWritableLink, inputs: refuseWorkspace | refuseWritePath | refuseReadPath},
+	// no-link-hidden
+	{id: "no-link-hidden", check: refuseCheckThroughWritableLink, inputs: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden},
+	// no-link-home
+	{id: "no-link-home", check: refuseCheckThroughWritableLink, inputs: refuseHome},
+	// no-link-cache
+	{id: "no-link-cache", check: refuseCheckThroughWritableLink, inputs: refuseCacheDir},
+	// no-link-git
+	{id: "no-link-git", check: refuseCheckThroughWritableLink, inputs: refuseGitPointer},
+	// no-link-socket
+	{id: "no-link-socket", check: refuseCheckThroughWritableLink, inputs: refuseSocket},
+	// no-link-redact
+	{id: "no-link-redact", check: refuseCheckThroughWritableLink, inputs: refuseRedactFile},
+	// no-unreadable-hidden
+	{id: "no-unreadable-hidden", check: refuseCheckUnreadableInWritable, inputs: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden | refuseHome},
+	// no-root-grant
+	{id: "no-root-grant", check: refuseCheckIsRoot, inputs: refuseWorkspace | refuseWritePath},
+	// no-root-hidden
+	{id: "no-root-hidden", check: refuseCheckIsRoot, inputs: refuseHiddenPath | refuseDerivedHidden | refuseHome},
+	// no-hidden-workspace
+	{id: "no-hidden-workspace", check: refuseCheckIsWorkspace, inputs: refuseHiddenPath},
+	// no-home-grant
+	{id: "no-home-grant", check: refuseCheckHoldsHome, inputs: refuseWorkspace | refuseWritePath},
+	// no-hidden-second-name
+	{id: "no-hidden-second-name", check: refuseCheckSecondName, inputs: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden},
+	// no-loader-writable
+	{id: "no-loader-writable", check: refuseCheckLoaderWritable, inputs: refuseLoaderEnv},
+	// no-oversized-git-file
+	{id: "no-oversized-git-file", check: refuseCheckOversized, inputs: refuseGitFile},
+}
+
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome, and to the value of the variable env
 // (each of its colon-separated entries when list) when env is set.

@@ -6,7 +6,7 @@
 # any deletion goes unnoticed. Slow (one build per rule): `make mutate`.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
-tests=${MUTATE_TESTS:-'TestGen|TestProfile|TestDoc|TestSteps|TestGoldenRules'}
+tests=${MUTATE_TESTS:-'TestGen|TestProfile|TestDoc|TestSteps|TestGoldenRules|TestRefuse'}
 ids=("$@")
 if [ ${#ids[@]} -eq 0 ]; then
 	mapfile -t ids < <(sed -n 's/^  - id: \([a-z0-9-]*\)$/\1/p' "$root"/rules/*.yaml | sort -u)

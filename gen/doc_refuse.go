@@ -1,0 +1,52 @@
+package gen
+
+import (
+	"bytes"
+	"strings"
+)
+
+// refuseInputDoc says what each input of the refuse section is.
+var refuseInputDoc = map[string]string{
+	"workspace":      "`Config.Workspace`",
+	"write-path":     "each `Config.Write` entry",
+	"read-path":      "each `Config.Read` entry",
+	"hidden-path":    "each `Config.Hidden` entry",
+	"default-hidden": "each path of the default hidden set but the `$env:` rows",
+	"derived-hidden": "each path the default hidden set's `$env:` rows name in the caller's environment",
+	"home":           "`$HOME`, and the home the password database gives",
+	"cache-dir":      "the tool caches' root",
+	"git-pointer":    "where a `.git` file, `commondir` or `gitdir` in a writable root leads",
+	"git-file":       "a git file (`.git` file, config, pointer) read from a writable root",
+	"redact-file":    "a file the redact section serves a copy of (Linux)",
+	"socket":         "each `Config.Sockets` entry",
+	"loader-env":     "each entry of `LD_PRELOAD`, `LD_LIBRARY_PATH` and `LD_AUDIT` in bwrap's environment (Linux)",
+}
+
+// docRefuse renders the refuse section: every configuration the runtime
+// refuses, with the check, the inputs it looks at and the test that
+// proves it.
+func docRefuse(b *bytes.Buffer, c *Common) {
+	if c.Refuse == nil {
+		return
+	}
+	b.WriteString("\n### Refused configurations\n\n")
+	b.WriteString("A spawn stops with an error (`ErrBadPath`), and nothing runs, when one of\n")
+	b.WriteString("these rows matches. Each input is checked against the rows that name it,\n")
+	b.WriteString("in this order, and the error names the row (`(refuse: ID)`). The checks\n")
+	b.WriteString("that guard the sandbox against the command it runs (all but `is-root` and\n")
+	b.WriteString("`is-workspace`) are skipped under the policy `off`, which wraps nothing.\n")
+	b.WriteString("A writable root is the workspace, a write path, a tool cache, and on macOS\n")
+	b.WriteString("the shared temporary directories.\n\n")
+	table(b, []string{"Input", "Is"}, func(row func(...string)) {
+		for _, in := range refuseInputs {
+			row(code(in), refuseInputDoc[in])
+		}
+	})
+	b.WriteString("\n")
+	table(b, []string{"ID", "Check", "Inputs", "Refused when the input", "Why", "Test"}, func(row func(...string)) {
+		for _, e := range c.Refuse {
+			check, _ := refuseCheckNamed(e.Check)
+			row(code(e.ID), code(e.Check), code(strings.Join(e.Inputs, ", ")), prose(check.Says), prose(e.Why), code(e.Test))
+		}
+	})
+}

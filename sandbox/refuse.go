@@ -1,0 +1,246 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+)
+
+// The refuse section of rules/common.yaml lists every configuration the
+// runtime refuses; zz_generated.go compiles it into refuseRows, in table
+// order. A place that has an input in hand (a path just resolved, a
+// loader variable's entry) describes it in a refuseSubject and calls refuse,
+// which runs every row that names the input, first to last, and names the
+// row in the error. Each check kind is one function below; a check that
+// lacks what it looks at (no writable roots yet, no file info) passes, so
+// an input is checked wherever its facts are known (docs/POLICY.md,
+// "Refused configurations").
+
+// refuseInput is one input of the refuse section, as a bit.
+type refuseInput uint16
+
+// refuseCheckKind is one check of the refuse section's vocabulary.
+type refuseCheckKind uint8
+
+// refuseRow is one row of the refuse section.
+type refuseRow struct {
+	id     string
+	check  refuseCheckKind
+	inputs refuseInput
+}
+
+// refuseSubject is one input as the checks see it; the zero value of a field is
+// "not known here", and the checks that need it pass.
+type refuseSubject struct {
+	in    refuseInput
+	field string // the Config field or source, for the error
+	// path is the input as the caller spelled it; under, when set, is the
+	// home it lies under (path is then relative), so the spelling is built
+	// only for an error.
+	path  string
+	under string
+	// as, when set, is the value the spelled checks look at, path being a
+	// label for it (a derived path's "$env:NAME=VALUE").
+	as string
+	// spelled: check path itself, before resolution (is-root,
+	// is-workspace). resolved: check real, where path resolves.
+	spelled, resolved bool
+	real              string
+	fi                fs.FileInfo // for second-name; nil when missing
+	err               error       // the resolve's error, for unreadable-in-writable
+	// guard is set where the sandbox guards against its command (every
+	// policy but Off): only is-root and is-workspace run without it.
+	guard bool
+	// r made the last resolve (its via, for through-writable-link) and
+	// roots are the writable roots; nil roots: not known here.
+	r     *resolver
+	roots []string
+	ws    string // the workspace, as spelled (spelled) or resolved
+	home  string // a resolved home directory, for holds-home
+	// loader is a loader variable's name, for loader-writable (path is
+	// the entry).
+	loader string
+	// size and max are a file's size as read and its reader's bound, for
+	// oversized.
+	size, max int64
+}
+
+// refuse runs the rows that name s.in, in table order, and returns the
+// first refusal, naming its row.
+func refuse(s *refuseSubject) error {
+	for i := range refuseRows {
+		row := &refuseRows[i]
+		if row.inputs&s.in == 0 {
+			continue
+		}
+		if err := s.run(row.check); err != nil {
+			if pe, ok := err.(*pathError); ok {
+				pe.problem += " (refuse: " + row.id + ")"
+				return pe
+			}
+			return fmt.Errorf("%w (refuse: %s)", err, row.id)
+		}
+	}
+	return nil
+}
+
+// run applies one check kind.
+func (s *refuseSubject) run(k refuseCheckKind) error {
+	switch k {
+	case refuseCheckThroughWritableLink:
+		return s.throughWritableLink()
+	case refuseCheckUnreadableInWritable:
+		return s.unreadableInWritable()
+	case refuseCheckIsRoot:
+		return s.isRoot()
+	case refuseCheckIsWorkspace:
+		return s.isWorkspace()
+	case refuseCheckHoldsHome:
+		return s.holdsHome()
+	case refuseCheckSecondName:
+		return s.secondName()
+	case refuseCheckLoaderWritable:
+		return s.loaderWritable()
+	case refuseCheckOversized:
+		return s.oversized()
+	}
+	return fmt.Errorf("sandbox: refuse: unknown check %d: %w", k, ErrBadPolicy)
+}
+
+// spelling is the input as the caller spelled it.
+func (s *refuseSubject) spelling() string {
+	if s.under != "" {
+		return s.under + "/" + s.path
+	}
+	return s.path
+}
+
+// throughWritableLink refuses a path the last resolve took through a
+// symlink in a writable root: a sandboxed command can re-point it between
+// runs, and the next run would grant, or hide, whatever it names by then.
+func (s *refuseSubject) throughWritableLink() error {
+	if !s.guard || len(s.roots) == 0 || s.r == nil {
+		return nil
+	}
+	link := s.r.plantable(s.roots)
+	if link == "" {
+		return nil
+	}
+	want := "the link's target named itself"
+	switch s.field {
+	case "home":
+		want = "HOME set to the link's target"
+	case "default hidden path":
+		want = "the link replaced by what it points to"
+	}
+	return badPath(s.field, s.spelling(), "resolves through the symlink "+strconv.Quote(link)+
+		", which a sandboxed command can write, and so re-point between runs (want "+want+")")
+}
+
+// unreadableInWritable refuses a hidden path (or the home that holds the
+// default ones) that this process may not look at, s.err being its
+// lookup's EACCES, when it lies where the sandbox can write: the command
+// cannot see it either, for now, but it can chmod its way back in.
+func (s *refuseSubject) unreadableInWritable() error {
+	if !s.guard || len(s.roots) == 0 || !errors.Is(s.err, fs.ErrPermission) || !s.r.within(s.real, s.roots) {
+		return nil
+	}
+	return badPath(s.field, s.spelling(), "cannot be looked at (permission denied) where a sandboxed command can write, "+
+		"so it could make it readable again (want its directory's permissions restored)")
+}
+
+// isRoot refuses the root directory as a workspace, a write path, a
+// hidden path or a home, by its spelling or where it resolves.
+func (s *refuseSubject) isRoot() error {
+	var spelled bool
+	as := s.path
+	if s.as != "" {
+		as = s.as
+	}
+	switch {
+	case s.spelled && as == "/":
+		spelled = true
+	case s.resolved && s.real == "/" && s.path != "/":
+	default:
+		return nil
+	}
+	var problem string
+	switch s.in {
+	case refuseWorkspace:
+		problem = "resolves to the root: it would make everything writable"
+		if spelled {
+			problem = "the root cannot be the workspace: it would make everything writable"
+		}
+	case refuseWritePath:
+		problem = "resolves to the root, which cannot be writable"
+		if spelled {
+			problem = "the root cannot be writable"
+		}
+	case refuseHiddenPath:
+		problem = "resolves to the root"
+		if spelled {
+			problem = "the root cannot be hidden"
+		}
+	case refuseDerivedHidden:
+		problem = "resolves to the root, which cannot be hidden"
+		if spelled {
+			problem = "names the root, which cannot be hidden (want the variable unset or pointed elsewhere)"
+		}
+	case refuseHome:
+		problem = "the root cannot be the home directory: hiding under it would hide the system"
+	default:
+		problem = "is the root"
+	}
+	return badPath(s.field, s.spelling(), problem)
+}
+
+// isWorkspace refuses a hidden path that is, or resolves to, the
+// workspace.
+func (s *refuseSubject) isWorkspace() error {
+	switch {
+	case s.ws == "":
+	case s.spelled && s.path == s.ws:
+		return badPath(s.field, s.spelling(), "is the workspace")
+	case s.resolved && s.real == s.ws:
+		return badPath(s.field, s.spelling(), "resolves to the workspace")
+	}
+	return nil
+}
+
+// holdsHome refuses a workspace or write path (s.real, resolved) that is
+// the home directory s.home or contains it: a sandboxed command could
+// write the shell's startup files, which run unsandboxed at the next
+// login, or move the default hidden paths out from under a later run.
+func (s *refuseSubject) holdsHome() error {
+	if !s.guard || s.home == "" || s.real == "" || !s.r.within(s.home, []string{s.real}) {
+		return nil
+	}
+	what := "is the home directory"
+	if s.home != s.real {
+		what = "contains the home directory " + strconv.Quote(s.home)
+	}
+	return badPath(s.field, s.spelling(), what+": a sandboxed command could write ~/.bashrc and the like, "+
+		"which run outside the sandbox at the next login (want a directory under it)")
+}
+
+// secondName refuses a hidden file with more than one name: bwrap hides
+// the name, and a hard link elsewhere still reads the same file.
+func (s *refuseSubject) secondName() error {
+	if !s.guard || s.fi == nil || s.fi.IsDir() {
+		return nil
+	}
+	if n := names(s.fi); n > 1 {
+		return badPath(s.field, s.spelling(), fmt.Sprintf("is a file with %d names (hard links), and the others would still read it (want the other names removed)", n))
+	}
+	return nil
+}
+
+// oversized refuses a file read past its reader's bound: it is one a
+// sandboxed command could have written, read by the host.
+func (s *refuseSubject) oversized() error {
+	if s.max == 0 || s.size <= s.max {
+		return nil
+	}
+	return fmt.Errorf("%w: over %d bytes", errTooLarge, s.max)
+}

@@ -1,0 +1,160 @@
+package sandbox
+
+import (
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRefuseRows gives every row of the refuse section (rules/common.yaml)
+// a configuration only that row refuses: the error must name the row, so
+// a deleted row, or one that no longer names the input, fails here. A row
+// without a case fails too.
+func TestRefuseRows(t *testing.T) {
+	cases := map[string]func(t *testing.T, dir, ws string) Config{
+		"no-link-grant": func(t *testing.T, dir, ws string) Config {
+			link(t, mkdir(t, dir, "host"), ws, "out")
+			return Config{Workspace: ws, Write: []string{ws + "/out"}}
+		},
+		"no-link-hidden": func(t *testing.T, dir, ws string) Config {
+			link(t, mkdir(t, dir, "secret"), ws, "hl")
+			return Config{Workspace: ws, Hidden: []string{ws + "/hl"}}
+		},
+		"no-link-home": func(t *testing.T, dir, ws string) Config {
+			shared := mkdir(t, dir, "shared")
+			link(t, mkdir(t, dir, "realhome"), shared, "me")
+			t.Setenv("HOME", shared+"/me")
+			return Config{Workspace: ws, Write: []string{shared}}
+		},
+		"no-link-cache": func(t *testing.T, dir, ws string) Config {
+			link(t, mkdir(t, dir, "cache"), ws, "clink")
+			t.Setenv("XDG_CACHE_HOME", ws+"/clink")
+			return Config{Workspace: ws}
+		},
+		"no-link-git": func(t *testing.T, dir, ws string) Config {
+			mkdir(t, ws, "real", "hooks")
+			link(t, ws+"/real", ws, "glink")
+			writeFile(t, ws, ".git", "gitdir: glink\n")
+			return Config{Workspace: ws}
+		},
+		"no-link-socket": func(t *testing.T, dir, ws string) Config {
+			sock := filepath.Join(dir, "s.sock")
+			l, err := net.Listen("unix", sock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { l.Close() })
+			link(t, sock, ws, "slink")
+			return Config{Workspace: ws, Sockets: []string{ws + "/slink"}}
+		},
+		"no-link-redact": func(t *testing.T, dir, ws string) Config {
+			real := writeFile(t, dir, "npmrc", "registry=https://example.invalid/\n")
+			link(t, real, ws, "npmrc-link")
+			home := os.Getenv("HOME")
+			if err := os.Symlink(ws+"/npmrc-link", home+"/.npmrc"); err != nil {
+				t.Fatal(err)
+			}
+			return Config{Workspace: ws}
+		},
+		"no-unreadable-hidden": func(t *testing.T, dir, ws string) Config {
+			locked := mkdir(t, ws, "conf")
+			orig := lstat
+			lstat = func(name string) (fs.FileInfo, error) {
+				if strings.HasPrefix(name, locked+"/") {
+					return nil, &fs.PathError{Op: "lstat", Path: name, Err: os.ErrPermission}
+				}
+				return orig(name)
+			}
+			t.Cleanup(func() { lstat = orig })
+			return Config{Workspace: ws, Hidden: []string{locked + "/secret.env"}}
+		},
+		"no-root-grant": func(t *testing.T, dir, ws string) Config {
+			return Config{Workspace: ws, Write: []string{"/"}}
+		},
+		"no-root-hidden": func(t *testing.T, dir, ws string) Config {
+			return Config{Workspace: ws, Hidden: []string{"/"}}
+		},
+		"no-hidden-workspace": func(t *testing.T, dir, ws string) Config {
+			return Config{Workspace: ws, Hidden: []string{ws}}
+		},
+		"no-home-grant": func(t *testing.T, dir, ws string) Config {
+			t.Setenv("HOME", ws+"/me")
+			mkdir(t, ws, "me")
+			return Config{Workspace: ws}
+		},
+		"no-hidden-second-name": func(t *testing.T, dir, ws string) Config {
+			env := writeFile(t, ws, ".env", "API_TOKEN=SECRET")
+			if err := os.Link(env, ws+"/.cache-x"); err != nil {
+				t.Fatal(err)
+			}
+			return Config{Workspace: ws, Hidden: []string{env}}
+		},
+		"no-loader-writable": func(t *testing.T, dir, ws string) Config {
+			t.Setenv("LD_LIBRARY_PATH", mkdir(t, ws, "lib"))
+			return Config{Workspace: ws}
+		},
+		"no-oversized-git-file": func(t *testing.T, dir, ws string) Config {
+			writeFile(t, ws, ".git/config", strings.Repeat("#", maxGitConfig+1))
+			return Config{Workspace: ws}
+		},
+	}
+	for _, row := range refuseRows {
+		t.Run(row.id, func(t *testing.T) {
+			setup, ok := cases[row.id]
+			if !ok {
+				t.Fatalf("refuse row %q has no case here", row.id)
+			}
+			dir := realTempDir(t)
+			t.Setenv("HOME", mkdir(t, dir, "home"))
+			t.Setenv("XDG_CACHE_HOME", mkdir(t, dir, "xdg-cache"))
+			cfg := setup(t, dir, mkdir(t, dir, "ws"))
+			_, err := newPlan("linux", cfg)
+			if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "(refuse: "+row.id+")") {
+				t.Errorf("newPlan = %v, want a refusal by %s", err, row.id)
+			}
+		})
+	}
+	for id := range cases {
+		if !refuseRowExists(id) {
+			t.Errorf("case %q: no such refuse row", id)
+		}
+	}
+}
+
+func refuseRowExists(id string) bool {
+	for _, row := range refuseRows {
+		if row.id == id {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRefuseChecksDispatch: every check kind the generator knows has its
+// function here.
+func TestRefuseChecksDispatch(t *testing.T) {
+	for k := range refuseCheckKind(numRefuseChecks) {
+		var s refuseSubject
+		if err := s.run(k); err != nil {
+			t.Errorf("check %d: %v", k, err)
+		}
+	}
+	var s refuseSubject
+	if err := s.run(numRefuseChecks); err == nil {
+		t.Errorf("an unknown check passed")
+	}
+}
+
+// link makes the symlink dir/name pointing at target.
+func link(t *testing.T, target, dir, name string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.Symlink(target, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
