@@ -95,14 +95,18 @@ func init() {
 			script: `"$PY" -c "$CONNECT_PY" "$SOCK"`,
 		},
 		&attempt{
-			name:       "host-socket-shared-temp",
-			what:       "connect to a host socket under /var/tmp, a world-writable sticky directory",
-			needs:      []string{"python3"},
-			documented: "sockets under a world-writable sticky directory are not hidden (hide-host-socket's not in-shared-temp)",
+			name:  "host-socket-shared-temp",
+			what:  "connect to a host service's socket under /var/tmp, a world-writable sticky directory",
+			needs: []string{"python3"},
 			setup: func(e *escEnv) {
-				e.serveUnix(filepath.Join(e.out, "scratch.sock"))
+				sock := filepath.Join(e.out, "scratch.sock")
+				if _, shared := searchable(&resolver{}, sock, socketIdentity()); !shared {
+					e.t.Fatalf("%s is not under a world-writable sticky directory", sock)
+				}
+				e.serveUnix(sock)
 			},
-			script: `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+			script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+			control: func(e *escEnv) escMode { return dropRules("hide-host-socket=" + e.vars["SOCK"]) },
 		},
 		&attempt{
 			name:       "own-socket-tmp",

@@ -33,7 +33,7 @@ func (p *plan) numberFiles(seccomp bool) {
 		next++
 		return strconv.Itoa(next - 1)
 	}
-	p.nullFD = take(slices.ContainsFunc(p.sockets, func(f pathFact) bool { return !f.sharedTemp }) || slices.ContainsFunc(p.hidden, func(f pathFact) bool { return f.kind == kindFile }) ||
+	p.nullFD = take(len(p.sockets) > 0 || slices.ContainsFunc(p.hidden, func(f pathFact) bool { return f.kind == kindFile }) ||
 		slices.ContainsFunc(p.protected, func(f pathFact) bool { return f.kind == kindMissing }))
 	for i := range p.redacted {
 		p.redacted[i].fd = take(true)

@@ -35,9 +35,15 @@ func socketFacts(r *resolver, goos string, cfg Config, p *plan, roots []string, 
 	if !strict || goos != "linux" {
 		return nil, grants, nil
 	}
+	return hostSocketFacts(r, p, roots, grants), grants, nil
+}
+
+// hostSocketFacts lists the host's sockets to hide, for a plan whose
+// mounts hold no socket's yet; see socketFacts.
+func hostSocketFacts(r *resolver, p *plan, roots []string, grants []pathFact) (hide []pathFact) {
 	paths := listHostSockets()
 	if len(paths) == 0 {
-		return nil, grants, nil
+		return nil
 	}
 	v := newView(p)
 	id := socketIdentity()
@@ -57,7 +63,7 @@ func socketFacts(r *resolver, goos string, cfg Config, p *plan, roots []string, 
 		f.sharedTemp = shared
 		hide = append(hide, f)
 	}
-	return hide, grants, nil
+	return hide
 }
 
 // listHostSockets is hostSockets; a test that counts a spawn's file

@@ -33,6 +33,8 @@ type fold struct {
 	// unscope ends the thread that started bwrap in mode host's Landlock
 	// domain, after Wait.
 	unscope func()
+	// respawned: Wait ran the spawn again once (setupFailed).
+	respawned bool
 }
 
 // newFold prepares the folded spawn. A probe that already failed in this
@@ -286,13 +288,13 @@ func (f *fold) wait(c *Cmd) error {
 		if line, ok := execFailure(msg); ok {
 			return execError(c.name, line)
 		}
-		return f.unavailable(msg)
+		return f.setupFailed(c, msg)
 	}
 	msg, setupOK := f.diagnose(c)
 	if setupOK {
 		return lookupError(c.name, f.plan.workspace, c.Env, f.plan)
 	}
-	return f.unavailable(msg)
+	return f.setupFailed(c, msg)
 }
 
 // args rebuilds the argv from the plan with what is now known about this

@@ -965,9 +965,9 @@ var ruleTable = [...]Rule{
 		ID:       "hide-host-socket",
 		Platform: "linux",
 		For:      "sockets",
-		When:     "is-file, not in-shared-temp",
+		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
-		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket /proc/net/unix names when the spawn is built is replaced by an empty file, and connect() then fails (ECONNREFUSED). Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, and one under a world-writable sticky directory (/var/tmp): that is scratch space whose sockets come and go with the programs that made them (test suites), and a socket removed between the listing and bwrap's mount fails the spawn, since bwrap cannot make the mount point on the read-only root.",
+		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket /proc/net/unix names when the spawn is built is replaced by an empty file, and connect() then fails (ECONNREFUSED); under a world-writable sticky directory (/var/tmp) too, where any local user's service may listen (a tmux or an agent started with TMPDIR=/var/tmp). Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one. A socket removed between the listing and bwrap's mount fails the spawn (bwrap cannot make the mount point on the read-only root): NewCmd's Wait then runs it once more with the sockets listed anew, when it consumed none of the caller's stdin.",
 	},
 	{
 		ID:       "grant-socket",
@@ -3990,7 +3990,7 @@ func linuxMounts(p *plan, dst []mount) []mount {
 	}
 	for i := range p.sockets {
 		f := &p.sockets[i]
-		if f.kind == kindFile && !f.sharedTemp {
+		if f.kind == kindFile {
 			dst = append(dst, mount{rule: linuxRuleHideHostSocket, path: f.path}) // hide-host-socket
 		}
 	}

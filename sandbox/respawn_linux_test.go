@@ -1,0 +1,83 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestRespawnVanishedSocket removes a host socket the spawn listed (and
+// hides, hide-host-socket) after NewCmd and before Start, which bwrap's
+// mount over it then fails on: Wait runs the spawn again with the sockets
+// listed anew, and the command runs. The control, without the respawn,
+// fails with the error that names the socket. As root and as the
+// unprivileged user starting bwrap.
+func TestRespawnVanishedSocket(t *testing.T) {
+	requireBwrap(t)
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			if u.cred != nil {
+				own := socketIdentity
+				t.Cleanup(func() { socketIdentity = own })
+				socketIdentity = func() identity { return identity{uid: uint32(u.uid), gids: []uint32{uint32(u.gid)}} }
+			}
+			for _, respawn := range []bool{true, false} {
+				base := hostDir(t)
+				if err := os.Chmod(base, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				newHome(t, base)
+				ws := mkdir(t, base, "ws")
+				if u.cred != nil {
+					if err := os.Chown(ws, u.uid, u.gid); err != nil {
+						t.Fatal(err)
+					}
+				}
+				sock := filepath.Join(runDir(t), "vanishing.sock")
+				ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.Chmod(sock, 0o777)
+				ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+				defer cancel()
+				c, err := NewCmd(ctx, Config{Workspace: ws, NoCache: u.cred != nil}, "sh", "-c", "echo ran")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.ContainsFunc(c.fold.plan.sockets, func(f pathFact) bool { return f.path == sock }) {
+					t.Fatalf("the spawn does not hide %s: %v", sock, c.fold.plan.sockets)
+				}
+				ln.Close() // removes its file: gone before bwrap mounts over it
+				if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
+					t.Fatalf("%s is still there: %v", sock, err)
+				}
+				if u.cred != nil {
+					c.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+				}
+				var out, stderr bytes.Buffer
+				c.Stdout, c.Stderr = &out, &stderr
+				respawnVanished = respawn
+				err = c.Run()
+				respawnVanished = true
+				if respawn {
+					if err != nil || out.String() != "ran\n" || !c.fold.respawned {
+						t.Errorf("with the respawn: %v, out %q, respawned %v; stderr %s", err, out.String(), c.fold.respawned, stderr.String())
+					}
+					continue
+				}
+				if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), sock+" was removed while the sandbox was being built") || out.Len() != 0 {
+					t.Errorf("control, without the respawn: %v, out %q, want the removed socket's error", err, out.String())
+				}
+			}
+		})
+	}
+}
