@@ -17,7 +17,7 @@ import (
 // cases lists the fixture directories under testdata/NAME.
 func cases(t *testing.T, name string) []string {
 	t.Helper()
-	entries, err := os.ReadDir(filepath.Join("..", "testdata", name))
+	entries, err := os.ReadDir(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,10 +52,10 @@ func dirFS(t *testing.T, dir string) fstest.MapFS {
 }
 
 func TestGen(t *testing.T) {
-	g := goldie.New(t, goldie.WithFixtureDir("../testdata/TestGen"), goldie.WithNameSuffix(".go.golden"))
+	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestGen"), goldie.WithNameSuffix(".go.golden"))
 	for _, name := range cases(t, "TestGen") {
 		t.Run(name, func(t *testing.T) {
-			outs, err := GenerateFS(os.DirFS(filepath.Join("../testdata/TestGen", name)), "rules")
+			outs, err := GenerateFS(os.DirFS(filepath.Join("testdata/TestGen", name)), "rules")
 			if err != nil {
 				t.Fatalf("generate: %v", err)
 			}
@@ -67,15 +67,15 @@ func TestGen(t *testing.T) {
 // TestGenBad overlays each bad table's files on the minimal valid table and
 // pins the exact error text: every problem, with its position.
 func TestGenBad(t *testing.T) {
-	g := goldie.New(t, goldie.WithFixtureDir("../testdata/TestGenBad"), goldie.WithNameSuffix(".err.golden"))
+	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestGenBad"), goldie.WithNameSuffix(".err.golden"))
 	names := cases(t, "TestGenBad")
 	if len(names) < 12 {
 		t.Fatalf("%d bad tables, want at least 12", len(names))
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			fsys := dirFS(t, "../testdata/TestGen/minimal")
-			for p, f := range dirFS(t, filepath.Join("../testdata/TestGenBad", name)) {
+			fsys := dirFS(t, "testdata/TestGen/minimal")
+			for p, f := range dirFS(t, filepath.Join("testdata/TestGenBad", name)) {
 				fsys[p] = f
 			}
 			outs, err := GenerateFS(fsys, "rules")

@@ -130,7 +130,7 @@ func TestProfile(t *testing.T) {
 	if len(profileCases) < 12 {
 		t.Fatalf("%d profile cases, want at least 12", len(profileCases))
 	}
-	g := goldie.New(t, goldie.WithFixtureDir("../testdata/TestProfile"), goldie.WithNameSuffix(".golden"))
+	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestProfile"), goldie.WithNameSuffix(".golden"))
 	for _, c := range profileCases {
 		t.Run(c.name, func(t *testing.T) {
 			p := newTestPlan(c)

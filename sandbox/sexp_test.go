@@ -340,7 +340,7 @@ func TestProfileWellFormed(t *testing.T) {
 // TestProfileGoldensParse reads the committed golden profiles themselves,
 // so a golden regenerated from a broken builder fails here too.
 func TestProfileGoldensParse(t *testing.T) {
-	files, err := filepath.Glob("../testdata/TestProfile/*.darwin.golden")
+	files, err := filepath.Glob("testdata/TestProfile/*.darwin.golden")
 	if err != nil {
 		t.Fatal(err)
 	}

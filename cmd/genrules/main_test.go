@@ -37,7 +37,7 @@ func copyTables(t *testing.T, dirs ...string) string {
 }
 
 func TestDiffFlag(t *testing.T) {
-	const cases = "../../testdata/TestSemDiff"
+	const cases = "../../gen/testdata/TestSemDiff"
 	old := filepath.Join(cases, "condition", "old")
 	root := copyTables(t, old, filepath.Join(cases, "condition", "new"))
 	var stdout, stderr bytes.Buffer
