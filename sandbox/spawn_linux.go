@@ -8,11 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/sandtable/sandtable/internal/cmdlookup"
 )
 
 // fold is one Linux spawn that doubles as the availability check.
@@ -436,28 +437,10 @@ func execError(name, line string) error {
 // env's PATH.
 func lookupError(name, dir string, env []string, p *plan) error {
 	const seen = " (bwrap's message is on stderr)"
-	cands := []string{name}
-	if !strings.Contains(name, "/") {
-		path := "/bin:/usr/bin" // execvp's default when PATH is unset
-		for _, kv := range env {
-			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-				path = v
-			}
-		}
-		cands = cands[:0]
-		for _, d := range filepath.SplitList(path) {
-			cands = append(cands, filepath.Join(d, name))
-		}
+	if v, _ := cmdlookup.Find(name, dir, env, p.sees); v == cmdlookup.NotFound {
+		return &commandError{name: name, reason: "not found" + seen, err: exec.ErrNotFound}
 	}
-	for _, c := range cands {
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(dir, c)
-		}
-		if _, err := os.Stat(c); err == nil && p.sees(filepath.Clean(c)) {
-			return &commandError{name: name, reason: "cannot be executed" + seen, err: fs.ErrPermission}
-		}
-	}
-	return &commandError{name: name, reason: "not found" + seen, err: exec.ErrNotFound}
+	return &commandError{name: name, reason: "cannot be executed" + seen, err: fs.ErrPermission}
 }
 
 func (f *fold) sees(path string) bool { return f.plan.sees(path) }

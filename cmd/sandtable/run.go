@@ -8,11 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"syscall"
 
+	"github.com/sandtable/sandtable/internal/cmdlookup"
 	"github.com/sandtable/sandtable/sandbox"
 )
 
@@ -221,59 +220,18 @@ func hasFlag(args []string, flag string) bool {
 
 // checkRunnable finds name as execvp will inside the sandbox: from dir (the
 // workspace), with env's PATH, on this file system where sees says the
-// sandbox shows it (not its private /tmp, nor a hidden directory).
-// Deciding "not found" (127) and "cannot execute" (126) here, before
-// anything is spawned, is what makes them reliable: from outside, bwrap's
-// own exec failure is just exit status 1.
+// sandbox shows it (not its private /tmp, nor a hidden directory); see
+// cmdlookup.Find. Deciding "not found" (127) and "cannot execute" (126)
+// here, before anything is spawned, is what makes them reliable: from
+// outside, bwrap's own exec failure is just exit status 1.
 func checkRunnable(name, dir string, env []string, sees func(string) bool) error {
-	if strings.Contains(name, "/") {
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		if code, why := executable(p, sees); code != 0 {
-			return exitError{code, fmt.Errorf("%s: %s", name, why)}
-		}
-		return nil
+	switch v, why := cmdlookup.Find(name, dir, env, sees); v {
+	case cmdlookup.NotFound:
+		return exitError{exitNotFound, fmt.Errorf("%s: %s", name, why)}
+	case cmdlookup.CannotRun:
+		return exitError{exitCannotRun, fmt.Errorf("%s: %s", name, why)}
 	}
-	path := "/bin:/usr/bin" // execvp's default when PATH is unset
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
-	denied := false
-	for _, d := range filepath.SplitList(path) {
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(dir, d)
-		}
-		switch code, _ := executable(filepath.Join(d, name), sees); code {
-		case 0:
-			return nil
-		case exitCannotRun:
-			denied = true
-		}
-	}
-	if denied {
-		return exitError{exitCannotRun, fmt.Errorf("%s: permission denied", name)}
-	}
-	return exitError{exitNotFound, fmt.Errorf("%s: command not found", name)}
-}
-
-// executable returns 0, or the exit status and reason why p cannot be run.
-func executable(p string, sees func(string) bool) (code int, why string) {
-	fi, err := os.Stat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err == nil && !sees(p):
-		return exitNotFound, "no such file or directory"
-	case err != nil:
-		return exitCannotRun, "permission denied"
-	case fi.IsDir():
-		return exitCannotRun, "is a directory"
-	case !mayExecute(p):
-		return exitCannotRun, "permission denied"
-	}
-	return 0, ""
+	return nil
 }
 
 // startError maps an unwrapped (policy off) exec failure like a shell does.
