@@ -24,14 +24,17 @@ const cacheSubdir = "sandtable/caches"
 // XDG_CACHE_HOME is absolute, else $HOME/.cache/sandtable/caches; "" when
 // there is no home to put it under. It is not created here.
 func CacheRoot() (string, error) {
-	base, err := cacheBase()
+	home, err := homeDir()
+	base, err := cacheBase(home, err)
 	if base == "" || err != nil {
 		return "", err
 	}
 	return base + "/" + cacheSubdir, nil
 }
 
-func cacheBase() (string, error) {
+// cacheBase is $XDG_CACHE_HOME when it is absolute, else home's .cache;
+// homeErr is home's refusal, returned only when home is needed.
+func cacheBase(home string, homeErr error) (string, error) {
 	if x := os.Getenv("XDG_CACHE_HOME"); strings.HasPrefix(x, "/") {
 		if x != "/" {
 			x = strings.TrimRight(x, "/")
@@ -41,9 +44,8 @@ func cacheBase() (string, error) {
 		}
 		return x, nil
 	}
-	home, err := homeDir()
-	if home == "" || err != nil {
-		return "", err
+	if home == "" || homeErr != nil {
+		return "", homeErr
 	}
 	return home + "/.cache", nil
 }
@@ -54,11 +56,11 @@ func cacheBase() (string, error) {
 // is the resolved parent joined with sandtable's names, which makeCaches
 // creates without following links. It returns no caches with NoCache, or
 // with no home to put them under.
-func cachePaths(r *resolver, goos string, cfg Config, p *plan) ([]pathFact, error) {
+func cachePaths(r *resolver, cfg Config, p *plan, homes homeDirs) ([]pathFact, error) {
 	if cfg.NoCache || len(cacheDirs) == 0 {
 		return nil, nil
 	}
-	base, err := cacheBase()
+	base, err := cacheBase(homes.home, homes.err)
 	if base == "" || err != nil {
 		return nil, err
 	}
@@ -66,7 +68,7 @@ func cachePaths(r *resolver, goos string, cfg Config, p *plan) ([]pathFact, erro
 	if err != nil && !isMissing(err) {
 		return nil, fsPathError("cache directory", base, err)
 	}
-	if err := checkVia(r, refuseCacheDir, "cache directory", base, writableRoots(goos, p)); err != nil {
+	if err := checkVia(r, refuseCacheDir, "cache directory", base, p.roots); err != nil {
 		return nil, err
 	}
 	if err := checkResolved("cache directory", base, real); err != nil {

@@ -25,10 +25,12 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}
-	ws, err := resolveWorkspace(r, cfg.Workspace)
+	wsGrant, err := resolveWorkspace(r, cfg.Workspace)
 	if err != nil {
 		return nil, err
 	}
+	ws := wsGrant.real
+	homes := readHomes()
 	mode, _ := networkMode(cfg) // checkConfig refused a bad one
 	p := &plan{
 		workspace:   ws,
@@ -42,38 +44,40 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	if err := p.setLimits(cfg.Limits); err != nil {
 		return nil, err
 	}
-	if p.write, err = grantFacts(r, "write path", cfg.Write, ws, nil); err != nil {
+	grants := []grantPath{wsGrant}
+	if p.write, err = grantFacts(r, "write path", cfg.Write, ws, nil, &grants); err != nil {
 		return nil, err
 	}
 	// What follows the syntax and the paths' existence guards a sandbox
 	// against the command it runs, and under Off nothing is hidden or
 	// granted: no roots, no refusals for the sandbox's sake.
 	strict := cfg.Policy != Off
-	var roots []string
 	if strict {
-		if p.caches, err = cachePaths(r, goos, cfg, p); err != nil {
+		// The writable roots, computed once: the caches' root is checked
+		// against those known before it, and the caches join them.
+		p.roots = writableRoots(goos, p)
+		if p.caches, err = cachePaths(r, cfg, p, homes); err != nil {
 			return nil, err
 		}
-		roots = writableRoots(goos, p)
+		for _, c := range p.caches {
+			p.roots = append(p.roots, c.path)
+		}
 	}
-	// The workspace and the write paths are checked once all of them are
-	// known, since one can lie inside another.
-	for i, w := range append([]string{cfg.Workspace}, cfg.Write...) {
-		field := "write path"
+	roots := p.roots
+	// The workspace and the write paths are checked against the roots once
+	// all of them are known, since one can lie inside another, with the
+	// links their one resolve went through.
+	for i, g := range grants {
+		s := refuseSubject{in: refuseWritePath, field: "write path", path: g.path, via: g.via, r: r, roots: roots, guard: true}
 		if i == 0 {
-			field = "workspace"
+			s.in, s.field = refuseWorkspace, "workspace"
 		}
-		r.resolve(w) // every lstat and readlink remembered: the same answer, no file system access
-		in := refuseWritePath
-		if i == 0 {
-			in = refuseWorkspace
-		}
-		if err := checkVia(r, in, field, w, roots); err != nil {
+		if err := refuse(&s); err != nil {
 			return nil, err
 		}
 	}
 	if strict {
-		if err := checkHomes(r, cfg, p, roots); err != nil {
+		if err := checkHomes(r, grants, homes, roots); err != nil {
 			return nil, err
 		}
 		if goos == "linux" {
@@ -82,17 +86,17 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 			}
 		}
 	}
-	if p.read, err = grantFacts(r, "read path", cfg.Read, ws, roots); err != nil {
+	if p.read, err = grantFacts(r, "read path", cfg.Read, ws, roots, nil); err != nil {
 		return nil, err
 	}
-	if p.hidden, err = hiddenFacts(r, cfg, ws, roots, strict); err != nil {
+	if p.hidden, err = hiddenFacts(r, cfg, ws, homes, roots, strict); err != nil {
 		return nil, err
 	}
 	if strict {
 		if p.protected, err = protectFacts(r, p, cfg); err != nil {
 			return nil, err
 		}
-		if err := redactFacts(r, goos, cfg, p, roots); err != nil {
+		if err := redactFacts(r, goos, cfg, p, homes, roots); err != nil {
 			return nil, err
 		}
 		p.pins = pinFacts(p)
@@ -167,24 +171,25 @@ func checkConfig(cfg Config) error {
 	return nil
 }
 
-func resolveWorkspace(r *resolver, ws string) (string, error) {
+func resolveWorkspace(r *resolver, ws string) (grantPath, error) {
 	real, fi, err := r.resolve(ws)
 	if err != nil {
-		return "", fsPathError("workspace", ws, err)
+		return grantPath{}, fsPathError("workspace", ws, err)
 	}
 	if !fi.IsDir() {
-		return "", badPath("workspace", ws, "not a directory")
+		return grantPath{}, badPath("workspace", ws, "not a directory")
 	}
 	if err := refuse(&refuseSubject{in: refuseWorkspace, field: "workspace", path: ws, resolved: true, real: real}); err != nil {
-		return "", err
+		return grantPath{}, err
 	}
-	return real, checkResolved("workspace", ws, real)
+	return r.grant(ws, real), checkResolved("workspace", ws, real)
 }
 
 // grantFacts resolves Read or Write paths, which must exist: bwrap cannot
 // bind a missing source. Each runs the refuse rows of its input: with
-// roots, those that look at the links it went through.
-func grantFacts(r *resolver, field string, paths []string, ws string, roots []string) ([]pathFact, error) {
+// roots, those that look at the links it went through. grants, when not
+// nil, gets each path's grantPath.
+func grantFacts(r *resolver, field string, paths []string, ws string, roots []string, grants *[]grantPath) ([]pathFact, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -207,6 +212,9 @@ func grantFacts(r *resolver, field string, paths []string, ws string, roots []st
 		if err := checkResolved(field, p, real); err != nil {
 			return nil, err
 		}
+		if grants != nil {
+			*grants = append(*grants, r.grant(p, real))
+		}
 		facts = append(facts, fact(real, kindOf(fi), ws))
 	}
 	return facts, nil
@@ -215,8 +223,8 @@ func grantFacts(r *resolver, field string, paths []string, ws string, roots []st
 // hiddenFacts builds the hidden set: the table's defaults that are not
 // revealed, then the caller's paths, deduplicated after resolution so two
 // spellings of one directory produce one mount.
-func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool) ([]pathFact, error) {
-	home, err := homeDir()
+func hiddenFacts(r *resolver, cfg Config, ws string, homeDirs homeDirs, roots []string, strict bool) ([]pathFact, error) {
+	home, err := homeDirs.home, homeDirs.err
 	if err != nil {
 		return nil, err
 	}
@@ -242,13 +250,10 @@ func hiddenFacts(r *resolver, cfg Config, ws string, roots []string, strict bool
 	// The defaults are hidden under $HOME and, when it differs, under the
 	// home the password database gives, which is where the shell and ssh
 	// look whatever HOME says.
-	homes := []string{home}
-	if ph := strings.TrimRight(ownPasswdHome(), "/"); ph != "" && ph != home && home != "" {
-		if err := checkPath("home", ph); err != nil {
-			return nil, err
-		}
-		homes = append(homes, ph)
+	if homeDirs.passwdErr != nil {
+		return nil, homeDirs.passwdErr
 	}
+	homes := homeDirs.list()
 	for hi, home := range homes {
 		// Defaults are resolved from the resolved home, so ~/.ssh costs one
 		// lstat, not one per component of $HOME.

@@ -99,6 +99,10 @@ type plan struct {
 	// run are the limits NewCmd applies while bwrap holds the command.
 	run runLimits
 
+	// roots are the writable roots (writableRoots, then the caches),
+	// computed once by newPlanWith; nil under Off.
+	roots []string
+
 	// mounts is the Linux mount group in depth order, parent before child
 	// and table order on ties; see sortMounts.
 	mounts []mount

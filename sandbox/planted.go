@@ -49,8 +49,11 @@ func (r *resolver) within(p string, roots []string) bool {
 
 // plantable returns a symlink the last resolve went through that lies in
 // one of roots, or "".
-func (r *resolver) plantable(roots []string) string {
-	for _, link := range r.via {
+func (r *resolver) plantable(roots []string) string { return r.plantableIn(r.via, roots) }
+
+// plantableIn returns a symlink of via that lies in one of roots, or "".
+func (r *resolver) plantableIn(via, roots []string) string {
+	for _, link := range via {
 		if r.within(path.Dir(link), roots) {
 			return link
 		}
@@ -68,14 +71,12 @@ func checkVia(r *resolver, in refuseInput, field, p string, roots []string) erro
 // checkHomes runs the refuse rows on the homes ($HOME, and the password
 // database's entry for this user, which the shell uses whatever HOME
 // says) and on the workspace and write paths that could hold one.
-func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
-	home, err := homeDir()
-	if err != nil {
+func checkHomes(r *resolver, grants []grantPath, homes homeDirs, roots []string) error {
+	if homes.err != nil {
 		return nil // hiddenFacts reports it
 	}
-	homes := []string{home, ownPasswdHome()}
-	for i, h := range homes {
-		if h == "" || (i > 0 && h == homes[0]) {
+	for _, h := range homes.list() {
+		if h == "" {
 			continue
 		}
 		// A home that does not exist yet counts where it would be: the
@@ -87,13 +88,8 @@ func checkHomes(r *resolver, cfg Config, p *plan, roots []string) error {
 		if err := checkVia(r, refuseHome, "home", h, roots); err != nil {
 			return err
 		}
-		grants := append([]string{cfg.Workspace}, cfg.Write...)
-		reals := []string{p.workspace}
-		for _, f := range p.write {
-			reals = append(reals, f.path)
-		}
-		for k, g := range reals {
-			s := refuseSubject{in: refuseWorkspace, field: "workspace", path: grants[k], real: g, home: realHome, r: r, guard: true}
+		for k, g := range grants {
+			s := refuseSubject{in: refuseWorkspace, field: "workspace", path: g.path, real: g.real, home: realHome, r: r, guard: true}
 			if k > 0 {
 				s.in, s.field = refuseWritePath, "write path"
 			}

@@ -15,7 +15,7 @@ func hostProgramWith(goos string, p *plan, r *resolver, check hostCheck) (string
 	if goos == "darwin" {
 		return darwinProgram, nil // rendered here, never run here
 	}
-	prog, ok := findProgramWith(r, linuxProgram, writableRoots("linux", p))
+	prog, ok := findProgramWith(r, linuxProgram, p.roots)
 	if !ok {
 		if check != checkNone {
 			return "", &unavailableError{

@@ -18,15 +18,11 @@ const redactMax = 1 << 20
 // file, or one that is not a regular file, is left as it is on Linux; on
 // macOS, whose rule denies the file whole, every one but a hidden or
 // revealed file is listed, missing or not, as the default hidden set is.
-func redactFacts(r *resolver, goos string, cfg Config, p *plan, roots []string) error {
-	home, err := homeDir()
-	if err != nil || len(redactFiles) == 0 {
+func redactFacts(r *resolver, goos string, cfg Config, p *plan, homeDirs homeDirs, roots []string) error {
+	if homeDirs.err != nil || len(redactFiles) == 0 {
 		return nil // hiddenFacts reported a bad home
 	}
-	homes := []string{home}
-	if ph := strings.TrimRight(ownPasswdHome(), "/"); ph != "" && ph != home && home != "" {
-		homes = append(homes, ph)
-	}
+	homes := homeDirs.list()
 	seen, seenReal := map[string]bool{}, map[string]bool{}
 	for _, h := range homes {
 		for _, rf := range redactFiles {

@@ -56,8 +56,11 @@ type refuseSubject struct {
 	// roots are the writable roots; nil roots: not known here.
 	r     *resolver
 	roots []string
-	ws    string // the workspace, as spelled (spelled) or resolved
-	home  string // a resolved home directory, for holds-home
+	// via, when set, are the links of the input's own resolve, made
+	// earlier; else r's last resolve's.
+	via  []string
+	ws   string // the workspace, as spelled (spelled) or resolved
+	home string // a resolved home directory, for holds-home
 	// loader is a loader variable's name, for loader-writable (path is
 	// the entry).
 	loader string
@@ -123,7 +126,11 @@ func (s *refuseSubject) throughWritableLink() error {
 	if !s.guard || len(s.roots) == 0 || s.r == nil {
 		return nil
 	}
-	link := s.r.plantable(s.roots)
+	via := s.via
+	if via == nil {
+		via = s.r.via
+	}
+	link := s.r.plantableIn(via, s.roots)
 	if link == "" {
 		return nil
 	}

@@ -66,7 +66,7 @@ func (f *fold) start(c *Cmd) error {
 		env = os.Environ()
 	}
 	var r resolver
-	if err := checkLoaderEnv(&r, writableRoots("linux", f.plan), envLookup(env)); err != nil {
+	if err := checkLoaderEnv(&r, f.plan.roots, envLookup(env)); err != nil {
 		return err
 	}
 	userns, statusFD := f.host.support()
