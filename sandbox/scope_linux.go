@@ -45,9 +45,10 @@ func scopeAbstract(bwrap string) bool {
 	return err == nil && fi.Mode()&os.ModeSetuid == 0
 }
 
-// startScoped starts run from a thread inside the scoped Landlock domain.
-// Once it returned nil, release must be called after the command ended.
-func startScoped(run *exec.Cmd) (release func(), err error) {
+// startScoped starts run, with start, from a thread inside the scoped
+// Landlock domain. Once it returned nil, release must be called after the
+// command ended.
+func startScoped(run *exec.Cmd, start func() error) (release func(), err error) {
 	errc := make(chan error, 1)
 	done := make(chan struct{})
 	go func() {
@@ -56,7 +57,7 @@ func startScoped(run *exec.Cmd) (release func(), err error) {
 			errc <- fmt.Errorf("sandbox: start %s: landlock scope: %w", run.Path, err)
 			return
 		}
-		err := run.Start()
+		err := start()
 		errc <- err
 		if err == nil {
 			<-done

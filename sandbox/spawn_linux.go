@@ -123,7 +123,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 		return false, err
 	}
 	// The pipe goes after every ExtraFiles entry, the caller's included.
-	if err := f.openWindow(4 + len(extra)); err != nil {
+	if err := f.openWindow(c, 4+len(extra)); err != nil {
 		pr.Close()
 		pw.Close()
 		return false, err
@@ -151,7 +151,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	if err != nil {
 		run.Stdin = stdin
 		pr.Close()
-		f.win.close()
+		_ = f.win.finish()
 		return false, err
 	}
 	f.st = status{}
@@ -169,6 +169,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	gate.abort()
 	f.win.close()
 	waitErr := run.Wait()
+	_ = f.win.finish()
 	run.Stdin = stdin // the copy has ended: a retry starts from the caller's
 	f.stopNet()
 	pr.Close()
@@ -213,12 +214,12 @@ func (f *fold) startPlain(c *Cmd) error {
 // returns nil, the proxy serves the sandbox's listeners until stopNet.
 func (f *fold) startRun(run *exec.Cmd) error {
 	if f.plan.netHost && !f.plan.net.HostAbstract && scopeAbstract(run.Path) {
-		release, err := startScoped(run)
+		release, err := startScoped(run, func() error { return f.win.fork(run, run.Start) })
 		f.unscope = release
 		return err
 	}
 	if !f.plan.netProxy {
-		return run.Start()
+		return f.win.fork(run, run.Start)
 	}
 	if f.proxy == nil {
 		p, err := newProxy(f.plan.net)
@@ -232,7 +233,7 @@ func (f *fold) startRun(run *exec.Cmd) error {
 	if err != nil {
 		return err
 	}
-	err = run.Start()
+	err = f.win.fork(run, run.Start)
 	restore()
 	if err != nil {
 		f.gate.abort()

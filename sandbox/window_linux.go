@@ -14,11 +14,14 @@ import (
 // sandbox and before it runs the command, and what was applied to the
 // sandbox's first process meanwhile: the run-time limits, which the
 // command and everything it starts inherit. Nothing but that process is
-// touched: no rlimit or cgroup of this process changes.
+// touched, and the thread that forks bwrap into a cgroup v1 group (see
+// cgroup_fork_linux.go), which leaves it at once: no rlimit or cgroup of
+// this process changes.
 type window struct {
 	r, w    *os.File
-	groups  []*runGroup // removed after the run
-	skipped []string    // defaults this machine could not enforce, and why
+	groups  []*runGroup  // removed after the run
+	born    []*bornGroup // made before the fork; removed after the run
+	skipped []string     // defaults this machine could not enforce, and why
 }
 
 // openWindow returns the pipe for a spawn with run-time limits, nil for
@@ -70,6 +73,9 @@ func (w *window) apply(p *plan, pid int, root bool) error {
 		return nil
 	}
 	group := func(i int, controller, file, file2, value, also string) error {
+		if w.bornIn(controller) != nil {
+			return nil // bwrap was forked in it, and its child with it
+		}
 		g, err := newRunGroup(controller, file, file2, value)
 		if err == nil {
 			w.groups = append(w.groups, g)
@@ -124,6 +130,10 @@ func (w *window) finish() error {
 	}
 	w.close()
 	var first error
+	for _, b := range w.born {
+		w.groups = append(w.groups, b.g)
+	}
+	w.born = nil
 	for _, g := range w.groups {
 		if err := g.remove(); err != nil && first == nil {
 			first = err
@@ -149,14 +159,25 @@ func (s *status) childPIDValue() (int, bool) {
 }
 
 // openWindow prepares this attempt's window, and the plan's blockFD for
-// the argv: fd, the descriptor after the status pipe.
-func (f *fold) openWindow(fd int) error {
+// the argv: fd, the descriptor after the status pipe; and the groups bwrap
+// is to be forked in.
+func (f *fold) openWindow(c *Cmd, fd int) error {
 	w, err := openWindow(f.plan)
 	f.win = w
 	if w != nil {
 		f.plan.blockFD = strconv.Itoa(fd)
+		w.prepareBorn(f.plan, sandboxRoot(c))
 	}
 	return err
+}
+
+// sandboxRoot reports whether c's sandbox runs as uid 0, which
+// RLIMIT_NPROC does not bound.
+func sandboxRoot(c *Cmd) bool {
+	if a := c.SysProcAttr; a != nil && a.Credential != nil {
+		return a.Credential.Uid == 0
+	}
+	return os.Geteuid() == 0
 }
 
 // release applies the run-time limits to the sandbox's first process and
@@ -166,10 +187,7 @@ func (f *fold) release(c *Cmd) error {
 	if f.win == nil {
 		return nil
 	}
-	root := os.Geteuid() == 0
-	if a := c.SysProcAttr; a != nil && a.Credential != nil {
-		root = a.Credential.Uid == 0
-	}
+	root := sandboxRoot(c)
 	pid, ok := f.st.childPIDValue()
 	if !ok || !childOf(pid, c.Process.Pid) {
 		// bwrap's child has gone (its setup failed), or bwrap names a
