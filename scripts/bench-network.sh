@@ -7,6 +7,9 @@
 # off is the network helper's cost per spawn. Every command runs through sh,
 # which the floor needs for its descriptor redirections.
 #
+# Prints the network helper's cost per spawn (proxy minus off) and the
+# ratio to the floor; with STRICT=1 it exits 1 when the 1.25x is missed.
+#
 # Needs bwrap, jq, python3 and go. RUNS (default 200).
 set -eu
 
@@ -73,4 +76,15 @@ python3 "$root/scripts/bench-interleaved.py" "$RUNS" \
 	"sh -c 'FLOOR_FDS=$nfiles $tmp/floor.bin $raw'" \
 	"sh -c '$tmp/sandtable run --network off -- /bin/true'" \
 	"sh -c '$tmp/sandtable run --network host -- /bin/true'" \
-	"sh -c '$tmp/sandtable run --network proxy -- /bin/true'"
+	"sh -c '$tmp/sandtable run --network proxy -- /bin/true'" >"$tmp/out"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The floor's line is long (the whole argv): print it shortened.
+awk '{ if (NR == 1) { printf "%s %s  the floor: a static Go program running the network-off argv\n", $1 " " $2, $3 } else print }' "$tmp/out"
+awk -v bar=1.25 '
+	{ ms[NR] = $1 }
+	END {
+		printf "network helper per spawn (proxy - off): %.2f ms\n", ms[4] - ms[2]
+		r = ms[4] / ms[1]
+		printf "sandtable run --network proxy / floor: %.2f (target <= %s): %s\n", r, bar, (r <= bar) ? "yes" : "NO"
+		if (ENVIRON["STRICT"] == "1" && r > bar) exit 1
+	}' "$tmp/out"

@@ -24,6 +24,7 @@
 #   go test -run '^$' -bench . -benchmem -count=6 ./sandbox | tee bench.txt
 #   scripts/bench-ratios.sh bench.txt
 set -eu
+status=0
 
 # The PrefixFor budget (README, Performance): 721 allocations and 3-5%
 # of a spawn (290 us against 5.4 ms here) when it was set, with room for
@@ -36,7 +37,10 @@ PREFIX_SHARE=0.10
 
 in=${1:--}
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+raw=$(mktemp)
+trap 'rm -f "$tmp" "$raw"' EXIT
+cat "$in" >"$raw" # read twice below, and it may be stdin
+in=$raw
 
 # name ns/op allocs/op, one line per run, the -GOMAXPROCS suffix dropped.
 awk '/^Benchmark/ {
@@ -107,6 +111,9 @@ END {
 		check("NewCmd spawn / raw bwrap (in process)", median[nc] / median[raw], 1.2, "<=")
 	if ((cf in median) && (nc in median) && median[nc] > 0)
 		printf "%-58s %10.2f %8s  %s\n", "first Command (probe, then spawn) / NewCmd", median[cf] / median[nc], "", "(info)"
+	off = "BenchmarkSpawnNetwork/off"; px = "BenchmarkSpawnNetwork/proxy"
+	if ((off in median) && (px in median) && median[off] > 0)
+		printf "%-58s %10.2f %8s  %s\n", "network helper per spawn (proxy - off, NewCmd), ms", (median[px] - median[off]) / 1e6, "", "(info)"
 	pf = "BenchmarkPrefixFor"
 	if (pf in median) {
 		printf "%-58s %10.1f %8s  %s\n", "PrefixFor, us per call", median[pf] / 1000, "", "(info)"
@@ -122,4 +129,25 @@ function check(what, got, limit, op,   ok) {
 	if (!ok) fail = 1
 	printf "%-58s %10.2f %5s %-2s  %s\n", what, got, op, limit, ok ? "yes" : "NO"
 }
-' "$tmp"
+' "$tmp" || status=$?
+
+# BenchmarkProxyDownload's own metrics: the ratios of the proxy's median
+# throughput to a direct download's, each run's, then their median.
+awk '/^BenchmarkProxyDownload/ {
+	for (i = 2; i < NF; i++) if ($(i+1) ~ /^(connect|forward)\/direct$/) { v[$(i+1), ++n[$(i+1)]] = $i }
+}
+END {
+	split("forward/direct connect/direct", ways, " ")
+	for (w = 1; w <= 2; w++) {
+		k = ways[w]; m = n[k]
+		if (m == 0) continue
+		for (i = 1; i <= m; i++) a[i] = v[k, i]
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		med = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+		ok = med >= 0.8
+		if (!ok) fail = 1
+		printf "%-58s %10.2f %5s %-2s  %s\n", "proxy download " k " (100 MB, " m " runs)", med, ">=", 0.8, ok ? "yes" : "NO"
+	}
+	exit (ENVIRON["STRICT"] == "1") ? fail : 0
+}' "$in" || status=$?
+exit "${status:-0}"
