@@ -3,53 +3,14 @@ package gen
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/sebdah/goldie/v2"
 )
-
-// cases lists the fixture directories under testdata/NAME.
-func cases(t *testing.T, name string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		if e.IsDir() {
-			out = append(out, e.Name())
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no fixtures under testdata/%s", name)
-	}
-	return out
-}
-
-// dirFS loads a fixture directory into memory, so a case can overlay files.
-func dirFS(t *testing.T, dir string) fstest.MapFS {
-	t.Helper()
-	m := fstest.MapFS{}
-	err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(filepath.Join(dir, p))
-		m[p] = &fstest.MapFile{Data: data}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 func TestGen(t *testing.T) {
 	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestGen"), goldie.WithNameSuffix(".go.golden"))

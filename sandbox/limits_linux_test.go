@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // limitRun runs a python3 snippet with NewCmd as u under cfg (its
@@ -80,40 +82,6 @@ func runGroupsLeft() []string {
 	return left
 }
 
-// forkScript forks up to 200 children that sleep, prints how many it
-// started, and kills them: bounded whatever the limit.
-const forkScript = `
-import os, sys, time
-kids = []
-for i in range(200):
-    try:
-        pid = os.fork()
-    except OSError as e:
-        print("FORKFAIL errno=%d" % e.errno)
-        break
-    if pid == 0:
-        time.sleep(60)
-        os._exit(0)
-    kids.append(pid)
-print("STARTED=%d" % len(kids), flush=True)
-for k in kids:
-    os.kill(k, 9)
-for k in kids:
-    os.waitpid(k, 0)
-`
-
-func started(out string) int {
-	_, rest, ok := strings.Cut(out, "STARTED=")
-	if !ok {
-		return -1
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(rest, "\n", 2)[0]))
-	if err != nil {
-		return -1
-	}
-	return n
-}
-
 // TestLimitProcesses forks 200 processes in a run bounded to 64, as root
 // (a pids cgroup) and as the unprivileged user (RLIMIT_NPROC): the forks
 // stop with EAGAIN below 64. The control, the same run with no bound,
@@ -124,13 +92,13 @@ func TestLimitProcesses(t *testing.T) {
 		t.Run(u.label, func(t *testing.T) {
 			p, restore := newEscPass(t, u)
 			defer restore()
-			out, err := limitRun(t, p, Config{Limits: Limits{Processes: 64}}, forkScript, escToken("nproc"))
-			n := started(out)
+			out, err := limitRun(t, p, Config{Limits: Limits{Processes: 64}}, testkit.ForkScript, escToken("nproc"))
+			n := testkit.ForksStarted(out)
 			if err != nil || n < 0 || n >= 64 || !strings.Contains(out, "FORKFAIL errno=11") {
 				t.Errorf("limit 64: %v, %d started: %s", err, n, out)
 			}
-			out, err = limitRun(t, p, Config{Limits: Limits{Processes: -1}}, forkScript, escToken("nproc-control"))
-			if n := started(out); err != nil || n != 200 {
+			out, err = limitRun(t, p, Config{Limits: Limits{Processes: -1}}, testkit.ForkScript, escToken("nproc-control"))
+			if n := testkit.ForksStarted(out); err != nil || n != 200 {
 				t.Errorf("control, no limit: %v, %d started, want 200: %s", err, n, out)
 			}
 			t.Logf("%s: limit 64 stopped the forks at %d; without it 200 started", u.label, n)

@@ -138,34 +138,3 @@ func TestBadPolicyValueRejected(t *testing.T) {
 }
 
 // Helpers shared by the tests of this package.
-
-// realTempDir is t.TempDir with its symlinks resolved (macOS's /var is one).
-func realTempDir(t *testing.T) string {
-	t.Helper()
-	d, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func mkdir(t *testing.T, parts ...string) string {
-	t.Helper()
-	p := filepath.Join(parts...)
-	if err := os.MkdirAll(p, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func writeFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}

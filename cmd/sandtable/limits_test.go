@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"os/user"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // TestRunTmpSize: --tmp-size bounds the private /tmp, and a write past it
@@ -31,40 +29,6 @@ func TestRunTmpSize(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "shm-size") || !strings.Contains(r.stderr, "bad limit") {
 		t.Errorf("--shm-size 1x: exit %d, stderr %q; want a usage error", r.code, r.stderr)
 	}
-}
-
-// forkScript forks up to 200 sleeping children, prints how many it
-// started and kills them: bounded whatever the limit.
-const forkScript = `
-import os, time
-kids = []
-for i in range(200):
-    try:
-        pid = os.fork()
-    except OSError as e:
-        print("FORKFAIL errno=%d" % e.errno)
-        break
-    if pid == 0:
-        time.sleep(60)
-        os._exit(0)
-    kids.append(pid)
-print("STARTED=%d" % len(kids), flush=True)
-for k in kids:
-    os.kill(k, 9)
-for k in kids:
-    os.waitpid(k, 0)
-`
-
-func forksStarted(out string) int {
-	_, rest, ok := strings.Cut(out, "STARTED=")
-	if !ok {
-		return -1
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(rest, "\n", 2)[0]))
-	if err != nil {
-		return -1
-	}
-	return n
 }
 
 // TestRunLimitsCaller runs sandtable itself as root and as the
@@ -95,12 +59,12 @@ func TestRunLimitsCaller(t *testing.T) {
 				}
 				return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
 			}
-			r := run("run", "--max-procs", "64", "--", py, "-c", forkScript)
-			if n := forksStarted(r.stdout); r.code != 0 || n < 0 || n >= 64 || !strings.Contains(r.stdout, "FORKFAIL errno=11") {
+			r := run("run", "--max-procs", "64", "--", py, "-c", testkit.ForkScript)
+			if n := testkit.ForksStarted(r.stdout); r.code != 0 || n < 0 || n >= 64 || !strings.Contains(r.stdout, "FORKFAIL errno=11") {
 				t.Errorf("--max-procs 64: exit %d, %d started: %s %s", r.code, n, r.stdout, r.stderr)
 			}
-			r = run("run", "--max-procs", "-1", "--", py, "-c", forkScript)
-			if n := forksStarted(r.stdout); r.code != 0 || n != 200 {
+			r = run("run", "--max-procs", "-1", "--", py, "-c", testkit.ForkScript)
+			if n := testkit.ForksStarted(r.stdout); r.code != 0 || n != 200 {
 				t.Errorf("control --max-procs -1: exit %d, %d started, want 200: %s %s", r.code, n, r.stdout, r.stderr)
 			}
 			r = run("run", "--", "true")
@@ -142,60 +106,4 @@ func TestRunLimitsCaller(t *testing.T) {
 			}
 		})
 	}
-}
-
-// caller is one user the limit tests run sandtable as.
-type caller struct {
-	label    string
-	root     bool
-	uid, gid uint32
-}
-
-func (u caller) attr() *syscall.SysProcAttr {
-	if u.root {
-		return nil
-	}
-	return &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: u.uid, Gid: u.gid, Groups: []uint32{}}}
-}
-
-// own gives the user e's directories and a copy of the binary it can run.
-func (u caller) own(t *testing.T, e *env) string {
-	t.Helper()
-	dir := filepath.Dir(e.home)
-	dst := filepath.Join(dir, "sandtable")
-	b, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if !u.root {
-		for _, d := range []string{dir, e.home, e.ws} {
-			if err := os.Chown(d, int(u.uid), int(u.gid)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return dst
-}
-
-// callers are root and the unprivileged sandtable-test user, when the
-// test runs as root; the current user otherwise.
-func callers(t *testing.T) []caller {
-	if os.Geteuid() != 0 {
-		return []caller{{label: "uid-" + strconv.Itoa(os.Geteuid()), uid: uint32(os.Geteuid()), gid: uint32(os.Getegid())}}
-	}
-	us := []caller{{label: "root", root: true}}
-	u, err := user.Lookup("sandtable-test")
-	if err != nil {
-		if os.Getenv("SANDTABLE_REQUIRE_BWRAP") == "1" {
-			t.Fatalf("no sandtable-test user: %v", err)
-		}
-		t.Logf("no sandtable-test user: the unprivileged run is skipped: %v", err)
-		return us
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	return append(us, caller{label: "unprivileged", uid: uint32(uid), gid: uint32(gid)})
 }
