@@ -27,6 +27,7 @@ const (
 	operandAddress                // {ip: HOST:PORT} or {unix-socket: {literal|subpath: PATH}}
 	operandFilters                // a list of filters, all of which must match
 	operandFilter                 // one filter, which must not match
+	operandSymbol                 // a word of a closed list, or a number, written unquoted
 )
 
 // filterClass groups operations by the filters the kernel evaluates for
@@ -40,6 +41,8 @@ const (
 	classTarget  filterClass = "process"
 	classRemote  filterClass = "network-outbound"
 	classLocal   filterClass = "network-bind/inbound"
+	classSocket  filterClass = "socket"
+	classPref    filterClass = "preference"
 	classNothing filterClass = ""
 )
 
@@ -59,8 +62,13 @@ var sbplFilterKinds = map[string]filterKind{
 	"target":             {operand: operandTarget, class: classTarget},
 	"remote":             {operand: operandAddress, class: classRemote},
 	"local":              {operand: operandAddress, class: classLocal},
-	"require-all":        {operand: operandFilters},
-	"require-not":        {operand: operandFilter},
+	// socket-domain and socket-protocol are what socket(2) asks for;
+	// preference-domain is a CFPreferences domain.
+	"socket-domain":     {operand: operandSymbol, class: classSocket},
+	"socket-protocol":   {operand: operandSymbol, class: classSocket},
+	"preference-domain": {operand: operandName, class: classPref},
+	"require-all":       {operand: operandFilters},
+	"require-not":       {operand: operandFilter},
 }
 
 func sbplFilterNames() []string { return slices.Sorted(maps.Keys(sbplFilterKinds)) }
@@ -77,6 +85,9 @@ var (
 	ipAddress    = regexp.MustCompile(`^(\*|localhost):(\*|[1-9][0-9]{0,4})$`)
 	targets      = []string{"same-sandbox", "self"}
 	addrForms    = []string{"ip", "unix-socket"}
+	// socketDomains are the address families a rule may name.
+	socketDomains  = []string{"AF_INET", "AF_INET6", "AF_ROUTE", "AF_SYSTEM", "AF_UNIX"}
+	socketProtocol = regexp.MustCompile(`^(0|[1-9][0-9]?|1[0-9][0-9]|2[0-4][0-9]|25[0-5])$`)
 )
 
 // filters reads a rule's filter list.
@@ -255,6 +266,8 @@ func checkFilter(c *errs, r *Rule, pos Pos, f Filter) {
 			re, what, want = sysctlName, "a sysctl name", "words of letters, digits and _ joined by ."
 		case "sysctl-name-prefix":
 			re, what, want = sysctlPrefix, "a sysctl name prefix", "words of letters, digits and _ joined by ., perhaps ending in ."
+		case "preference-domain":
+			what = "a preference domain"
 		}
 		if !re.MatchString(f.Value) {
 			bad("not %s (want %s)", what, want)
@@ -262,6 +275,13 @@ func checkFilter(c *errs, r *Rule, pos Pos, f Filter) {
 	case operandTarget:
 		if !slices.Contains(targets, f.Value) {
 			bad("unknown target (want one of %s)", words(targets))
+		}
+	case operandSymbol:
+		if f.Kind == "socket-domain" && !slices.Contains(socketDomains, f.Value) {
+			bad("unknown address family (want one of %s)", words(socketDomains))
+		}
+		if f.Kind == "socket-protocol" && !socketProtocol.MatchString(f.Value) {
+			bad("not a protocol number (want 0 to 255)")
 		}
 	case operandAddress:
 		if f.Form == "ip" && !ipAddress.MatchString(f.Value) {
@@ -317,6 +337,8 @@ func filterParts(f Filter) []part {
 		return append(ps, part{text: "\")"})
 	case operandTarget:
 		return []part{{text: "(target " + f.Value + ")"}}
+	case operandSymbol:
+		return []part{{text: "(" + f.Kind + " " + f.Value + ")"}}
 	case operandAddress:
 		if f.Form == "ip" {
 			return []part{{text: "(" + f.Kind + " ip \"" + f.Value + "\")"}}

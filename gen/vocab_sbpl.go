@@ -59,7 +59,7 @@ var sbplOps = map[string]sbplOp{
 	"iokit*":               {rows: rowsOther},
 	"iokit-open":           {rows: rowsOther},
 	"system*":              {rows: rowsOther},
-	"system-socket":        {rows: rowsOther},
+	"system-socket":        {rows: rowsOther, class: classSocket},
 	"pseudo-tty":           {rows: []string{"Terminal"}},
-	"user-preference-read": {rows: rowsOther},
+	"user-preference-read": {rows: rowsOther, class: classPref},
 }

@@ -120,7 +120,9 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
 {{if .Network}}(allow network-outbound (remote ip "*:*"))
 (allow network-bind (local ip "localhost:*"))
 (allow network-inbound (local ip "localhost:*"))
-(allow system-socket)
+(allow system-socket
+    (require-all (socket-domain AF_SYSTEM) (socket-protocol 2))
+    (socket-domain AF_UNIX))
 (allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))
 {{end}}(allow network-outbound (remote unix-socket (path-literal "/private/var/run/syslog")))
 (allow sysctl-read
@@ -175,8 +177,11 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
 (allow mach-lookup (global-name "com.apple.SystemConfiguration.configd"))
 (allow mach-lookup (global-name "com.apple.SystemConfiguration.DNSConfiguration"))
 {{end}}{{if .AllMach}}(allow mach*)
-{{end}}(allow user-preference-read)
-(allow file-read*
+{{end}}(allow user-preference-read (preference-domain "kCFPreferencesAnyApplication"))
+{{if .Network}}(allow user-preference-read
+    (preference-domain "com.apple.CFNetwork")
+    (preference-domain "com.apple.SystemConfiguration"))
+{{end}}(allow file-read*
     (subpath "/usr")
     (subpath "/bin")
     (subpath "/sbin")

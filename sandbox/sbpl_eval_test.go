@@ -16,7 +16,8 @@ import (
 // matches the answer is allow, SBPL's own default. It knows the filters
 // the table can emit (literal, subpath, regex, require-all, require-any,
 // require-not, remote and local with ip or unix-socket, global-name,
-// sysctl-name, sysctl-name-prefix, target) and refuses any other.
+// sysctl-name, sysctl-name-prefix, target, socket-domain,
+// socket-protocol, preference-domain) and refuses any other.
 //
 // Where it can differ from the kernel, the README says at length: it
 // compares paths as bytes (the kernel sees resolved paths on a file
@@ -34,10 +35,16 @@ type sbplRequest struct {
 	name       string // mach-lookup
 	sysctl     string // sysctl-read
 	target     string // signal, process-info*: "same-sandbox" or "other"
+	domain     string // system-socket: AF_SYSTEM, AF_UNIX, ...
+	protocol   string // system-socket: the protocol number
+	pref       string // user-preference-read: the preference domain
 }
 
 func (q sbplRequest) String() string {
-	for _, s := range []string{q.path, q.remoteIP, q.remoteUnix, q.localIP, q.name, q.sysctl, q.target} {
+	if q.domain != "" {
+		return q.op + " " + q.domain + " " + q.protocol
+	}
+	for _, s := range []string{q.path, q.remoteIP, q.remoteUnix, q.localIP, q.name, q.sysctl, q.target, q.pref} {
 		if s != "" {
 			return q.op + " " + s
 		}
@@ -99,7 +106,8 @@ func readPolicy(steps []Step) ([]sbplForm, error) {
 var evalFilterKinds = map[string]bool{
 	"literal": true, "subpath": true, "regex": true, "require-all": true, "require-any": true,
 	"require-not": true, "remote": true, "local": true, "global-name": true, "sysctl-name": true,
-	"sysctl-name-prefix": true, "target": true,
+	"sysctl-name-prefix": true, "target": true, "socket-domain": true, "socket-protocol": true,
+	"preference-domain": true,
 }
 
 func checkFilterSexp(f sexp) error {
@@ -189,6 +197,12 @@ func filterMatches(f sexp, q sbplRequest) bool {
 		return q.sysctl != "" && strings.HasPrefix(q.sysctl, str())
 	case "target":
 		return q.target != "" && (q.target == str() || str() == "same-sandbox" && q.target == "self")
+	case "socket-domain":
+		return q.domain == str()
+	case "socket-protocol":
+		return q.protocol == str()
+	case "preference-domain":
+		return q.pref != "" && q.pref == str()
 	}
 	return false
 }
@@ -216,6 +230,8 @@ func TestSBPLEvaluator(t *testing.T) {
 		"(allow mach-lookup (global-name \"com.apple.logd\"))\n",
 		"(allow sysctl-read (sysctl-name-prefix \"hw.optional.\"))\n",
 		"(allow signal (target same-sandbox))\n",
+		"(allow system-socket (require-all (socket-domain AF_SYSTEM) (socket-protocol 2)) (socket-domain AF_UNIX))\n",
+		"(allow user-preference-read (preference-domain \"kCFPreferencesAnyApplication\"))\n",
 	}}}
 	forms, err := readPolicy(steps)
 	if err != nil {
@@ -242,6 +258,12 @@ func TestSBPLEvaluator(t *testing.T) {
 		{sbplRequest{op: "sysctl-read", sysctl: "kern.procargs2"}, false},
 		{sbplRequest{op: "signal", target: "same-sandbox"}, true},
 		{sbplRequest{op: "signal", target: "other"}, false},
+		{sbplRequest{op: "system-socket", domain: "AF_SYSTEM", protocol: "2"}, true},
+		{sbplRequest{op: "system-socket", domain: "AF_SYSTEM", protocol: "1"}, false},
+		{sbplRequest{op: "system-socket", domain: "AF_UNIX", protocol: "0"}, true},
+		{sbplRequest{op: "system-socket", domain: "AF_ROUTE", protocol: "0"}, false},
+		{sbplRequest{op: "user-preference-read", pref: "kCFPreferencesAnyApplication"}, true},
+		{sbplRequest{op: "user-preference-read", pref: "com.apple.Safari"}, false},
 	} {
 		if got, _ := decide(forms, c.q); got != c.want {
 			t.Errorf("%s: allow=%v, want %v", c.q, got, c.want)

@@ -1364,8 +1364,8 @@ var ruleTable = [...]Rule{
 		ID:       "system-socket",
 		Platform: "darwin",
 		When:     "network-host",
-		Emits:    "(allow system-socket)",
-		Why:      "Creating a socket is an operation of its own; Codex's network policy allows it with the network on, and sandbox-runtime notes socket() of a unix socket needs it.",
+		Emits:    "(allow system-socket (require-all (socket-domain AF_SYSTEM) (socket-protocol 2)) (socket-domain AF_UNIX))",
+		Why:      "Creating a socket is an operation of its own, checked before any address is known, and only two kinds need it: the kernel control sockets (AF_SYSTEM with SYSPROTO_CONTROL, 2) that the network configuration and path monitor open, as Chromium's network.sb, Codex's network policy and sandbox-runtime allow them, and unix sockets, which getaddrinfo opens to ask mDNSResponder (sandbox-runtime notes socket(AF_UNIX) needs this; whom they reach is still network-outbound's to decide). IP sockets need no system-socket there. The unfiltered (allow system-socket) also made routing sockets (AF_ROUTE), kernel event sockets, and raw driver (AF_NDRV) and key (AF_KEY) sockets.",
 	},
 	{
 		ID:       "dns-socket",
@@ -1499,8 +1499,15 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "user-preference-read",
 		Platform: "darwin",
-		Emits:    "(allow user-preference-read)",
-		Why:      "CFPreferences reads, which Foundation-based tools make at startup (Codex's base policy, sandbox-runtime).",
+		Emits:    "(allow user-preference-read (preference-domain \"kCFPreferencesAnyApplication\"))",
+		Why:      "CFPreferences reads of the global domain (language, locale, number and date formats), which Foundation-based tools make at startup; the one domain Ladybird's and other peers' filtered profiles grant every process. (allow user-preference-read), as Codex's base policy and sandbox-runtime have it, also read every other application's preferences, which can hold account names, recent files and tokens.",
+	},
+	{
+		ID:       "user-preference-network",
+		Platform: "darwin",
+		When:     "network-host",
+		Emits:    "(allow user-preference-read (preference-domain \"com.apple.CFNetwork\") (preference-domain \"com.apple.SystemConfiguration\"))",
+		Why:      "The HTTP stack's and the proxy and network settings' domains, which CFNetwork and Security.framework read before a connection; with the network on only, as Tangram's macOS sandbox grants them.",
 	},
 	{
 		ID:       "read-allowlist",
@@ -4337,7 +4344,7 @@ const darwinProgram = "/usr/bin/sandbox-exec" // program
 // darwinProfile returns the SBPL profile in one allocation of exactly the
 // size it needs.
 func darwinProfile(p *plan) string {
-	n := 3424                 // the unconditional rules
+	n := 3475                 // the unconditional rules
 	n += 2 * len(p.workspace) // read-allowlist, write-allowlist
 	if p.netHost {
 		n += 43 // network-outbound-ip
@@ -4346,7 +4353,7 @@ func darwinProfile(p *plan) string {
 		n += 95 // network-localhost
 	}
 	if p.netHost {
-		n += 22 // system-socket
+		n += 114 // system-socket
 	}
 	if p.netHost {
 		n += 94 // dns-socket
@@ -4371,6 +4378,9 @@ func darwinProfile(p *plan) string {
 	}
 	if p.allMach {
 		n += 14 // mach
+	}
+	if p.netHost {
+		n += 131 // user-preference-network
 	}
 	if p.tmpdir != "" {
 		n += 65 + len(p.tmpdir) + len(p.tmpdir) // private-tmpdir
@@ -4444,7 +4454,7 @@ func darwinProfile(p *plan) string {
 		b.WriteString("(allow network-bind (local ip \"localhost:*\"))\n(allow network-inbound (local ip \"localhost:*\"))\n") // network-localhost
 	}
 	if p.netHost {
-		b.WriteString("(allow system-socket)\n") // system-socket
+		b.WriteString("(allow system-socket\n    (require-all (socket-domain AF_SYSTEM) (socket-protocol 2))\n    (socket-domain AF_UNIX))\n") // system-socket
 	}
 	if p.netHost {
 		b.WriteString("(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))\n") // dns-socket
@@ -4471,11 +4481,15 @@ func darwinProfile(p *plan) string {
 	if p.allMach {
 		b.WriteString("(allow mach*)\n") // mach
 	}
-	b.WriteString("(allow user-preference-read)\n(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"") // user-preference-read, read-allowlist
-	b.WriteString(p.workspace)                                                                                                                                                                                                                // read-allowlist
-	b.WriteString("\")\n    (literal \"/\"))\n(allow file-write* (subpath \"")                                                                                                                                                                // read-allowlist, write-allowlist
-	b.WriteString(p.workspace)                                                                                                                                                                                                                // write-allowlist
-	b.WriteString("\"))\n")                                                                                                                                                                                                                   // write-allowlist
+	b.WriteString("(allow user-preference-read (preference-domain \"kCFPreferencesAnyApplication\"))\n") // user-preference-read
+	if p.netHost {
+		b.WriteString("(allow user-preference-read\n    (preference-domain \"com.apple.CFNetwork\")\n    (preference-domain \"com.apple.SystemConfiguration\"))\n") // user-preference-network
+	}
+	b.WriteString("(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"") // read-allowlist
+	b.WriteString(p.workspace)                                                                                                                                                                                  // read-allowlist
+	b.WriteString("\")\n    (literal \"/\"))\n(allow file-write* (subpath \"")                                                                                                                                  // read-allowlist, write-allowlist
+	b.WriteString(p.workspace)                                                                                                                                                                                  // write-allowlist
+	b.WriteString("\"))\n")                                                                                                                                                                                     // write-allowlist
 	if p.tmpdir != "" {
 		b.WriteString("(allow file-read* (subpath \"")        // private-tmpdir
 		b.WriteString(p.tmpdir)                               // private-tmpdir
@@ -4617,7 +4631,7 @@ func darwinSteps(p *plan) []Step {
 		s = append(s, Step{Rule: "network-localhost", Args: []string{"(allow network-bind (local ip \"localhost:*\"))\n", "(allow network-inbound (local ip \"localhost:*\"))\n"}}) // network-localhost
 	}
 	if p.netHost {
-		s = append(s, Step{Rule: "system-socket", Args: []string{"(allow system-socket)\n"}}) // system-socket
+		s = append(s, Step{Rule: "system-socket", Args: []string{"(allow system-socket\n    (require-all (socket-domain AF_SYSTEM) (socket-protocol 2))\n    (socket-domain AF_UNIX))\n"}}) // system-socket
 	}
 	if p.netHost {
 		s = append(s, Step{Rule: "dns-socket", Args: []string{"(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))\n"}}) // dns-socket
@@ -4655,7 +4669,10 @@ func darwinSteps(p *plan) []Step {
 	if p.allMach {
 		s = append(s, Step{Rule: "mach", Args: []string{"(allow mach*)\n"}}) // mach
 	}
-	s = append(s, Step{Rule: "user-preference-read", Args: []string{"(allow user-preference-read)\n"}})                                                                                                                                                                                                     // user-preference-read
+	s = append(s, Step{Rule: "user-preference-read", Args: []string{"(allow user-preference-read (preference-domain \"kCFPreferencesAnyApplication\"))\n"}}) // user-preference-read
+	if p.netHost {
+		s = append(s, Step{Rule: "user-preference-network", Args: []string{"(allow user-preference-read\n    (preference-domain \"com.apple.CFNetwork\")\n    (preference-domain \"com.apple.SystemConfiguration\"))\n"}}) // user-preference-network
+	}
 	s = append(s, Step{Rule: "read-allowlist", Args: []string{"(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"" + p.workspace + "\")\n    (literal \"/\"))\n"}}) // read-allowlist
 	s = append(s, Step{Rule: "write-allowlist", Args: []string{"(allow file-write* (subpath \"" + p.workspace + "\"))\n"}})                                                                                                                                                                                 // write-allowlist
 	if p.tmpdir != "" {
