@@ -53,6 +53,8 @@ func darwinVar(v string) *jen.Statement {
 		return jen.Id("p").Dot("workspace")
 	case varHome:
 		return jen.Id("p").Dot("home")
+	case varHomeRegex:
+		return jen.Id("p").Dot("homeRegex")
 	case varFoldedPath:
 		return jen.Id("f").Dot("folded")
 	case varTmpdir:

@@ -86,7 +86,10 @@ var (
 	targets      = []string{"same-sandbox", "self"}
 	addrForms    = []string{"ip", "unix-socket"}
 	// socketDomains are the address families a rule may name.
-	socketDomains  = []string{"AF_INET", "AF_INET6", "AF_ROUTE", "AF_SYSTEM", "AF_UNIX"}
+	socketDomains = []string{"AF_INET", "AF_INET6", "AF_ROUTE", "AF_SYSTEM", "AF_UNIX"}
+	// varHomeRegex is the home directory as a pattern matches it, each
+	// metacharacter bracketed: what ^$home/ starts a regex filter with.
+	varHomeRegex   = "$homeregex"
 	socketProtocol = regexp.MustCompile(`^(0|[1-9][0-9]?|1[0-9][0-9]|2[0-4][0-9]|25[0-5])$`)
 )
 
@@ -252,6 +255,15 @@ func checkFilter(c *errs, r *Rule, pos Pos, f Filter) {
 			c.at(pos, r.ID, "filter %s %q: %s", f.Kind, f.Value, msg)
 		}
 	case operandRegex:
+		if rest, ok := strings.CutPrefix(f.Value, "^"+varHome+"/"); ok {
+			if msg := badRegex("^/" + rest); msg != "" {
+				bad("%s", msg)
+			}
+			if !slices.Contains(r.When, Cond{Word: "home"}) {
+				c.at(pos, r.ID, "%s is empty without a home directory (want when: home)", varHome)
+			}
+			return
+		}
 		if strings.HasPrefix(f.Value, "$") {
 			checkOperandAt(c, r, pos, f.Value, darwinRegexVars)
 			return
@@ -300,14 +312,17 @@ func checkFilter(c *errs, r *Rule, pos Pos, f Filter) {
 // badRegex checks a constant pattern: anchored at the start, one string
 // atom SBPL reads as written (no quote, backslash or control character;
 // bracket a metacharacter, as in [.], to match it literally), and a
-// regular expression at all. A $ may only end it, as the anchor.
+// regular expression at all. A $ may only end it, as the anchor, alone or
+// in a final (/|$). A pattern may start with ^$home/: the home directory,
+// its metacharacters bracketed.
 func badRegex(re string) string {
+	end := strings.TrimSuffix(re, "(/|$)")
 	switch {
 	case !strings.HasPrefix(re, "^"):
 		return "not anchored (want a pattern starting with ^)"
 	case strings.ContainsAny(re, "\"\\"):
 		return "contains a quote or backslash (want [.] rather than \\.)"
-	case strings.Contains(strings.TrimSuffix(re, "$"), "$"):
+	case strings.Contains(strings.TrimSuffix(end, "$"), "$"):
 		return "$ inside the pattern (want $ only at its end, as the anchor)"
 	}
 	for _, r := range re {
@@ -329,6 +344,8 @@ func filterParts(f Filter) []part {
 		ps := []part{{text: "(" + f.Kind + " \""}}
 		if rest, ok := strings.CutPrefix(f.Value, varHome+"/"); ok {
 			ps = append(ps, part{text: varHome, v: varHome}, part{text: "/" + rest})
+		} else if rest, ok := strings.CutPrefix(f.Value, "^"+varHome+"/"); ok && f.Kind == "regex" {
+			ps = append(ps, part{text: "^"}, part{text: varHomeRegex, v: varHomeRegex}, part{text: "/" + rest})
 		} else if strings.HasPrefix(f.Value, "$") {
 			ps = append(ps, part{text: f.Value, v: f.Value})
 		} else {

@@ -207,12 +207,13 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
     (subpath "/Applications/Xcode.app/Contents/Developer"))
 {{range .Ancestors}}(allow file-read-metadata (literal "{{.}}"))
 {{end}}{{with .Home}}(allow file-read*
-    (subpath "{{.}}/.nvm")
     (subpath "{{.}}/.rustup")
     (subpath "{{.}}/.cargo/bin")
     (subpath "{{.}}/go")
     (subpath "{{.}}/.pyenv")
     (subpath "{{.}}/.rbenv"))
+{{end}}{{with .HomeRegex}}(allow file-read* (regex "^{{.}}/[.]nvm/versions/node/[^/]+/(bin|include|lib|share)(/|$)"))
+(allow file-read-metadata (regex "^{{.}}/[.]nvm(/versions(/node(/[^/]+)?)?)?$"))
 {{end}}(allow file-read*
     (literal "/dev")
     (literal "/dev/null")
@@ -262,6 +263,7 @@ type templateFact struct {
 
 type templateInput struct {
 	Workspace, Home   string
+	HomeRegex         string
 	Tmpdir            string
 	Network, AllMach  bool
 	Read, Write       []string
@@ -273,7 +275,7 @@ type templateInput struct {
 // templateData converts a plan outside the timed loop, as a template-based
 // builder would keep its input.
 func templateData(p *plan) templateInput {
-	d := templateInput{Workspace: p.workspace, Home: p.home, Tmpdir: p.tmpdir, Network: p.netHost, AllMach: p.allMach}
+	d := templateInput{Workspace: p.workspace, Home: p.home, HomeRegex: p.homeRegex, Tmpdir: p.tmpdir, Network: p.netHost, AllMach: p.allMach}
 	for _, f := range p.ancestors {
 		d.Ancestors = append(d.Ancestors, f.path)
 	}

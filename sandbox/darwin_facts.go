@@ -29,6 +29,9 @@ func darwinFacts(p *plan) error {
 		}
 		h.folded = folded
 	}
+	if p.homeRegex, err = homePattern(p.home); err != nil {
+		return err
+	}
 	p.ancestors = ancestorFacts(p)
 	p.guards = guardFacts(p)
 	return protectSBPLFacts(p)
@@ -114,6 +117,26 @@ func foldPattern(p string) (string, error) {
 		return "", badPath("hidden path", p, "does not exist and holds a character beyond the Latin letters: inside a writable place on macOS, which treats other spellings of it as the same name, it must exist to be hidden")
 	}
 	b.WriteString("(/|$)")
+	return b.String(), nil
+}
+
+// homePattern is home as a pattern matches it, each metacharacter
+// bracketed, for the rows whose patterns start there; a home holding ^,
+// which a bracket cannot hold alone, is refused.
+func homePattern(home string) (string, error) {
+	if strings.Contains(home, "^") {
+		return "", badPath("home directory", home, "holds ^, which the macOS profile's patterns cannot match (want a home directory without ^)")
+	}
+	var b strings.Builder
+	for i := 0; i < len(home); i++ {
+		if c := home[i]; strings.IndexByte(".+*?()[]{}|$", c) >= 0 {
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(']')
+		} else {
+			b.WriteByte(c)
+		}
+	}
 	return b.String(), nil
 }
 

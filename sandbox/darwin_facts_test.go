@@ -103,3 +103,20 @@ func TestDarwinRefusesUnfoldable(t *testing.T) {
 		t.Errorf("darwin, existing: %v, want no error", err)
 	}
 }
+
+// TestHomePattern: the home directory's metacharacters are bracketed, so
+// the rows that start a pattern there match it and nothing else; a home
+// with ^ is refused.
+func TestHomePattern(t *testing.T) {
+	got, err := homePattern("/Users/a.b+c")
+	if err != nil || got != "/Users/a[.]b[+]c" {
+		t.Fatalf("homePattern = %q, %v", got, err)
+	}
+	re := regexp.MustCompilePOSIX("^" + got + "/x$")
+	if !re.MatchString("/Users/a.b+c/x") || re.MatchString("/Users/aXbbbc/x") {
+		t.Errorf("%s matches the wrong homes", re)
+	}
+	if _, err := homePattern("/Users/a^b"); !errors.Is(err, ErrBadPath) {
+		t.Errorf("a home with ^: %v, want ErrBadPath", err)
+	}
+}

@@ -58,9 +58,11 @@ type plan struct {
 	ancestors []pathFact
 	guards    []pathFact
 	ttys      []pathFact
-	// home is the resolved home directory on macOS, "" without one.
-	home    string
-	allMach bool // Config.AllowAllMach
+	// home is the resolved home directory on macOS, "" without one;
+	// homeRegex the same as a pattern matches it (darwinHome).
+	home      string
+	homeRegex string
+	allMach   bool // Config.AllowAllMach
 	// redacted are the redact section's files that exist, each with the
 	// descriptor (fd) its copy, redactData[i], is read from.
 	redacted   []pathFact

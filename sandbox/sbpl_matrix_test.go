@@ -103,6 +103,13 @@ var decisionMatrix = []matrixEntry{
 		old: "user-preference-read", oldForms: "(allow user-preference-read)"},
 	{name: "read the global preferences", q: sbplRequest{op: "user-preference-read", pref: "kCFPreferencesAnyApplication"}, allow: true, rule: "user-preference-read"},
 	{name: "read CFNetwork's preferences", q: sbplRequest{op: "user-preference-read", pref: "com.apple.CFNetwork"}, allow: true, rule: "user-preference-network"},
+	{name: "read nvm's global npmrc", q: sbplRequest{op: "file-read-data", path: "/Users/u/.nvm/versions/node/v20.11.1/etc/npmrc"}, rule: "deny-default",
+		old: "home-toolchains", oldForms: "(allow file-read* (subpath \"/Users/u/.nvm\"))"},
+	{name: "run node from nvm", q: sbplRequest{op: "file-read-data", path: "/Users/u/.nvm/versions/node/v20.11.1/bin/node"}, allow: true, rule: "home-nvm"},
+	{name: "load npm from nvm", q: sbplRequest{op: "file-read-data", path: "/Users/u/.nvm/versions/node/v20.11.1/lib/node_modules/npm/index.js"}, allow: true, rule: "home-nvm"},
+	{name: "stat an nvm version's directory", q: sbplRequest{op: "file-read-metadata", path: "/Users/u/.nvm/versions/node/v20.11.1"}, allow: true, rule: "home-nvm-metadata"},
+	{name: "list nvm's versions", q: sbplRequest{op: "file-read-data", path: "/Users/u/.nvm/versions/node"}, rule: "deny-default",
+		old: "home-toolchains", oldForms: "(allow file-read* (subpath \"/Users/u/.nvm\"))"},
 	{name: "stat the workspace's parent", q: sbplRequest{op: "file-read-metadata", path: "/Users/u"}, allow: true, rule: "ancestor-metadata"},
 	{name: "list the workspace's parent", q: sbplRequest{op: "file-read-data", path: "/Users/u"}, rule: "deny-default"},
 }

@@ -541,6 +541,9 @@ func matchTemplate(tmpl, got sexp, p *plan, forWord string, item *string, seen m
 			if rest, ok := strings.CutPrefix(want, "$home/"); ok {
 				want = p.home + "/" + rest
 			}
+			if rest, ok := strings.CutPrefix(want, "^$homeregex/"); ok {
+				want = "^" + p.homeRegex + "/" + rest
+			}
 			if got.text != want {
 				return fmt.Sprintf("string %q, want %q", got.text, want)
 			}

@@ -1569,8 +1569,22 @@ var ruleTable = [...]Rule{
 		ID:       "home-toolchains",
 		Platform: "darwin",
 		When:     "home",
-		Emits:    "(allow file-read* (subpath \"$home/.nvm\") (subpath \"$home/.rustup\") (subpath \"$home/.cargo/bin\") (subpath \"$home/go\") (subpath \"$home/.pyenv\") (subpath \"$home/.rbenv\"))",
+		Emits:    "(allow file-read* (subpath \"$home/.rustup\") (subpath \"$home/.cargo/bin\") (subpath \"$home/go\") (subpath \"$home/.pyenv\") (subpath \"$home/.rbenv\"))",
 		Why:      "Toolchains the user installed under the home directory, which is otherwise unreadable: node, rust, go and python and ruby versions run from here (the peers' bug reports). Read and execute only; the hidden paths still win, being denied after.",
+	},
+	{
+		ID:       "home-nvm",
+		Platform: "darwin",
+		When:     "home",
+		Emits:    "(allow file-read* (regex \"^$homeregex/[.]nvm/versions/node/[^/]+/(bin|include|lib|share)(/|$)\"))",
+		Why:      "Node versions nvm installed: what running node and npm reads (bin, lib with the global modules, include for native addons, share), not each version's etc, where npm's global configuration file (etc/npmrc) keeps registry tokens that npm config set --global wrote, nor nvm's own scripts and cache. (subpath \"$home/.nvm\") read them all. Matched as spelled: another letter case of these names is simply not allowed.",
+	},
+	{
+		ID:       "home-nvm-metadata",
+		Platform: "darwin",
+		When:     "home",
+		Emits:    "(allow file-read-metadata (regex \"^$homeregex/[.]nvm(/versions(/node(/[^/]+)?)?)?$\"))",
+		Why:      "node's realpath of its own path stats each directory on the way to a version; their metadata only, not their listings.",
 	},
 	{
 		ID:       "dev-read",
@@ -4390,7 +4404,13 @@ func darwinProfile(p *plan) string {
 		n += 40 + len(f.path) // ancestor-metadata
 	}
 	if p.home != "" {
-		n += 162 + len(p.home) + len(p.home) + len(p.home) + len(p.home) + len(p.home) + len(p.home) // home-toolchains
+		n += 140 + len(p.home) + len(p.home) + len(p.home) + len(p.home) + len(p.home) // home-toolchains
+	}
+	if p.home != "" {
+		n += 87 + len(p.homeRegex) // home-nvm
+	}
+	if p.home != "" {
+		n += 76 + len(p.homeRegex) // home-nvm-metadata
 	}
 	for i := range p.ttys {
 		f := &p.ttys[i]
@@ -4507,8 +4527,6 @@ func darwinProfile(p *plan) string {
 	if p.home != "" {
 		b.WriteString("(allow file-read*\n    (subpath \"") // home-toolchains
 		b.WriteString(p.home)                               // home-toolchains
-		b.WriteString("/.nvm\")\n    (subpath \"")          // home-toolchains
-		b.WriteString(p.home)                               // home-toolchains
 		b.WriteString("/.rustup\")\n    (subpath \"")       // home-toolchains
 		b.WriteString(p.home)                               // home-toolchains
 		b.WriteString("/.cargo/bin\")\n    (subpath \"")    // home-toolchains
@@ -4518,6 +4536,16 @@ func darwinProfile(p *plan) string {
 		b.WriteString("/.pyenv\")\n    (subpath \"")        // home-toolchains
 		b.WriteString(p.home)                               // home-toolchains
 		b.WriteString("/.rbenv\"))\n")                      // home-toolchains
+	}
+	if p.home != "" {
+		b.WriteString("(allow file-read* (regex \"^")                                   // home-nvm
+		b.WriteString(p.homeRegex)                                                      // home-nvm
+		b.WriteString("/[.]nvm/versions/node/[^/]+/(bin|include|lib|share)(/|$)\"))\n") // home-nvm
+	}
+	if p.home != "" {
+		b.WriteString("(allow file-read-metadata (regex \"^")        // home-nvm-metadata
+		b.WriteString(p.homeRegex)                                   // home-nvm-metadata
+		b.WriteString("/[.]nvm(/versions(/node(/[^/]+)?)?)?$\"))\n") // home-nvm-metadata
 	}
 	b.WriteString("(allow file-read*\n    (literal \"/dev\")\n    (literal \"/dev/null\")\n    (literal \"/dev/zero\")\n    (literal \"/dev/random\")\n    (literal \"/dev/urandom\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\")\n    (literal \"/dev/stdin\")\n    (literal \"/dev/stdout\")\n    (literal \"/dev/stderr\")\n    (subpath \"/dev/fd\"))\n(allow file-write-data\n    (literal \"/dev/null\")\n    (literal \"/dev/zero\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\")\n    (literal \"/dev/stdout\")\n    (literal \"/dev/stderr\")\n    (subpath \"/dev/fd\"))\n(allow file-ioctl\n    (literal \"/dev/null\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\"))\n") // dev-read, dev-write, dev-ioctl
 	for i := range p.ttys {
@@ -4688,7 +4716,13 @@ func darwinSteps(p *plan) []Step {
 		s = append(s, Step{Rule: "ancestor-metadata", Args: []string{"(allow file-read-metadata (literal \"" + f.path + "\"))\n"}}) // ancestor-metadata
 	}
 	if p.home != "" {
-		s = append(s, Step{Rule: "home-toolchains", Args: []string{"(allow file-read*\n    (subpath \"" + p.home + "/.nvm\")\n    (subpath \"" + p.home + "/.rustup\")\n    (subpath \"" + p.home + "/.cargo/bin\")\n    (subpath \"" + p.home + "/go\")\n    (subpath \"" + p.home + "/.pyenv\")\n    (subpath \"" + p.home + "/.rbenv\"))\n"}}) // home-toolchains
+		s = append(s, Step{Rule: "home-toolchains", Args: []string{"(allow file-read*\n    (subpath \"" + p.home + "/.rustup\")\n    (subpath \"" + p.home + "/.cargo/bin\")\n    (subpath \"" + p.home + "/go\")\n    (subpath \"" + p.home + "/.pyenv\")\n    (subpath \"" + p.home + "/.rbenv\"))\n"}}) // home-toolchains
+	}
+	if p.home != "" {
+		s = append(s, Step{Rule: "home-nvm", Args: []string{"(allow file-read* (regex \"^" + p.homeRegex + "/[.]nvm/versions/node/[^/]+/(bin|include|lib|share)(/|$)\"))\n"}}) // home-nvm
+	}
+	if p.home != "" {
+		s = append(s, Step{Rule: "home-nvm-metadata", Args: []string{"(allow file-read-metadata (regex \"^" + p.homeRegex + "/[.]nvm(/versions(/node(/[^/]+)?)?)?$\"))\n"}}) // home-nvm-metadata
 	}
 	s = append(s, Step{Rule: "dev-read", Args: []string{"(allow file-read*\n    (literal \"/dev\")\n    (literal \"/dev/null\")\n    (literal \"/dev/zero\")\n    (literal \"/dev/random\")\n    (literal \"/dev/urandom\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\")\n    (literal \"/dev/stdin\")\n    (literal \"/dev/stdout\")\n    (literal \"/dev/stderr\")\n    (subpath \"/dev/fd\"))\n"}}) // dev-read
 	s = append(s, Step{Rule: "dev-write", Args: []string{"(allow file-write-data\n    (literal \"/dev/null\")\n    (literal \"/dev/zero\")\n    (literal \"/dev/tty\")\n    (literal \"/dev/dtracehelper\")\n    (literal \"/dev/stdout\")\n    (literal \"/dev/stderr\")\n    (subpath \"/dev/fd\"))\n"}})                                                                                                                // dev-write
