@@ -87,7 +87,7 @@ func ExamplePrefixFor() {
 	// (allow mach-lookup (global-name "com.apple.cfprefsd.agent"))
 	// (allow mach-lookup (global-name "com.apple.bsd.dirhelper"))
 	// (allow mach-lookup (global-name "com.apple.PowerManagement.control"))
-	// (allow user-preference-read)
+	// (allow user-preference-read (preference-domain "kCFPreferencesAnyApplication"))
 }
 
 // Paths are checked before anything is looked up or spawned, and the error
