@@ -125,41 +125,14 @@ func Rules() []Rule {
 	return slices.Clone(ruleTable[:])
 }
 
-// Command returns an exec.Cmd that runs name inside the sandbox cfg
-// describes, or unwrapped under Off. Either way its environment is this
-// process's, or cfg.Env, less what the table's strip-env rows remove and
-// cfg.KeepEnv does not pass on (set cmd.Env afterwards only by filtering
-// it, not by replacing it with os.Environ(); see Config.Env), and its working
-// directory is the resolved workspace, which exists at the same path inside
-// the sandbox.
-//
-// Its Stdin, Stdout and Stderr are whatever the caller sets, and an
-// exec.Cmd has no hook to check them: call GuardStdio after setting them,
-// or a caller's pipe or file reaches the command as it is, which it can
-// reopen through /proc/self/fd (write into the pipe its stdin comes from,
-// say). NewCmd does this itself.
-//
-// Only cmd.ExtraFiles reach the sandbox: every other descriptor this
-// process holds from 3 up is marked close-on-exec first, for good (see
-// closeStrayFDs), because one inherited without the flag is a way around
-// the sandbox's mounts.
-//
-// cmd.ExtraFiles holds the descriptors the wrapper reads (see Wrap.Files);
-// append to it rather than replacing it. The /dev/null among them is one
-// handle shared by every Command for the life of the process: leave it
-// open. The seccomp filter, the last of them on amd64 and arm64, and the
-// redacted files' copies before it, are sealed memfds of this Command's
-// own, because bwrap reads them and every duplicate of a descriptor shares
-// one offset; they are the caller's to close once Start has returned (the
-// child has its copies by then), and the os.File's finalizer closes them
-// otherwise.
-//
-// What it costs: an exec.Cmd has no hook after Wait, so the sandbox must be
-// proved before it is returned. The first Command in a process for a given
-// bwrap runs a probe (bwrap with the same argv shape, running true) before
-// the command's own execution; later ones reuse the verdict, and so does a
-// Command after a NewCmd spawn that succeeded. NewCmd spawns with no probe
-// at all, and is what to use when the first spawn's latency matters.
+// Command returns an [exec.Cmd] that runs name inside the sandbox cfg
+// describes (unwrapped under [Off]): the table's environment, the resolved
+// workspace as its directory, and only cmd.ExtraFiles among this process's
+// descriptors. Call [GuardStdio] after setting its Stdin, Stdout and
+// Stderr, append to ExtraFiles rather than replacing it, and close the
+// memfds in it once Start has returned. The first Command in a process
+// runs a probe first; [NewCmd] needs none. README.md, "Command, NewCmd and
+// Cmd", has the details.
 func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {
 	s, err := command(ctx, cfg, checkWorks, name, args...)
 	if err == nil {

@@ -11,21 +11,12 @@ import (
 )
 
 // closeStrayFDs marks every descriptor of this process from 3 up
-// close-on-exec. Go opens its own files with O_CLOEXEC, but a descriptor
-// the process inherited (from a service manager, a shell, a CI runner) is
-// open across exec, and os/exec passes such descriptors on: bwrap closes
-// none of them, so the sandboxed child would get them too. A directory
-// descriptor is a way out of every mount the sandbox makes: the child
-// writes outside the workspace, or reads a hidden file, through
-// /proc/self/fd/N/... The descriptors the spawn means to pass are
-// unaffected: exec.Cmd dup2s ExtraFiles onto 3, 4, ... in the child, and a
-// dup2'd descriptor is open across exec whatever its source's flag.
-//
-// The flag stays set for the life of the process, so an inherited
-// descriptor the caller meant its own unsandboxed children to receive
-// (socket activation, a jobserver pipe) must be passed to them in
-// ExtraFiles from then on. Failing to read the list fails the spawn:
-// without it there is no telling what the child would inherit.
+// close-on-exec, for the rest of its life: bwrap closes none, and an
+// inherited directory descriptor leads out of every mount the sandbox makes
+// (/proc/self/fd/N/...). ExtraFiles still reach the child, since [exec.Cmd]
+// dup2s them. It fails when the list cannot be read: without it there is no
+// telling what the child would inherit. See README.md, "What is proved, and
+// what is not".
 func closeStrayFDs() error {
 	if markAllCloseOnExec() {
 		return nil

@@ -15,42 +15,14 @@ import (
 	"sync"
 )
 
-// Cmd is a sandboxed command whose own spawn is the availability check: on
-// Linux, bwrap reports on a status descriptor (--json-status-fd) whether it
-// built the sandbox and ran the command, so the first spawn in a process
-// costs one bwrap execution instead of a probe and then the command.
-//
-// Use it like an exec.Cmd, through its own methods: Start, Wait, Run,
-// Output, CombinedOutput and the three pipe methods are overridden, and the
-// embedded exec.Cmd's must not be called directly (they would skip the
-// check). Wait tells three failures apart from the command's own status:
-//
-//   - bwrap could not build the sandbox: an error wrapping ErrUnavailable,
-//     with bwrap's message and the same hint as Command's probe;
-//   - the command does not exist in the sandbox: wraps exec.ErrNotFound;
-//   - it exists but cannot be executed: wraps fs.ErrPermission.
-//
-// Anything else is exactly what exec.Cmd.Wait would return for the command
-// itself (bwrap exits with the command's status, or 128+N for signal N).
-// When bwrap fails before it creates the sandbox (a rejected option, no user
-// namespaces), Start returns the error and nothing of the command ran.
-//
-// On Linux, Start adds a pipe to ExtraFiles, and the table's status-fd rule
-// "--json-status-fd N" to Args, for the duration of the call. When Stderr
-// is not an *os.File (nil included), the copy exec.Cmd makes of it anyway
-// also keeps the last few KB, to read bwrap's message from; an *os.File is
-// passed through untouched, so a terminal stays a terminal, and a failure
-// is explained by re-running the sandbox with true (one more execution, on
-// failure only).
-// Under Off, and on macOS (sandbox-exec has no status channel), Cmd is a
-// plain exec.Cmd built like Command's, probe included.
-//
-// Start applies the table's stdio rules (GuardStdio) to Stdin, Stdout and
-// Stderr when they are *os.File: a pipe, FIFO, socket, file or device
-// reaches the command through a pipe of the sandbox's own, copied, so it
-// cannot be reopened through /proc/self/fd; a copied stdin is read ahead,
-// as ssh reads it. To hand a descriptor over as it is, put it in
-// ExtraFiles (README.md, "Standard streams").
+// Cmd is a sandboxed command whose own spawn is the availability check.
+// Use it like an [exec.Cmd] through its own methods (Start, Wait, Run,
+// Output, CombinedOutput, the pipe methods), never the embedded ones. Wait
+// wraps [ErrUnavailable] when bwrap could not build the sandbox,
+// [exec.ErrNotFound] when the command does not exist in it and
+// [fs.ErrPermission] when it cannot be executed; anything else is the
+// command's own status. Start applies the table's stdio rules
+// ([GuardStdio]). README.md, "Command, NewCmd and Cmd", has the details.
 type Cmd struct {
 	*exec.Cmd
 
@@ -86,16 +58,10 @@ type Cmd struct {
 	tmpdir string
 }
 
-// NewCmd is Command with the availability check folded into the spawn. It
-// validates cfg and gathers the path facts now, like Command; it executes
-// nothing until Start.
-//
-// What it costs: one bwrap execution per spawn, the first one included, and
-// a pipe. Only on a bwrap older than 0.8.0 does the first spawn in the
-// process cost a second execution (bwrap rejects --disable-userns before it
-// creates anything, and the spawn is retried without it), and, when Stdin
-// is not an *os.File or a pipe method was used, that one is a
-// `bwrap --version` run before the spawn rather than a retry after it.
+// NewCmd is [Command] with the availability check folded into the spawn:
+// it validates cfg and gathers the path facts now, and executes nothing
+// until [Cmd.Start]. Each spawn costs one bwrap execution, the first one
+// included (README.md, "Command, NewCmd and Cmd").
 func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd, error) {
 	check := checkWorks
 	if runtime.GOOS == "linux" {
