@@ -118,6 +118,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	checkRedact(c, cm, local, ids)
 	checkOffline(c, cm, local, ids)
 	checkRefuse(c, cm, local, ids)
+	checkNetDefault(c, cm, local, ids)
 }
 
 func checkWhy(c *errs, pos Pos, id, why string) {

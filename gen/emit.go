@@ -23,6 +23,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitRedact(f, &t.Common)
 	emitOffline(f, &t.Common)
 	emitRefuse(f, &t.Common)
+	emitNetDefault(f, &t.Common)
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
@@ -180,6 +181,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.Offline {
 			g.Add(row(e.ID, "any", "", "network off", "offline: set "+e.Name+"="+e.Value, "", e.Why))
+		}
+		for _, e := range t.Common.NetDefault {
+			g.Add(row(e.ID, e.Platform, "", "network mode not named", "default network mode "+e.Mode, "", e.Why))
 		}
 		for _, e := range t.Common.Redact {
 			g.Add(row(e.ID, "any", "", "not revealed; on linux, a regular file", redactEmits(e), "", e.Why))

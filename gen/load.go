@@ -222,7 +222,7 @@ func (l *loader) strs(n *yaml.Node, rule, what string) []string {
 }
 
 func (l *loader) common(root *yaml.Node, c *Common) {
-	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "refuse"}, func(key string, k, v *yaml.Node) {
+	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "refuse", "network-default"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "protect":
 			c.Protect = l.protect(v)
@@ -244,6 +244,8 @@ func (l *loader) common(root *yaml.Node, c *Common) {
 			c.Offline = l.offline(v)
 		case "refuse":
 			c.Refuse = l.refuse(v)
+		case "network-default":
+			c.NetDefault = l.netDefault(v)
 		}
 	})
 	for _, key := range []string{"policy", "strip-env", "default-hidden"} {

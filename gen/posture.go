@@ -36,8 +36,8 @@ func (p posture) add(row, rule, text, cond string) {
 // test keeps it in step with the vocabulary in vocab.go.
 var condPhrase = map[string][2]string{
 	"network":               {"unless the network is off (`NetworkOff`)", "only with `NetworkOff`"},
-	"network-host":          {"with `NetworkHost` (`--network host`; the default)", "unless `NetworkHost`"},
-	"network-proxy":         {"with `NetworkProxy` (`--network proxy`)", "unless `NetworkProxy`"},
+	"network-host":          {"with `NetworkHost` (`--network host`; the default on macOS)", "unless `NetworkHost`"},
+	"network-proxy":         {"with `NetworkProxy` (`--network proxy`; the default on Linux)", "unless `NetworkProxy`"},
 	"interactive":           {"only with `Config.Interactive`", "unless `Config.Interactive`"},
 	"caller-root":           {"only when the caller is root", "unless the caller is root"},
 	"disable-userns":        {"when bwrap has `--disable-userns` (0.8.0+)", "when bwrap lacks `--disable-userns`"},

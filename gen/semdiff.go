@@ -359,6 +359,7 @@ func commonDiff(o, n *Common) []string {
 	redactDiff(line, o.Redact, n.Redact)
 	offlineDiff(line, o.Offline, n.Offline)
 	refuseDiff(line, o.Refuse, n.Refuse)
+	netDefaultDiff(line, o.NetDefault, n.NetDefault)
 	return out
 }
 

@@ -34,7 +34,8 @@ type Common struct {
 	Redact        []RedactEntry
 	Offline       []OfflineEntry
 	// Refuse is nil when the table has no refuse section.
-	Refuse []RefuseEntry
+	Refuse     []RefuseEntry
+	NetDefault []NetDefaultEntry
 }
 
 // Policy names the environment variable that selects the policy and the

@@ -285,8 +285,13 @@ func (p *escPass) newEnv(t *testing.T, a *attempt) *escEnv {
 	// The unprivileged runs build the spawn as root and start it as the
 	// test user, whom a cache directory made for the caller (root, 0700)
 	// does not serve: their caches are off. The caches are attacked on
-	// their own, as each user, in TestCacheEscape.
-	e.cfg = Config{Workspace: e.ws, NoCache: p.u.cred != nil}
+	// their own, as each user, in TestCacheEscape. The suite's controls run
+	// and edit bwrap's own argv (a rule dropped or swapped, bwrap under a
+	// launcher), which network mode proxy, the default, puts behind its
+	// wrap helper: the suite asks for mode host, and an attempt about the
+	// network names its own mode (TestNetworkProxyCommand runs the proxy's
+	// attacks through Command).
+	e.cfg = Config{Workspace: e.ws, NoCache: p.u.cred != nil, Network: Network{Mode: NetworkHost}}
 	e.vars = map[string]string{"WS": e.ws, "OUT": e.out, "PY": p.py, "SSH_KEY": p.sshKey}
 	if a.setup != nil {
 		a.setup(e)

@@ -22,6 +22,7 @@ func newPlan(goos string, cfg Config) (*plan, error) {
 // shares afterwards, so a component both need (a PATH entry under the
 // workspace's parent, say) is looked at once per spawn.
 func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
+	cfg = withDefaultNetwork(goos, cfg)
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}

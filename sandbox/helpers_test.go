@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -99,11 +100,24 @@ func inSandbox(t *testing.T, cfg Config, script string) (string, error) {
 	if err != nil {
 		t.Fatalf("Command: %v", err)
 	}
-	if filepath.Base(cmd.Path) != "bwrap" {
+	if !runsBwrap(cmd) {
 		t.Fatalf("not sandboxed: %v", cmd.Args)
 	}
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// runsBwrap reports whether cmd runs bwrap: itself, or through the wrap
+// helper of network mode proxy (the default).
+func runsBwrap(cmd *exec.Cmd) bool {
+	if filepath.Base(cmd.Path) == "bwrap" {
+		return true
+	}
+	if cmd.Path != netWrapExe || len(cmd.Args) < 2 || cmd.Args[1] != netWrapArg {
+		return false
+	}
+	i := slices.Index(cmd.Args, "--")
+	return i > 0 && i+1 < len(cmd.Args) && filepath.Base(cmd.Args[i+1]) == "bwrap"
 }
 
 // outside runs the same script with no sandbox: the control that shows the

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -12,7 +13,8 @@ import (
 type NetworkMode uint8
 
 const (
-	// NetworkDefault is the zero value: the default mode, NetworkHost.
+	// NetworkDefault is the zero value: the table's default mode for the
+	// OS (DefaultNetworkMode): NetworkProxy on Linux, NetworkHost on macOS.
 	NetworkDefault NetworkMode = iota
 	// NetworkOff gives the command a network namespace of its own with
 	// only a loopback interface: no network, and none of the host's
@@ -51,6 +53,19 @@ func ParseNetworkMode(s string) (NetworkMode, error) {
 		}
 	}
 	return NetworkDefault, fmt.Errorf("sandbox: network mode %q: %w (accepted: %s)", s, ErrBadPolicy, strings.Join(networkModes[1:], ", "))
+}
+
+// DefaultNetworkMode is the mode a Config that names none gets on goos: the
+// table's network-default rows (docs/POLICY.md).
+func DefaultNetworkMode(goos string) NetworkMode { return defaultNetworkMode(goos) }
+
+// withDefaultNetwork is cfg with the default mode for goos named, so that
+// every check and builder after it sees the mode that applies.
+func withDefaultNetwork(goos string, cfg Config) Config {
+	if cfg.Network.Mode == NetworkDefault && !cfg.NoNetwork {
+		cfg.Network.Mode = defaultNetworkMode(goos)
+	}
+	return cfg
 }
 
 // Network is the network part of a Config.
@@ -104,7 +119,7 @@ func networkMode(cfg Config) (NetworkMode, error) {
 		return NetworkOff, nil
 	}
 	if m == NetworkDefault {
-		return NetworkHost, nil
+		return defaultNetworkMode(runtime.GOOS), nil
 	}
 	return m, nil
 }

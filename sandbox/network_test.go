@@ -15,7 +15,7 @@ func TestNetworkMode(t *testing.T) {
 		want NetworkMode
 		bad  bool
 	}{
-		{Config{}, NetworkHost, false},
+		{Config{}, DefaultNetworkMode(runtime.GOOS), false},
 		{Config{Network: Network{Mode: NetworkOff}}, NetworkOff, false},
 		{Config{Network: Network{Mode: NetworkHost}}, NetworkHost, false},
 		{Config{NoNetwork: true}, NetworkOff, false},
@@ -33,6 +33,10 @@ func TestNetworkMode(t *testing.T) {
 		if err != nil || got != c.want {
 			t.Errorf("%+v: %v, %v; want %v", c.cfg, got, err, c.want)
 		}
+	}
+	// The table's network-default rows.
+	if DefaultNetworkMode("linux") != NetworkProxy || DefaultNetworkMode("darwin") != NetworkHost {
+		t.Errorf("defaults: linux %v, darwin %v; want proxy and host", DefaultNetworkMode("linux"), DefaultNetworkMode("darwin"))
 	}
 	for _, s := range []string{"off", "OFF", "host"} {
 		if _, err := ParseNetworkMode(s); err != nil {
@@ -76,8 +80,21 @@ func TestNetworkModeRows(t *testing.T) {
 	if alias := argv(Config{NoNetwork: true}); !slices.Equal(alias, off) {
 		t.Errorf("NoNetwork %q, want NetworkOff's %q", alias, off)
 	}
-	if def := argv(Config{}); !slices.Equal(def, host) {
-		t.Errorf("default %q, want NetworkHost's %q", def, host)
+	proxy := argv(Config{Network: Network{Mode: NetworkProxy}})
+	if def := argv(Config{}); !slices.Equal(def, proxy) {
+		t.Errorf("default %q, want NetworkProxy's %q", def, proxy)
+	}
+	darwin := func(cfg Config) string {
+		t.Helper()
+		cfg.Workspace = ws
+		w, err := PrefixFor("darwin", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.Profile
+	}
+	if def, host := darwin(Config{}), darwin(Config{Network: Network{Mode: NetworkHost}}); def != host {
+		t.Errorf("darwin's default profile differs from NetworkHost's")
 	}
 	if _, err := Explain("linux", Config{Workspace: ws, NoNetwork: true, Network: Network{Mode: NetworkHost}}); !errors.Is(err, ErrBadPolicy) {
 		t.Errorf("NoNetwork with NetworkHost: %v, want ErrBadPolicy", err)
@@ -131,7 +148,8 @@ func TestNetworkHostAbstractNeedsHost(t *testing.T) {
 			t.Errorf("HostAbstract in mode %v: %v, want ErrBadPolicy", m, err)
 		}
 	}
-	if err := (Network{HostAbstract: true}).Check(); err != nil {
-		t.Errorf("HostAbstract in the default mode (host): %v", err)
+	err := (Network{HostAbstract: true}).Check()
+	if host := DefaultNetworkMode(runtime.GOOS) == NetworkHost; host != (err == nil) {
+		t.Errorf("HostAbstract in the default mode (%v): %v", DefaultNetworkMode(runtime.GOOS), err)
 	}
 }

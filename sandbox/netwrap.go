@@ -30,3 +30,12 @@ func wrapNetCmd(cmd *exec.Cmd, n Network) {
 	cmd.Path = netWrapExe
 	cmd.Args = append([]string{netWrapExe}, args...)
 }
+
+// NetworkHelperArgv is the words to put before bwrap's path to run a Linux
+// argv built in network mode proxy (PrefixFor's) through program as the
+// wrap helper, which serves the proxy with n's lists. program must import
+// this package, whose init runs the helper: sandtable explain names itself.
+func NetworkHelperArgv(program string, n Network) []string {
+	args := netWrapArgs(n, "", nil)
+	return append([]string{program}, args[:len(args)-1]...)
+}

@@ -788,6 +788,18 @@ var refuseRows = [...]refuseRow{
 	{id: "no-oversized-git-file", check: refuseCheckOversized, inputs: refuseGitFile},
 }
 
+// defaultNetworkMode is the network mode of a Config that names none on goos;
+// off where the table has no row.
+func defaultNetworkMode(goos string) NetworkMode {
+	switch goos {
+	case "linux":
+		return NetworkProxy // network-default-linux
+	case "darwin":
+		return NetworkHost // network-default-darwin
+	}
+	return NetworkOff
+}
+
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome, and to the value of the variable env
 // (each of its colon-separated entries when list) when env is set.
@@ -1016,14 +1028,14 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		When:     "network-host",
 		Emits:    "--share-net",
-		Why:      "Network mode host (--network host, Network.Mode NetworkHost, today's default): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Where the kernel has Landlock's abstract-unix-socket scope (Linux 6.12), NewCmd starts bwrap from a thread in a Landlock domain with that scope, so the command cannot connect to the host's abstract sockets (Network.HostAbstract, --host-abstract, leaves them reachable; Command cannot apply it). Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
+		Why:      "Network mode host (--network host, Network.Mode NetworkHost, an explicit opt-in; network-default-linux is proxy): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Where the kernel has Landlock's abstract-unix-socket scope (Linux 6.12), NewCmd starts bwrap from a thread in a Landlock domain with that scope, so the command cannot connect to the host's abstract sockets (Network.HostAbstract, --host-abstract, leaves them reachable; Command cannot apply it). Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
 	},
 	{
 		ID:       "proxy-net",
 		Platform: "linux",
 		When:     "network-proxy",
 		Emits:    "--share-net",
-		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials.",
+		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy, the default: network-default-linux): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials.",
 	},
 	{
 		ID:       "proxy-env",
@@ -3897,6 +3909,20 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set PIP_RETRIES=0",
 		Why:      "pip tries the index once instead of five times with back-off.",
+	},
+	{
+		ID:       "network-default-linux",
+		Platform: "linux",
+		When:     "network mode not named",
+		Emits:    "default network mode proxy",
+		Why:      "A private network namespace whose only way out is the proxy: package managers and HTTP clients still fetch, but nothing of the host's network is in reach (its loopback services, its abstract unix sockets: an X server, D-Bus) and no private or loopback address unless listed. Mode host (--network host) is the explicit opt-in for tools that need raw sockets or UDP; mode off (--network off) for commands that need no network.",
+	},
+	{
+		ID:       "network-default-darwin",
+		Platform: "darwin",
+		When:     "network mode not named",
+		Emits:    "default network mode host",
+		Why:      "macOS has no mode proxy yet; the profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
 	},
 	{
 		ID:       "redact-npmrc",

@@ -81,14 +81,20 @@ func cmdExplain(args []string) int {
 	if wrap.Program == "" && !*asJSON {
 		fmt.Fprintf(os.Stderr, "sandtable explain: policy is off: the command runs without a sandbox\n")
 	}
-	if wrap.Program != "" && *goos == "linux" && cfg.Network.Mode == sandbox.NetworkProxy {
-		// Pasted, the argv would share the host's network: in mode proxy
-		// --share-net keeps the helper's namespace, which only run makes.
-		if !*asJSON && !*withRules {
-			return report("explain", usageError{fmt.Errorf("--network proxy: bwrap runs inside the network helper's namespace and the proxy in sandtable itself, so a pasted line would share the host's network; see the argv with --rules or --json")})
-		}
+	var helper []string
+	if wrap.Program != "" && *goos == "linux" && netMode(*goos, cfg) == sandbox.NetworkProxy {
+		// Run alone, the argv would share the host's network: in mode
+		// proxy --share-net keeps the helper's namespace. The pasteable
+		// line starts with sandtable itself as the helper that makes it.
 		if *withRules && !*asJSON {
-			fmt.Fprintf(os.Stderr, "sandtable explain: --network proxy: this argv runs inside the network helper's namespace; run alone, its --share-net shares the host's network\n")
+			fmt.Fprintf(os.Stderr, "sandtable explain: network mode proxy: this argv runs inside the network helper's namespace; run alone, its --share-net shares the host's network (explain without --rules prints the line that runs it through sandtable)\n")
+		}
+		if !*asJSON && !*withRules {
+			exe, err := os.Executable()
+			if err != nil {
+				return report("explain", fmt.Errorf("network mode proxy: the line runs through sandtable itself: %w", err))
+			}
+			helper = sandbox.NetworkHelperArgv(exe, cfg.Network)
 		}
 	}
 	switch {
@@ -103,7 +109,7 @@ func cmdExplain(args []string) int {
 	case *withRules:
 		err = writeLines(os.Stdout, linuxStepLines(wrap, vars, steps, cmdArgs), true)
 	default:
-		err = writeLines(os.Stdout, linuxLines(wrap, vars, cmdArgs), false)
+		err = writeLines(os.Stdout, linuxLines(wrap, helper, vars, cmdArgs), false)
 	}
 	if err != nil {
 		return report("explain", fmt.Errorf("write: %w", err))
@@ -199,8 +205,12 @@ func bwrapEnvLines(vars []strippedVar, set []string) []line {
 }
 
 // linuxLines are the pasteable command line.
-func linuxLines(wrap sandbox.Wrap, vars []strippedVar, cmdArgs []string) []line {
-	lines := append(bwrapEnvLines(vars, wrap.Env), programLine(wrap))
+func linuxLines(wrap sandbox.Wrap, helper []string, vars []strippedVar, cmdArgs []string) []line {
+	lines := bwrapEnvLines(vars, wrap.Env)
+	if len(helper) > 0 {
+		lines = append(lines, line{shellJoin(append(programWords(helper[0], true), helper[1:]...)), "network helper"})
+	}
+	lines = append(lines, programLine(wrap))
 	opts := wrap.Args
 	if n := len(opts); n > 0 && opts[n-1] == "--" {
 		opts = opts[:n-1]
@@ -374,4 +384,16 @@ func reader(steps []sandbox.Step, fd int) string {
 		}
 	}
 	return "bwrap"
+}
+
+// netMode is the network mode cfg has on goos, the table's default when it
+// names none.
+func netMode(goos string, cfg sandbox.Config) sandbox.NetworkMode {
+	switch {
+	case cfg.NoNetwork:
+		return sandbox.NetworkOff
+	case cfg.Network.Mode == sandbox.NetworkDefault:
+		return sandbox.DefaultNetworkMode(goos)
+	}
+	return cfg.Network.Mode
 }

@@ -98,7 +98,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.write, "write", "make the existing `path` writable too (repeatable)")
 	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, or redact this file, e.g. ~/.npmrc (repeatable)")
 	fs.Var(&f.keepEnv, "keep-env", "pass the variable `name` on although a strip-env row removes it,\n        e.g. GITHUB_TOKEN or SSH_AUTH_SOCK (repeatable; sandtable rules lists the rows)")
-	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only), proxy (a private\n        namespace whose only way out is a proxy in sandtable: public addresses,\n        or only --allow-host's) or host (the host's network: its loopback\n        services and abstract unix sockets too); default: host")
+	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only), proxy (a private\n        namespace whose only way out is a proxy in sandtable: public addresses,\n        or only --allow-host's) or host (the host's network: its loopback\n        services and abstract unix sockets too); default: proxy on Linux,\n        host on macOS (the table's network-default rows)")
 	fs.Var(&f.allowHost, "allow-host", "with --network proxy, allow only these destinations: `NAME[:PORT]`,\n        *.NAME[:PORT] or IP[:PORT] (repeatable); an exact entry may be private")
 	fs.Var(&f.allowPrivate, "allow-private", "with --network proxy, let the proxy reach this exact `NAME[:PORT]` or\n        IP[:PORT] on a loopback, link-local or private address (repeatable)")
 	fs.BoolVar(&f.hostAbstract, "host-abstract", false, "with --network host, leave the host's abstract unix sockets reachable\n        (X11, D-Bus); without it they are not, where Landlock can scope them")

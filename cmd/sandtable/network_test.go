@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -27,7 +29,8 @@ func TestNetworkFlags(t *testing.T) {
 			t.Errorf("explain %q: --share-net %v, want %v", c.args, got, c.share)
 		}
 		proxied := slices.Contains(x.Args, "HTTPS_PROXY")
-		if want := slices.Contains(c.args, "--allow-host") || slices.Contains(c.args, "proxy"); proxied != want {
+		// No flag: the default mode, proxy on Linux.
+		if want := slices.Contains(c.args, "--allow-host") || slices.Contains(c.args, "proxy") || c.args == nil && runtime.GOOS == "linux"; proxied != want {
 			t.Errorf("explain %q: proxy variables %v, want %v", c.args, proxied, want)
 		}
 	}
@@ -48,17 +51,32 @@ func TestNetworkFlags(t *testing.T) {
 	}
 }
 
-// TestExplainProxyNotPasteable: in mode proxy the argv's --share-net keeps
-// the helper's namespace, so a pasted line would share the host's network;
-// explain refuses to print one, and says so beside --rules (--json is for
-// programs, which read the rows).
-func TestExplainProxyNotPasteable(t *testing.T) {
-	e := newEnv(t)
-	r := e.run(t, "", "explain", "--network", "proxy", "--", "true")
-	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "a pasted line would share the host's network") {
-		t.Errorf("explain --network proxy: exit %d, stdout %q, stderr %q; want a refusal", r.code, r.stdout, r.stderr)
+// TestExplainProxyPasteable: in mode proxy (the default on Linux) the
+// argv's --share-net keeps the helper's namespace, so run alone it would
+// share the host's network. explain's line runs it through sandtable
+// itself as the helper: pasted, the command sees only its own loopback and
+// the proxy. Beside --rules it says so (--json is for programs, which read
+// the rows).
+func TestExplainProxyPasteable(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("mode proxy is Linux's")
 	}
-	r = e.run(t, "", "explain", "--rules", "--network", "proxy", "--", "true")
+	requireBwrap(t)
+	e := newEnv(t)
+	for _, args := range [][]string{{"--network", "proxy"}, nil} {
+		r := e.run(t, "", append(append([]string{"explain"}, args...), "--", "sh", "-c", `tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; echo "$HTTPS_PROXY"`)...)
+		if r.code != 0 || !strings.Contains(r.stdout, bin+" -sandtable-network-proxy-helper -- ") {
+			t.Fatalf("explain %q: exit %d, stdout %q, stderr %q; want the line through sandtable", args, r.code, r.stdout, r.stderr)
+		}
+		sh := exec.Command("bash")
+		sh.Stdin = strings.NewReader(r.stdout)
+		sh.Dir, sh.Env = e.ws, e.environ()
+		out, err := sh.CombinedOutput()
+		if err != nil || string(out) != "lo\nhttp://127.0.0.1:3128\n" {
+			t.Errorf("the pasted line of explain %q: %v, %q; want only lo and the proxy", args, err, out)
+		}
+	}
+	r := e.run(t, "", "explain", "--rules", "--network", "proxy", "--", "true")
 	if r.code != 0 || !strings.Contains(r.stdout, "--share-net") || !strings.Contains(r.stderr, "run alone, its --share-net shares the host's network") {
 		t.Errorf("explain --rules --network proxy: exit %d, stderr %q", r.code, r.stderr)
 	}
