@@ -196,6 +196,19 @@ func TestNetworkProxyAttacks(t *testing.T) {
 			control: []string{"--network", "host"},
 		},
 		{
+			// No flag: the default mode (network-default-linux).
+			name:    "loopback-direct-default",
+			script:  `exec 3<>/dev/tcp/127.0.0.1/` + s.port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
+			args:    []string{},
+			control: []string{"--network", "host"},
+		},
+		{
+			name:    "abstract-unix-default",
+			script:  `python3 -c '` + connectAbstractPy + `' ` + s.abstract,
+			args:    []string{},
+			control: []string{"--network", "host", "--host-abstract"},
+		},
+		{
 			name:    "loopback-through-proxy",
 			script:  curl + "http://127.0.0.1:" + s.port + "/",
 			args:    []string{"--network", "proxy"},
