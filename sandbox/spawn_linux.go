@@ -32,7 +32,8 @@ type fold struct {
 	proxy *proxy   // mode proxy's server, for every attempt
 	gate  *netGate // the running helper's listeners, from Start to Wait
 	// unscope ends the thread that started bwrap in mode host's Landlock
-	// domain, after Wait.
+	// domain, or in mode proxy's network namespace (a root caller's),
+	// after Wait.
 	unscope func()
 	// respawned: Wait ran the spawn again once (setupFailed).
 	respawned bool
@@ -229,6 +230,15 @@ func (f *fold) startRun(run *exec.Cmd) error {
 		f.proxy = p
 	}
 	f.gate = &netGate{serve: f.proxy.serve}
+	if netThreadable(run) {
+		release, err := startNetThread(run, f.gate, func() error { return f.win.fork(run, run.Start) })
+		if err != nil {
+			f.gate = nil
+			return err
+		}
+		f.unscope = release
+		return nil
+	}
 	restore, err := f.gate.prepare(run)
 	if err != nil {
 		return err

@@ -1,0 +1,56 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestNetThreadKeepsProcessNamespace: a root caller's mode proxy spawns
+// make their network namespace on a thread of this process; after them,
+// every thread left is in the process's own namespace again (a thread
+// left in a sandbox's, the main thread above all, would make this
+// process's /proc/self/net, its list of host sockets, the sandbox's).
+// Its control: the spawns did use the thread (the command saw another
+// namespace than this process's).
+func TestNetThreadKeepsProcessNamespace(t *testing.T) {
+	requireBwrap(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the thread is a root caller's")
+	}
+	var own unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/net", &own); err != nil {
+		t.Fatal(err)
+	}
+	_, _, ws := fixture(t)
+	cfg := Config{Workspace: ws, Policy: Required, Network: Network{Mode: NetworkProxy}}
+	for i := 0; i < 12; i++ {
+		c, err := NewCmd(context.Background(), cfg, "stat", "-L", "-c", "%i", "/proc/self/ns/net")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		if string(out) == "" || string(out) == strconv.FormatUint(own.Ino, 10)+"\n" {
+			t.Fatalf("control: the command ran in this process's network namespace (%q)", out)
+		}
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		var st unix.Stat_t
+		if err := unix.Stat("/proc/self/task/"+task.Name()+"/ns/net", &st); err != nil {
+			continue // the thread has ended meanwhile
+		}
+		if st.Ino != own.Ino || st.Dev != own.Dev {
+			t.Errorf("thread %s is in network namespace %d, not the process's %d", task.Name(), st.Ino, own.Ino)
+		}
+	}
+}
