@@ -88,6 +88,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	}
 	local := map[string]Pos{}
 	checkEnv(c, cm, local, ids)
+	checkEnvValues(c, cm, local, ids)
 	checkStdio(c, cm, ids, local)
 	checkProtect(c, cm.Protect, local, ids)
 	for _, e := range cm.DefaultHidden {

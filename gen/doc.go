@@ -77,6 +77,7 @@ func Doc(t *Table) ([]byte, error) {
 	})
 
 	envDoc(&b, &t.Common)
+	envValuesDoc(&b, &t.Common)
 
 	b.WriteString("\n### Default hidden set\n\n")
 	b.WriteString("Hidden on every spawn, after symlink resolution, unless the caller reveals\n")

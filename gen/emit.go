@@ -51,6 +51,7 @@ func emitCommon(f *jen.File, c *Common) {
 		g.Line()
 	})
 	emitEnv(f, c)
+	emitEnvValues(f, c)
 	f.Comment("defaultHidden is hidden on every spawn unless revealed; the Linux rules")
 	f.Comment("skip an entry that does not exist.")
 	f.Var().Id("defaultHidden").Op("=").Index(jen.Op("...")).Id("defaultHiddenPath").ValuesFunc(func(g *jen.Group) {
@@ -163,6 +164,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.StripEnv {
 			g.Add(row(e.ID, "any", "", "", "unset "+e.Value, "", e.Why))
+		}
+		for _, e := range t.Common.StripEnvValues {
+			g.Add(row(e.ID, "any", "", "", "remove any variable whose value is "+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.KeepEnv {
 			g.Add(row(e.ID, "any", "", "", "keep "+e.Value, "", e.Why))

@@ -222,7 +222,7 @@ func (l *loader) strs(n *yaml.Node, rule, what string) []string {
 }
 
 func (l *loader) common(root *yaml.Node, c *Common) {
-	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "refuse", "network-default"}, func(key string, k, v *yaml.Node) {
+	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "refuse", "network-default", "strip-env-values"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "protect":
 			c.Protect = l.protect(v)
@@ -246,6 +246,8 @@ func (l *loader) common(root *yaml.Node, c *Common) {
 			c.Refuse = l.refuse(v)
 		case "network-default":
 			c.NetDefault = l.netDefault(v)
+		case "strip-env-values":
+			c.StripEnvValues = l.envValues(v)
 		}
 	})
 	for _, key := range []string{"policy", "strip-env", "default-hidden"} {

@@ -351,6 +351,7 @@ func commonDiff(o, n *Common) []string {
 	// renamed variable does both: the old name reaches the process again.
 	entryDiff(line, "strip-env", o.StripEnv, n.StripEnv, stripEnvReach)
 	keepEnvDiff(line, o.KeepEnv, n.KeepEnv)
+	envValuesDiff(line, o.StripEnvValues, n.StripEnvValues)
 	entryDiff(line, "default-hidden", o.DefaultHidden, n.DefaultHidden, func(a, b string) reach {
 		return reach{wider: !contains(a, b), narrower: !contains(b, a)}.flip()
 	})

@@ -24,15 +24,17 @@ type Table struct {
 
 // Common is what both platforms share (rules/common.yaml).
 type Common struct {
-	Policy        Policy
-	StripEnv      []Entry // Value is the variable's name or pattern (see env.go)
-	KeepEnv       []Entry // Value is the variable's name
-	DefaultHidden []Entry // Value is "$home/rel" or an absolute path
-	Stdio         []StdioEntry
-	Protect       []ProtectEntry
-	Caches        []CacheEntry
-	Redact        []RedactEntry
-	Offline       []OfflineEntry
+	Policy   Policy
+	StripEnv []Entry // Value is the variable's name or pattern (see env.go)
+	// StripEnvValues strip a variable by its value; see env_values.go.
+	StripEnvValues []ValueEntry
+	KeepEnv        []Entry // Value is the variable's name
+	DefaultHidden  []Entry // Value is "$home/rel" or an absolute path
+	Stdio          []StdioEntry
+	Protect        []ProtectEntry
+	Caches         []CacheEntry
+	Redact         []RedactEntry
+	Offline        []OfflineEntry
 	// Refuse is nil when the table has no refuse section.
 	Refuse     []RefuseEntry
 	NetDefault []NetDefaultEntry

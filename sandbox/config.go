@@ -100,7 +100,9 @@ type Config struct {
 
 	// KeepEnv names variables that the table's strip-env rows remove
 	// (tokens, keys, passwords by name and pattern; the host agents'
-	// sockets: see docs/POLICY.md) and that the command gets anyway, one
+	// sockets), or its strip-env-values rows (a URL or connection string
+	// with a password in its value; see docs/POLICY.md), and that the
+	// command gets anyway, one
 	// exact name each. A name no row strips changes nothing; a malformed
 	// one (empty, with = or *) is an error wrapping ErrBadEnv.
 	KeepEnv []string

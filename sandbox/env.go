@@ -64,7 +64,8 @@ func badEnvName(name string) string {
 // childEnv is the command's environment: environ (this process's), or
 // cfg.Env with the keep-env names and cfg.KeepEnv added from environ when
 // cfg.Env lacks them, less every variable a strip-env row removes that
-// keep-env or cfg.KeepEnv does not pass on. Names match exactly and
+// keep-env or cfg.KeepEnv does not pass on, by its name or (a
+// strip-env-values row) its value. Names match exactly and
 // case-sensitively, as the kernel passes them.
 func childEnv(cfg Config, environ []string) []string {
 	base := environ
@@ -81,7 +82,7 @@ func childEnv(cfg Config, environ []string) []string {
 	out := make([]string, 0, len(base))
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
-		if envStrippedBy(name) < 0 || envKept(name) || keeps(cfg.KeepEnv, name) {
+		if envRemovedBy(kv) == "" || envKept(name) || keeps(cfg.KeepEnv, name) {
 			out = append(out, kv)
 		}
 	}
@@ -123,19 +124,19 @@ type RemovedVar struct{ Name, Rule string }
 func RemovedEnv(cfg Config, environ []string) []RemovedVar {
 	var out []RemovedVar
 	seen := map[string]bool{}
-	add := func(name string, rule int) {
+	add := func(name string, rule string) {
 		if !seen[name] && !envKept(name) && !keeps(cfg.KeepEnv, name) {
 			seen[name] = true
-			out = append(out, RemovedVar{name, envStripRules[rule]})
+			out = append(out, RemovedVar{name, rule})
 		}
 	}
 	for _, name := range strippedEnv {
-		add(name, envStrippedBy(name))
+		add(name, envStripRules[envStrippedBy(name)])
 	}
 	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if i := envStrippedBy(name); i >= 0 {
-			add(name, i)
+		if rule := envRemovedBy(kv); rule != "" {
+			name, _, _ := strings.Cut(kv, "=")
+			add(name, rule)
 		}
 	}
 	return out

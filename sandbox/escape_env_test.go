@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -22,7 +23,23 @@ var envSecretVars = []string{"GITHUB_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KE
 	"AWS_BEARER_TOKEN_BEDROCK", "TF_TOKEN_app_terraform_io", "POETRY_PYPI_TOKEN_PYPI", "OP_SESSION_my", "BW_SESSION",
 	"GOOGLE_CLOUD_KEYFILE_JSON", "DOCKER_AUTH_CONFIG", "TOKEN", "APIKEY",
 	// Lower-case names: Terraform input variables, npm's per-registry password.
-	"TF_VAR_db_password", "TF_VAR_api_token", "TF_VAR_client_secret", "TF_VAR_api_key", "npm_config__password"}
+	"TF_VAR_db_password", "TF_VAR_api_token", "TF_VAR_client_secret", "TF_VAR_api_key", "npm_config__password",
+	// Keys by value under names the first patterns missed (strip-encryption-key,
+	// strip-dsn, strip-cookie, ...).
+	"N8N_ENCRYPTION_KEY", "JWT_SIGNING_KEY", "NEW_RELIC_LICENSE_KEY", "SUPABASE_SERVICE_KEY", "SUPABASE_SERVICE_ROLE_KEY",
+	"TS_AUTHKEY", "TAILSCALE_AUTH_KEY", "DENO_AUTH_TOKENS", "AZURE_OPENAI_KEY", "SENTRY_DSN", "RABBITMQ_ERLANG_COOKIE",
+	"API_KEY", "ACCESS_KEY", "APP_KEY", "ENCRYPTION_KEY", "SIGNING_KEY"}
+
+// envSecretValues are set, during every pass, to values that carry the
+// pass's value secret under ordinary names (strip-env-values): only their
+// values say what they are.
+var envSecretValues = map[string]string{
+	"REDIS_URL":       "redis://default:%s@127.0.0.1:6379/0",
+	"AMQP_URL":        "amqp://app:%s@127.0.0.1:5672/",
+	"PIP_INDEX_URL":   "https://__token__:%s@127.0.0.1/simple",
+	"SANDTABLE_DB":    "host=127.0.0.1 user=app password=%s dbname=app",
+	"SANDTABLE_MYSQL": "app:%s@tcp(127.0.0.1:3306)/app",
+}
 
 // envReadAll prints the command's environment, its /proc/self/environ and
 // every visible process's.
@@ -38,6 +55,23 @@ var envAttempts = []*attempt{
 		setup:   func(e *escEnv) { e.secret = e.fixture["env-secret"] },
 		script:  envReadAll,
 		control: func(e *escEnv) escMode { return unstrippedCtl() },
+	},
+	{
+		name:    "env-secret-values",
+		what:    "read a password from REDIS_URL, PIP_INDEX_URL, a libpq or Go MySQL connection string under ordinary names (strip-env-values)",
+		setup:   func(e *escEnv) { e.secret = e.fixture["env-value-secret"] },
+		script:  envReadAll,
+		control: func(e *escEnv) escMode { return unstrippedCtl() },
+	},
+	{
+		name:   "env-keep-env-value",
+		what:   "read REDIS_URL's password, which only Config.KeepEnv (--keep-env) passes on",
+		setup:  func(e *escEnv) { e.secret = e.fixture["env-value-secret"] },
+		script: `printenv REDIS_URL`,
+		control: func(e *escEnv) escMode {
+			e.cfg.KeepEnv = []string{"REDIS_URL"}
+			return escMode{kind: modeSandbox, note: "KeepEnv REDIS_URL"}
+		},
 	},
 	{
 		name:   "env-keep-env",
@@ -177,6 +211,10 @@ func envFixtures(t *testing.T, p *escPass, set func(k, v string)) {
 	p.fixture["env-secret"] = escToken("env-secret")
 	for _, name := range envSecretVars {
 		set(name, p.fixture["env-secret"])
+	}
+	p.fixture["env-value-secret"] = escToken("env-value-secret")
+	for name, format := range envSecretValues {
+		set(name, fmt.Sprintf(format, p.fixture["env-value-secret"]))
 	}
 	p.fixture["env-unlisted"] = escToken("env-unlisted")
 	set("SANDTABLE_UNLISTED_SETTING", p.fixture["env-unlisted"])

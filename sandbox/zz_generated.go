@@ -2,7 +2,10 @@
 
 package sandbox
 
-import "strings"
+import (
+	envval "github.com/sandtable/sandtable/internal/envval"
+	"strings"
+)
 
 // PolicyVariable names the environment variable that selects the policy.
 const PolicyVariable = "ASTRID_SANDBOX_POLICY"
@@ -88,6 +91,16 @@ var strippedEnv = [...]string{
 	"DOCKER_HOST",
 	// strip-container-host
 	"CONTAINER_HOST",
+	// strip-api-key-bare
+	"API_KEY",
+	// strip-access-key-bare
+	"ACCESS_KEY",
+	// strip-app-key-bare
+	"APP_KEY",
+	// strip-encryption-key-bare
+	"ENCRYPTION_KEY",
+	// strip-signing-key-bare
+	"SIGNING_KEY",
 }
 
 // envStripRules are the strip-env rule ids, by the index envStrippedBy returns.
@@ -160,6 +173,22 @@ var envStripRules = [...]string{
 	"strip-gnome-keyring",
 	"strip-docker-host",
 	"strip-container-host",
+	"strip-encryption-key",
+	"strip-signing-key",
+	"strip-license-key",
+	"strip-service-key",
+	"strip-role-key",
+	"strip-authkey",
+	"strip-auth-key",
+	"strip-auth-tokens",
+	"strip-openai-key",
+	"strip-dsn",
+	"strip-cookie",
+	"strip-api-key-bare",
+	"strip-access-key-bare",
+	"strip-app-key-bare",
+	"strip-encryption-key-bare",
+	"strip-signing-key-bare",
 }
 
 // envStrippedBy returns the index in envStripRules of the row that removes
@@ -239,6 +268,16 @@ func envStrippedBy(name string) int {
 		return 66 // strip-docker-host
 	case "CONTAINER_HOST":
 		return 67 // strip-container-host
+	case "API_KEY":
+		return 79 // strip-api-key-bare
+	case "ACCESS_KEY":
+		return 80 // strip-access-key-bare
+	case "APP_KEY":
+		return 81 // strip-app-key-bare
+	case "ENCRYPTION_KEY":
+		return 82 // strip-encryption-key-bare
+	case "SIGNING_KEY":
+		return 83 // strip-signing-key-bare
 	}
 	if strings.HasSuffix(name, "_TOKEN") {
 		return 3 // strip-token: *_TOKEN
@@ -336,6 +375,39 @@ func envStrippedBy(name string) int {
 	if strings.HasSuffix(name, "_api_key") {
 		return 43 // strip-api-key-lower: *_api_key
 	}
+	if strings.HasSuffix(name, "_ENCRYPTION_KEY") {
+		return 68 // strip-encryption-key: *_ENCRYPTION_KEY
+	}
+	if strings.HasSuffix(name, "_SIGNING_KEY") {
+		return 69 // strip-signing-key: *_SIGNING_KEY
+	}
+	if strings.HasSuffix(name, "_LICENSE_KEY") {
+		return 70 // strip-license-key: *_LICENSE_KEY
+	}
+	if strings.HasSuffix(name, "_SERVICE_KEY") {
+		return 71 // strip-service-key: *_SERVICE_KEY
+	}
+	if strings.HasSuffix(name, "_ROLE_KEY") {
+		return 72 // strip-role-key: *_ROLE_KEY
+	}
+	if strings.HasSuffix(name, "_AUTHKEY") {
+		return 73 // strip-authkey: *_AUTHKEY
+	}
+	if strings.HasSuffix(name, "_AUTH_KEY") {
+		return 74 // strip-auth-key: *_AUTH_KEY
+	}
+	if strings.HasSuffix(name, "_AUTH_TOKENS") {
+		return 75 // strip-auth-tokens: *_AUTH_TOKENS
+	}
+	if strings.HasSuffix(name, "_OPENAI_KEY") {
+		return 76 // strip-openai-key: *_OPENAI_KEY
+	}
+	if strings.HasSuffix(name, "_DSN") {
+		return 77 // strip-dsn: *_DSN
+	}
+	if strings.HasSuffix(name, "_COOKIE") {
+		return 78 // strip-cookie: *_COOKIE
+	}
 	return -1
 }
 
@@ -347,6 +419,24 @@ func envKept(name string) bool {
 		return true // keep-home, keep-path
 	}
 	return false
+}
+
+// envValueRules are the strip-env-values rule ids, by the index envValueStrippedBy returns.
+var envValueRules = [...]string{
+	"strip-url-password",
+	"strip-dsn-password",
+}
+
+// envValueStrippedBy returns the index in envValueRules of the row that
+// removes a variable with this value from the child's environment, or -1.
+func envValueStrippedBy(value string) int {
+	if envval.URLPassword(value) {
+		return 0 // strip-url-password: url-password
+	}
+	if envval.DSNPassword(value) {
+		return 1 // strip-dsn-password: dsn-password
+	}
+	return -1
 }
 
 // defaultHidden is hidden on every spawn unless revealed; the Linux rules
@@ -2120,6 +2210,114 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "unset CONTAINER_HOST",
 		Why:      "A remote Podman service, root on its host for a rootful one.",
+	},
+	{
+		ID:       "strip-encryption-key",
+		Platform: "any",
+		Emits:    "unset *_ENCRYPTION_KEY",
+		Why:      "The key an application encrypts its stored credentials with (n8n's), which decrypts them.",
+	},
+	{
+		ID:       "strip-signing-key",
+		Platform: "any",
+		Emits:    "unset *_SIGNING_KEY",
+		Why:      "A signing key by value, with which a command mints tokens or signs releases as the caller.",
+	},
+	{
+		ID:       "strip-license-key",
+		Platform: "any",
+		Emits:    "unset *_LICENSE_KEY",
+		Why:      "A service's account key under the name of a license (New Relic's ingests as the account).",
+	},
+	{
+		ID:       "strip-service-key",
+		Platform: "any",
+		Emits:    "unset *_SERVICE_KEY",
+		Why:      "A service key, which bypasses the project's row-level security (Supabase's).",
+	},
+	{
+		ID:       "strip-role-key",
+		Platform: "any",
+		Emits:    "unset *_ROLE_KEY",
+		Why:      "Supabase's service role key under its current name, the project's admin key.",
+	},
+	{
+		ID:       "strip-authkey",
+		Platform: "any",
+		Emits:    "unset *_AUTHKEY",
+		Why:      "Tailscale's auth key, which joins a machine to the caller's tailnet.",
+	},
+	{
+		ID:       "strip-auth-key",
+		Platform: "any",
+		Emits:    "unset *_AUTH_KEY",
+		Why:      "Auth keys spelled with an underscore, which join machines to a network as the caller.",
+	},
+	{
+		ID:       "strip-auth-tokens",
+		Platform: "any",
+		Emits:    "unset *_AUTH_TOKENS",
+		Why:      "Deno's per-host bearer tokens (token@host;...), which *_TOKEN misses. Not every *_TOKENS: a model's token limits are settings.",
+	},
+	{
+		ID:       "strip-openai-key",
+		Platform: "any",
+		Emits:    "unset *_OPENAI_KEY",
+		Why:      "Azure OpenAI's key under its SDKs' name, which *_API_KEY misses.",
+	},
+	{
+		ID:       "strip-dsn",
+		Platform: "any",
+		Emits:    "unset *_DSN",
+		Why:      "A data source name, which carries the database's user and password (Go's user:password@tcp(host)/db), or Sentry's project key.",
+	},
+	{
+		ID:       "strip-cookie",
+		Platform: "any",
+		Emits:    "unset *_COOKIE",
+		Why:      "The Erlang distribution cookie, with which a command joins the cluster and runs code on every node.",
+	},
+	{
+		ID:       "strip-api-key-bare",
+		Platform: "any",
+		Emits:    "unset API_KEY",
+		Why:      "An API key under the bare name, which *_API_KEY misses.",
+	},
+	{
+		ID:       "strip-access-key-bare",
+		Platform: "any",
+		Emits:    "unset ACCESS_KEY",
+		Why:      "An access key under the bare name, which *_ACCESS_KEY misses.",
+	},
+	{
+		ID:       "strip-app-key-bare",
+		Platform: "any",
+		Emits:    "unset APP_KEY",
+		Why:      "Laravel's application key, which decrypts its sessions and encrypted values.",
+	},
+	{
+		ID:       "strip-encryption-key-bare",
+		Platform: "any",
+		Emits:    "unset ENCRYPTION_KEY",
+		Why:      "An encryption key under the bare name.",
+	},
+	{
+		ID:       "strip-signing-key-bare",
+		Platform: "any",
+		Emits:    "unset SIGNING_KEY",
+		Why:      "A signing key under the bare name.",
+	},
+	{
+		ID:       "strip-url-password",
+		Platform: "any",
+		Emits:    "remove any variable whose value is url-password",
+		Why:      "A URL with user:password@ (or :password@) in it is a credential whatever the variable is called: REDIS_URL, AMQP_URL, MONGO_URI, a project's SERVICE_URL, pip's PIP_INDEX_URL with an index token, an HTTPS_PROXY with the proxy's login. A URL with a user alone, or none, stays. The whole variable goes, as for the names above: a command that needs the service gets it with --keep-env NAME.",
+	},
+	{
+		ID:       "strip-dsn-password",
+		Platform: "any",
+		Emits:    "remove any variable whose value is dsn-password",
+		Why:      "A connection string in key=value form with a password in it (libpq's password=, ODBC's and ADO.NET's Password= or PWD=), or Go's MySQL user:password@tcp(host)/db, under whatever name a project gives it.",
 	},
 	{
 		ID:       "keep-home",
