@@ -25,8 +25,10 @@ func checkRedact(c *errs, cm *Common, local, ids map[string]Pos) {
 				if pathsyntax.Clean("/"+rest) != "/"+rest {
 					msg = fmt.Sprintf("not clean (want %q)", varHome+pathsyntax.Clean("/"+rest))
 				}
+			} else if _, list, _, ok := parseDerived(e.Path); ok && !list {
+				msg = derivedProblem(e.Path)
 			} else if strings.Contains(e.Path, "$") {
-				msg = fmt.Sprintf("only %s/... may be used (want an absolute path or %s/REL)", varHome, varHome)
+				msg = fmt.Sprintf("only %s/... and %sNAME[/REL] may be used (want an absolute path, %s/REL or %sNAME/REL)", varHome, varEnv, varHome, varEnv)
 			} else {
 				msg = badPath(e.Path)
 			}

@@ -6,7 +6,7 @@ var redactKeys = []string{"id", "path", "format", "remove", "url-credentials", "
 
 var redactKeyWant = map[string]string{
 	"id":     "a unique kebab-case id",
-	"path":   "an absolute path or " + varHome + "/REL",
+	"path":   "an absolute path, " + varHome + "/REL or " + varEnv + "NAME[/REL]",
 	"format": "ini or yaml",
 	"why":    "the reason a reviewer reads",
 }

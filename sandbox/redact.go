@@ -30,7 +30,7 @@ func redactFacts(r *resolver, goos string, cfg Config, p *plan, homeDirs homeDir
 				continue
 			}
 			path := redactPath(rf, h)
-			if seen[path] || isRevealed(cfg.Reveal, path) {
+			if path == "" || seen[path] || isRevealed(cfg.Reveal, path) {
 				continue
 			}
 			seen[path] = true
@@ -65,6 +65,9 @@ func redactFacts(r *resolver, goos string, cfg Config, p *plan, homeDirs homeDir
 }
 
 func redactPath(rf redactFile, home string) string {
+	if rf.env != "" {
+		return redactEnvPath(rf, os.LookupEnv)
+	}
 	if rf.underHome {
 		return home + "/" + rf.path
 	}
