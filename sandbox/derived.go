@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -9,7 +10,7 @@ import (
 // or one entry of it for a list, cleaned, with the row's suffix.
 type derivedPath struct {
 	row      int    // index in defaultHidden
-	label    string // "$env:NAME=VALUE", for errors
+	label    string // `$env:NAME="VALUE"`, the value quoted, for errors
 	path     string
 	revealed bool
 }
@@ -38,15 +39,18 @@ func derivedHidden(lookup func(string) (string, bool)) ([]derivedPath, error) {
 			if value == "" {
 				continue
 			}
-			label := "$env:" + d.env + "=" + value
+			// The value is the environment's: quoted wherever it is
+			// shown, so its control characters (a terminal's escapes)
+			// reach no error message as they are.
+			label := "$env:" + d.env + "=" + strconv.Quote(value)
 			p, problem := cleanEnvPath(value)
 			if problem != "" {
-				return nil, badPath("default hidden path", label, problem)
+				return nil, badPath("default hidden path $env:"+d.env, value, problem)
 			}
 			if d.path != "" {
 				p = strings.TrimSuffix(p, "/") + "/" + d.path
 			}
-			if err := refuse(&refuseSubject{in: refuseDerivedHidden, field: "default hidden path", path: label, as: p, spelled: true}); err != nil {
+			if err := refuse(&refuseSubject{in: refuseDerivedHidden, field: "default hidden path $env:" + d.env, path: value, as: p, spelled: true}); err != nil {
 				return nil, err
 			}
 			if err := checkPath("default hidden path "+label, p); err != nil {
