@@ -129,8 +129,11 @@ func Rules() []Rule {
 // describes (unwrapped under [Off]): the table's environment, the resolved
 // workspace as its directory, and only cmd.ExtraFiles among this process's
 // descriptors. Call [GuardStdio] after setting its Stdin, Stdout and
-// Stderr, append to ExtraFiles rather than replacing it, and close the
-// memfds in it once Start has returned. The first Command in a process
+// Stderr and before Start whenever one is an *os.File (a pipe, FIFO,
+// socket or file): an exec.Cmd has no hook to do it, and without it the
+// command can reopen that descriptor through /proc/self/fd ([NewCmd]'s
+// Start does it itself). Append to ExtraFiles rather than replacing it,
+// and close the memfds in it once Start has returned. The first Command in a process
 // runs a probe first; [NewCmd] needs none. README.md, "Command, NewCmd and
 // Cmd", has the details.
 func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {
