@@ -19,6 +19,11 @@ func clearDerivedEnv(t *testing.T) {
 			t.Setenv(d.env, "")
 		}
 	}
+	for _, f := range redactFiles {
+		if f.env != "" {
+			t.Setenv(f.env, "")
+		}
+	}
 }
 
 func hiddenPaths(t *testing.T, cfg Config) []string {
