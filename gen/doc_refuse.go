@@ -22,6 +22,15 @@ var refuseInputDoc = map[string]string{
 	"loader-env":     "each entry of `LD_PRELOAD`, `LD_LIBRARY_PATH` and `LD_AUDIT` in bwrap's environment (Linux)",
 }
 
+// codeList renders words as code spans joined with commas.
+func codeList(ws []string) string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = code(w)
+	}
+	return strings.Join(out, ", ")
+}
+
 // docRefuse renders the refuse section: every configuration the runtime
 // refuses, with the check, the inputs it looks at and the test that
 // proves it.
@@ -36,7 +45,7 @@ func docRefuse(b *bytes.Buffer, c *Common) {
 	b.WriteString("that guard the sandbox against the command it runs (all but `is-root` and\n")
 	b.WriteString("`is-workspace`) are skipped under the policy `off`, which wraps nothing.\n")
 	b.WriteString("A writable root is the workspace, a write path, a tool cache, and on macOS\n")
-	b.WriteString("the shared temporary directories.\n\n")
+	b.WriteString("the shared temporary directories (" + codeList(sortedTempDirs()) + ").\n\n")
 	table(b, []string{"Input", "Is"}, func(row func(...string)) {
 		for _, in := range refuseInputs {
 			row(code(in), refuseInputDoc[in])

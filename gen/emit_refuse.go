@@ -35,6 +35,13 @@ func emitRefuse(f *jen.File, c *Common) {
 		}
 		g.Id("numRefuseChecks")
 	})
+	f.Comment("darwinTempDirs are macOS's shared temporary directories, writable roots")
+	f.Comment("there besides the workspace, the write paths and the caches (gen's vocabulary).")
+	f.Var().Id("darwinTempDirs").Op("=").Index(jen.Op("...")).String().ValuesFunc(func(g *jen.Group) {
+		for _, d := range sortedTempDirs() {
+			g.Lit(d)
+		}
+	})
 	f.Comment("refuseRows are the configurations the runtime refuses, in table order:")
 	f.Comment("each input is checked against every row that names it, first to last.")
 	f.Var().Id("refuseRows").Op("=").Index(jen.Op("...")).Id("refuseRow").ValuesFunc(func(g *jen.Group) {

@@ -136,7 +136,9 @@ var groups = []string{"mounts"}
 // tempDirs are the paths an SBPL write grant may name without `reviewed`:
 // macOS's temporary directories, writable on macOS as /tmp is on Linux. Linux has
 // none: its private /tmp is a --tmpfs, and a bind of the host's /tmp is a
-// host write like any other.
+// host write like any other. They are the one list of them: emitted as
+// darwinTempDirs, which the runtime counts among the writable roots, and
+// listed in POLICY.md's refused configurations.
 var tempDirs = map[string]bool{"/private/tmp": true, "/private/var/folders": true}
 
 // seccompSyscalls are the system calls a seccomp entry may name, with their

@@ -1,5 +1,10 @@
 package gen
 
+import (
+	"maps"
+	"slices"
+)
+
 // The refuse section's closed vocabularies. An input is a kind of path (or
 // variable) the caller's configuration and environment hand the sandbox;
 // a check is one test the runtime applies to it, a small function of
@@ -51,6 +56,10 @@ var refuseChecks = []refuseCheck{
 	{"oversized", "is larger than the bound its reader sets",
 		[]string{"git-file"}},
 }
+
+// sortedTempDirs are tempDirs in order: the runtime counts them among
+// macOS's writable roots (sandbox/lookpath.go), and POLICY.md lists them.
+func sortedTempDirs() []string { return slices.Sorted(maps.Keys(tempDirs)) }
 
 func refuseCheckNamed(name string) (refuseCheck, bool) {
 	for _, c := range refuseChecks {

@@ -63,7 +63,7 @@ func writableRoots(goos string, p *plan) []string {
 		roots = append(roots, f.path)
 	}
 	if goos == "darwin" {
-		roots = append(roots, "/private/tmp", "/private/var/folders")
+		roots = append(roots, darwinTempDirs[:]...)
 	}
 	return roots
 }

@@ -884,6 +884,10 @@ const (
 	numRefuseChecks
 )
 
+// darwinTempDirs are macOS's shared temporary directories, writable roots
+// there besides the workspace, the write paths and the caches (gen's vocabulary).
+var darwinTempDirs = [...]string{"/private/tmp", "/private/var/folders"}
+
 // refuseRows are the configurations the runtime refuses, in table order:
 // each input is checked against every row that names it, first to last.
 var refuseRows = [...]refuseRow{
