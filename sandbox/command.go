@@ -44,7 +44,7 @@ type Wrap struct {
 // process, that it works here. Under Off it validates cfg and returns an
 // empty Wrap.
 func Prefix(cfg Config) (Wrap, error) {
-	w, p, err := prefix(runtime.GOOS, cfg, checkWorks)
+	w, p, _, err := prefix(runtime.GOOS, cfg, checkWorks)
 	if err == nil && p != nil && p.netProxy && w.Program != "" {
 		args := netWrapArgs(p.net, w.Program, w.Args)
 		w.Program, w.Args = netWrapExe, args
@@ -56,46 +56,46 @@ func Prefix(cfg Config) (Wrap, error) {
 // checking that it can run here, so Linux CI can render the macOS profile.
 // Path facts still come from this machine's file system.
 func PrefixFor(goos string, cfg Config) (Wrap, error) {
-	w, _, err := prefix(goos, cfg, checkNone)
+	w, _, _, err := prefix(goos, cfg, checkNone)
 	return w, err
 }
 
 // prefix builds the wrapper from one resolver, so that validation, the path
 // facts and the program lookup together lstat each path at most once.
-func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, error) {
+func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, hostFacts, error) {
 	policy, err := cfg.Policy.resolve()
 	if err != nil {
-		return Wrap{}, nil, err
+		return Wrap{}, nil, hostFacts{}, err
 	}
 	var r resolver
 	cfg.Policy = policy
 	p, err := newPlanWith(&r, goos, cfg)
 	if err != nil {
-		return Wrap{}, nil, err
+		return Wrap{}, nil, hostFacts{}, err
 	}
 	if policy == Off {
-		return Wrap{}, p, nil
+		return Wrap{}, p, hostFacts{}, nil
 	}
 	if goos != "linux" && goos != "darwin" {
-		return Wrap{}, nil, &unavailableError{reason: "no sandbox for GOOS " + goos, hint: optOut()}
+		return Wrap{}, nil, hostFacts{}, &unavailableError{reason: "no sandbox for GOOS " + goos, hint: optOut()}
 	}
-	prog, err := hostProgramWith(goos, p, &r, check)
+	prog, hf, err := hostProgramWith(goos, p, &r, check)
 	if err != nil {
-		return Wrap{}, nil, err
+		return Wrap{}, nil, hostFacts{}, err
 	}
 	if goos == "darwin" {
 		if p.netProxy {
-			return Wrap{}, nil, fmt.Errorf("sandbox: network mode proxy: not on macOS yet (want off or host): %w", ErrBadPolicy)
+			return Wrap{}, nil, hostFacts{}, fmt.Errorf("sandbox: network mode proxy: not on macOS yet (want off or host): %w", ErrBadPolicy)
 		}
 		if check != checkNone && runtime.GOOS == "darwin" {
 			if err := attachTmpdir(p); err != nil {
-				return Wrap{}, nil, err
+				return Wrap{}, nil, hostFacts{}, err
 			}
 		}
-		prof := darwinProfile(p)
-		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(p, tableEnv(p)), TempDir: p.tmpdir}, p, nil
+		prof := darwinProfile(p.with(hf))
+		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(p, tableEnv(p)), TempDir: p.tmpdir}, p, hf, nil
 	}
-	return Wrap{Program: prog, Args: linuxArgs(p), Files: wrapFiles(p), Env: tableEnv(p)}, p, nil
+	return Wrap{Program: prog, Args: linuxArgs(p.with(hf)), Files: wrapFiles(p), Env: tableEnv(p)}, p, hf, nil
 }
 
 // Explain returns what each rule contributes for goos and cfg, from the same
@@ -110,10 +110,11 @@ func Explain(goos string, cfg Config) ([]Step, error) {
 	}
 	switch goos {
 	case "linux":
-		if _, err := hostProgramWith(goos, p, &r, checkNone); err != nil {
+		_, hf, err := hostProgramWith(goos, p, &r, checkNone)
+		if err != nil {
 			return nil, err
 		}
-		return linuxSteps(p), nil
+		return linuxSteps(p.with(hf)), nil
 	case "darwin":
 		return darwinSteps(p), nil
 	}
@@ -165,12 +166,13 @@ type spawn struct {
 	plan    *plan
 	files   []WrapFile
 	owned   []*os.File
-	workdir string // the command's own working directory: the workspace
+	workdir string    // the command's own working directory: the workspace
+	host    hostFacts // what the wrapper's argv was built with
 }
 
 // command builds the exec.Cmd that Command returns and NewCmd embeds.
 func command(ctx context.Context, cfg Config, check hostCheck, name string, args ...string) (spawn, error) {
-	w, p, err := prefix(runtime.GOOS, cfg, check)
+	w, p, hf, err := prefix(runtime.GOOS, cfg, check)
 	if err != nil {
 		return spawn{}, err
 	}
@@ -200,7 +202,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 		return spawn{}, err
 	}
 	cmd.ExtraFiles = fds
-	return spawn{cmd: cmd, plan: p, files: w.Files, owned: owned, workdir: p.workspace}, nil
+	return spawn{cmd: cmd, plan: p, files: w.Files, owned: owned, workdir: p.workspace, host: hf}, nil
 }
 
 // openFiles opens the descriptors for one spawn of a wrapper: the shared

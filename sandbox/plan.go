@@ -81,7 +81,10 @@ type plan struct {
 	net           Network // the proxy's lists, for a spawn in mode proxy
 	interactive   bool
 	callerRoot    bool
-	disableUserns bool // the installed bwrap knows --disable-userns
+	// disableUserns: the installed bwrap knows --disable-userns. It,
+	// statusFD and blockFD are host facts (hostFacts): set only in the
+	// copy plan.with gives the builders, never in a plan newPlan made.
+	disableUserns bool
 
 	// The descriptor numbers bwrap reads, each "" when there is nothing to
 	// read: the /dev/null every hidden file is replaced by (bwrap
@@ -90,7 +93,7 @@ type plan struct {
 	nullFD    string
 	seccompFD string
 	// statusFD is the pipe bwrap reports its progress on (bwrap
-	// --json-status-fd). Only NewCmd's Start sets it, for the argv it
+	// --json-status-fd). Only NewCmd's Start has one, for the argv it
 	// starts; every other argv has none.
 	statusFD string
 	// blockFD is the pipe bwrap waits on before it runs the command

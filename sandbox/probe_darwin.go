@@ -7,17 +7,16 @@ import "sync"
 // here: deprecated or not, the question is whether it enforces, not which
 // macOS version this is. The resolver is unused; the Linux version needs
 // it for the PATH lookup.
-func hostProgramWith(goos string, p *plan, _ *resolver, check hostCheck) (string, error) {
+func hostProgramWith(goos string, p *plan, _ *resolver, check hostCheck) (string, hostFacts, error) {
 	if goos == "linux" {
-		p.disableUserns = true // rendered here, never run here
-		return linuxProgram, nil
+		return linuxProgram, hostFacts{disableUserns: true}, nil // rendered here, never run here
 	}
 	if check != checkNone {
 		if err := seatbeltWorks(p.workspace); err != nil {
-			return "", err
+			return "", hostFacts{}, err
 		}
 	}
-	return darwinProgram, nil
+	return darwinProgram, hostFacts{}, nil
 }
 
 var seatbelt struct {

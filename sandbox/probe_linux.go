@@ -6,35 +6,33 @@ import (
 	"sync"
 )
 
-// hostProgramWith finds the wrapper for goos on this machine and records what
-// the plan needs to know about it. Under checkFound bwrap must exist; under
+// hostProgramWith finds the wrapper for goos on this machine and returns
+// what the build needs to know about it. Under checkFound bwrap must exist; under
 // checkWorks it must also have proved, once per process and bwrap binary,
 // that it can build a sandbox here (by a probe, or by a NewCmd spawn that
 // succeeded).
-func hostProgramWith(goos string, p *plan, r *resolver, check hostCheck) (string, error) {
+func hostProgramWith(goos string, p *plan, r *resolver, check hostCheck) (string, hostFacts, error) {
 	if goos == "darwin" {
-		return darwinProgram, nil // rendered here, never run here
+		return darwinProgram, hostFacts{}, nil // rendered here, never run here
 	}
 	prog, ok := findProgramWith(r, linuxProgram, p.roots)
 	if !ok {
 		if check != checkNone {
-			return "", &unavailableError{
+			return "", hostFacts{}, &unavailableError{
 				reason: "bwrap not found on PATH (outside the workspace)",
 				hint:   installHint(os.DirFS("/")),
 			}
 		}
-		p.disableUserns = true // render for a current bwrap
-		return linuxProgram, nil
+		return linuxProgram, hostFacts{disableUserns: true}, nil // render for a current bwrap
 	}
 	h := bwrapHostFor(prog)
 	if check == checkWorks {
 		if err := h.works(p.workspace); err != nil {
-			return "", err
+			return "", hostFacts{}, err
 		}
 	}
 	// After the probe, which may have learnt that this bwrap is too old.
-	p.disableUserns = h.knowsDisableUserns()
-	return prog, nil
+	return prog, hostFacts{disableUserns: h.knowsDisableUserns()}, nil
 }
 
 // support is what this process knows about one bwrap option.
@@ -146,20 +144,20 @@ func (h *bwrapHost) works(ws string) error {
 	}
 	for {
 		p := probePlan(ws)
-		p.disableUserns = h.knowsDisableUserns()
 		p.mounts = sortMounts(linuxMounts(p, nil))
+		hf := hostFacts{disableUserns: h.knowsDisableUserns()}
 		fds, owned, err := openFiles(wrapFiles(p))
 		if err != nil {
 			return err // this spawn's trouble, not a verdict on bwrap
 		}
-		failure, ok := runProbe(h.prog, fds, append(linuxArgs(p), "true")...)
+		failure, ok := runProbe(h.prog, fds, append(linuxArgs(p.with(hf)), "true")...)
 		closeAll(owned)
 		if ok {
-			h.accepted(p.disableUserns, false)
+			h.accepted(hf.disableUserns, false)
 			h.markWorking()
 			return nil
 		}
-		if p.disableUserns && h.learn(failure) {
+		if hf.disableUserns && h.learn(failure) {
 			continue // an old bwrap: once more without --disable-userns
 		}
 		err = &unavailableError{

@@ -76,7 +76,7 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 		c.tmpdir = s.plan.tmpdir
 	}
 	if s.plan != nil && check == checkFound {
-		if c.fold, err = newFold(c, s.plan, s.files); err != nil {
+		if c.fold, err = newFold(c, s.plan, s.host, s.files); err != nil {
 			closeAll(s.owned)
 			return nil, err
 		}

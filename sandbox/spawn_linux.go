@@ -21,6 +21,9 @@ type fold struct {
 	host  *bwrapHost
 	plan  *plan
 	files []WrapFile // what the argv's descriptors are, for a re-run
+	// hf is what the argv in Cmd.Args was built with, and what the next
+	// build takes (the plan itself is never changed).
+	hf hostFacts
 
 	started bool
 	plain   bool     // this bwrap predates --json-status-fd: probed, then run as is
@@ -42,12 +45,12 @@ type fold struct {
 // newFold prepares the folded spawn. A probe that already failed in this
 // process is final (Command and Prefix cache it too), so there is no point
 // executing again to hear the same refusal.
-func newFold(c *Cmd, p *plan, files []WrapFile) (*fold, error) {
+func newFold(c *Cmd, p *plan, hf hostFacts, files []WrapFile) (*fold, error) {
 	h := bwrapHostFor(c.Path)
 	if known, err := h.verdict(); known && err != nil {
 		return nil, err
 	}
-	return &fold{host: h, plan: p, files: files}, nil
+	return &fold{host: h, plan: p, files: files, hf: hf}, nil
 }
 
 // maxAttempts bounds the retries: one without --disable-userns, one more
@@ -71,7 +74,7 @@ func (f *fold) start(c *Cmd) error {
 		return err
 	}
 	userns, statusFD := f.host.support()
-	if (userns == supportUnknown && f.plan.disableUserns || statusFD == supportUnknown) && !c.replayable() {
+	if (userns == supportUnknown && f.hf.disableUserns || statusFD == supportUnknown) && !c.replayable() {
 		// A rejected first attempt could not be retried with this I/O:
 		// ask bwrap about its options first, once per process.
 		f.precheck()
@@ -82,7 +85,7 @@ func (f *fold) start(c *Cmd) error {
 			if err := c.rewind(); err != nil {
 				return err
 			}
-		} else if f.plan.disableUserns != f.host.knowsDisableUserns() {
+		} else if f.hf.disableUserns != f.host.knowsDisableUserns() {
 			c.Args = f.args(c)
 		}
 		if _, statusFD := f.host.support(); statusFD == supportNo {
@@ -130,7 +133,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 		return false, err
 	}
 	run.Args = slices.Concat(args[:1], f.statusArgs(3+len(extra)), args[end+1:])
-	f.plan.blockFD = ""
+	f.hf.blockFD = ""
 	run.ExtraFiles = append(slices.Clip(extra), pw)
 	if f.win != nil {
 		run.ExtraFiles = append(run.ExtraFiles, f.win.r)
@@ -159,7 +162,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	if f.st.readLine(pr) && f.st.childPID() {
 		gate.open()
 		f.pr = pr
-		f.host.accepted(f.plan.disableUserns, true)
+		f.host.accepted(f.hf.disableUserns, true)
 		if f.tail != nil {
 			f.tail.release()
 		}
@@ -201,7 +204,7 @@ func (f *fold) startPlain(c *Cmd) error {
 	if err := f.host.works(f.plan.workspace); err != nil {
 		return err
 	}
-	if f.plan.disableUserns != f.host.knowsDisableUserns() {
+	if f.hf.disableUserns != f.host.knowsDisableUserns() {
 		c.Args = f.args(c)
 	}
 	f.plain = true
@@ -316,18 +319,18 @@ func (f *fold) args(c *Cmd) []string {
 	if end == 0 {
 		return c.Args
 	}
-	f.plan.disableUserns = f.host.knowsDisableUserns()
-	return slices.Concat(c.Args[:1], linuxArgs(f.plan), c.Args[end+1:])
+	f.hf.disableUserns = f.host.knowsDisableUserns()
+	return slices.Concat(c.Args[:1], linuxArgs(f.plan.with(f.hf)), c.Args[end+1:])
 }
 
 // statusArgs is bwrap's options, "--" included, with bwrap's status on
 // descriptor fd. The table's status-fd rule emits --json-status-fd only
-// while the plan has a number for it, which is only while one spawn
+// while the host facts have a number for it, which is only while one spawn
 // starts, so Cmd.Args, Command's argv and explain's have none.
 func (f *fold) statusArgs(fd int) []string {
-	f.plan.statusFD = strconv.Itoa(fd)
-	defer func() { f.plan.statusFD = "" }()
-	return linuxArgs(f.plan)
+	h := f.hf
+	h.statusFD = strconv.Itoa(fd)
+	return linuxArgs(f.plan.with(h))
 }
 
 // renew resets the embedded exec.Cmd, which cannot be started twice, to an
@@ -368,12 +371,12 @@ func (c *Cmd) rewind() error {
 // (before 0.3.2) names the one that settles both.
 func (f *fold) precheck() {
 	args := []string{"--json-status-fd", "1"}
-	if f.plan.disableUserns {
+	if f.hf.disableUserns {
 		args = append(args, "--disable-userns")
 	}
 	failure, ok := runProbe(f.host.prog, nil, append(args, "--version")...)
 	if ok {
-		f.host.accepted(f.plan.disableUserns, true)
+		f.host.accepted(f.hf.disableUserns, true)
 		return
 	}
 	f.host.learn(failure)

@@ -9,7 +9,7 @@ type fold struct {
 	plan *plan
 }
 
-func newFold(*Cmd, *plan, []WrapFile) (*fold, error) { return nil, nil }
+func newFold(*Cmd, *plan, hostFacts, []WrapFile) (*fold, error) { return nil, nil }
 
 func (f *fold) start(c *Cmd) error { return c.Cmd.Start() }
 

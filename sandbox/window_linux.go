@@ -158,14 +158,14 @@ func (s *status) childPIDValue() (int, bool) {
 	return n, err == nil && n > 0
 }
 
-// openWindow prepares this attempt's window, and the plan's blockFD for
-// the argv: fd, the descriptor after the status pipe; and the groups bwrap
-// is to be forked in.
+// openWindow prepares this attempt's window, and the host facts' blockFD
+// for the argv: fd, the descriptor after the status pipe; and the groups
+// bwrap is to be forked in.
 func (f *fold) openWindow(c *Cmd, fd int) error {
 	w, err := openWindow(f.plan)
 	f.win = w
 	if w != nil {
-		f.plan.blockFD = strconv.Itoa(fd)
+		f.hf.blockFD = strconv.Itoa(fd)
 		w.prepareBorn(f.plan, sandboxRoot(c))
 	}
 	return err
