@@ -43,6 +43,10 @@ func checkLimits(c *errs, p *Platform, local, global map[string]Pos) {
 			if e.Unenforceable != "" {
 				c.at(e.Pos, e.ID, "limits: %s is in bwrap's argv and always enforced (want no unenforceable)", e.Limit)
 			}
+		case k.proxy:
+			if e.Unenforceable != "" {
+				c.at(e.Pos, e.ID, "limits: %s is counted by the proxy itself and always enforced (want no unenforceable)", e.Limit)
+			}
 		case e.Value == 0 && e.Unenforceable != "":
 			c.at(e.Pos, e.ID, "limits: a default of none has nothing to enforce (want no unenforceable)")
 		case e.Value != 0 && e.Unenforceable != "run" && e.Unenforceable != "refuse":

@@ -26,6 +26,8 @@ func limitsDoc(b *bytes.Buffer, p *Platform) {
 			un := e.Unenforceable
 			if k, ok := limitKinds[e.Limit]; ok && k.variable != "" {
 				un = "always enforced: " + code(k.variable) + " in the argv"
+			} else if ok && k.proxy {
+				un = "always enforced: the proxy counts them, in `NewCmd` and `Command` alike"
 			}
 			row(code(e.ID), code(e.Limit), code(e.Default), most, un, prose(e.Why))
 		}

@@ -48,18 +48,22 @@ type limitKind struct {
 	// applied at run time (rlimits, cgroups), which can be unenforceable.
 	variable string
 	goName   string // the index constant in package sandbox
+	// proxy is a limit network mode proxy's server counts itself, in the
+	// caller's process: always enforced, in every spawn that has a proxy.
+	proxy bool
 }
 
 // limitOrder is the limits vocabulary in the order of package sandbox's
 // index constants.
-var limitOrder = []string{"tmp-size", "shm-size", "processes", "memory", "cpu-time"}
+var limitOrder = []string{"tmp-size", "shm-size", "processes", "memory", "cpu-time", "proxy-connections"}
 
 var limitKinds = map[string]limitKind{
-	"tmp-size":  {unit: "bytes", variable: varTmpSize, goName: "limitTmpSize"},
-	"shm-size":  {unit: "bytes", variable: varShmSize, goName: "limitShmSize"},
-	"processes": {unit: "processes", goName: "limitProcesses"},
-	"memory":    {unit: "bytes", goName: "limitMemory"},
-	"cpu-time":  {unit: "seconds", goName: "limitCPUTime"},
+	"tmp-size":          {unit: "bytes", variable: varTmpSize, goName: "limitTmpSize"},
+	"shm-size":          {unit: "bytes", variable: varShmSize, goName: "limitShmSize"},
+	"processes":         {unit: "processes", goName: "limitProcesses"},
+	"memory":            {unit: "bytes", goName: "limitMemory"},
+	"cpu-time":          {unit: "seconds", goName: "limitCPUTime"},
+	"proxy-connections": {unit: "connections", goName: "limitProxyConnections", proxy: true},
 }
 
 // The size variables: a --size operand filled from a limit.
@@ -102,9 +106,10 @@ func parseLimit(unit, s string) (uint64, error) {
 
 // limitWant says what a default looks like, by unit.
 var limitWant = map[string]string{
-	"bytes":     "none, or a positive number of bytes with an optional KiB, MiB or GiB suffix",
-	"processes": "none, or a positive number of processes",
-	"seconds":   "none, or a positive number of seconds followed by s",
+	"bytes":       "none, or a positive number of bytes with an optional KiB, MiB or GiB suffix",
+	"processes":   "none, or a positive number of processes",
+	"seconds":     "none, or a positive number of seconds followed by s",
+	"connections": "none, or a positive number of connections",
 }
 
 // limits reads the linux table's limits section: {id, limit, default,

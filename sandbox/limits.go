@@ -32,6 +32,12 @@ type Limits struct {
 	Processes int
 	Memory    int64
 	CPUTime   time.Duration
+
+	// ProxyConnections bounds the connections network mode proxy's server
+	// relays at once for one run; -1 for no bound. The proxy runs in the
+	// caller's process (Command's and Prefix's in their helper), outside
+	// the limits above, and counts them itself, so it always holds.
+	ProxyConnections int
 }
 
 // runLimits are the limits applied at run time, each 0 for none, and
@@ -69,6 +75,9 @@ func (p *plan) setRunLimits(l Limits) error {
 	if l.Memory < 0 {
 		return bad("Memory", l.Memory, "a positive number of bytes, or 0 for the default")
 	}
+	if l.ProxyConnections < -1 {
+		return bad("ProxyConnections", l.ProxyConnections, "a positive number, 0 for the default or -1 for none")
+	}
 	if l.CPUTime < 0 {
 		return bad("CPUTime", l.CPUTime, "a positive duration, or 0 for the default")
 	}
@@ -86,6 +95,15 @@ func (p *plan) setRunLimits(l Limits) error {
 	}
 	r.memory = set(limitMemory, uint64(l.Memory), l.Memory > 0)
 	r.cpuSecs = set(limitCPUTime, uint64((l.CPUTime+time.Second-1)/time.Second), l.CPUTime > 0)
+	// The proxy's bound travels with its lists (Network.conns); it needs
+	// no moment of the spawn's, so nothing here is required.
+	p.net.conns = limitTable[limitProxyConnections].value
+	switch {
+	case l.ProxyConnections > 0:
+		p.net.conns = uint64(l.ProxyConnections)
+	case l.ProxyConnections == -1:
+		p.net.conns = 0
+	}
 	return nil
 }
 

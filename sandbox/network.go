@@ -101,6 +101,11 @@ type Network struct {
 	// prints it on stderr. It runs on the proxy's goroutines, only for
 	// NewCmd: Command's and Prefix's proxy runs in a helper process.
 	Refused func(msg string)
+
+	// conns bounds the connections the proxy serves at once, 0 for none:
+	// Config.Limits.ProxyConnections or the table's default, set with the
+	// other limits (setRunLimits).
+	conns uint64
 }
 
 // networkMode resolves cfg's mode: the deprecated NoNetwork is NetworkOff,

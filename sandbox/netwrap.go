@@ -1,9 +1,15 @@
 package sandbox
 
-import "os/exec"
+import (
+	"os/exec"
+	"strconv"
+)
 
 // netWrapArg marks the wrap helper, as os.Args[1].
 const netWrapArg = "-sandtable-network-proxy-helper"
+
+// netWrapConns carries the proxy's bound on connections at once.
+const netWrapConns = "connections="
 
 // netWrapExe is the program of a wrapped argv: the executable of the process
 // that runs it.
@@ -19,6 +25,9 @@ func netWrapArgs(n Network, bwrap string, bwrapArgs []string) []string {
 	}
 	for _, p := range n.Private {
 		args = append(args, "private="+p)
+	}
+	if n.conns != 0 {
+		args = append(args, netWrapConns+strconv.FormatUint(n.conns, 10))
 	}
 	args = append(args, "--", bwrap)
 	return append(args, bwrapArgs...)

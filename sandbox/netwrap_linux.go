@@ -52,6 +52,12 @@ func runNetWrap(args []string) int {
 			n.Allow = append(n.Allow, v)
 		} else if v, ok := strings.CutPrefix(args[i], "private="); ok {
 			n.Private = append(n.Private, v)
+		} else if v, ok := strings.CutPrefix(args[i], netWrapConns); ok {
+			c, err := strconv.ParseUint(v, 10, 64)
+			if err != nil || c == 0 {
+				return fail("bad argument %q (want a positive number of connections)", args[i])
+			}
+			n.conns = c
 		} else {
 			return fail("unknown argument %q", args[i])
 		}

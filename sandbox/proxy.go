@@ -39,13 +39,14 @@ type proxy struct {
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	wg sync.WaitGroup
+	wg    sync.WaitGroup
+	conns connSlots // the connections served at once, and their bound
 }
 
 // newProxy checks n's lists; an entry that does not parse is an error
 // naming it, wrapping ErrBadPolicy.
 func newProxy(n Network) (*proxy, error) {
-	p := &proxy{refused: n.Refused}
+	p := &proxy{refused: n.Refused, conns: connSlots{max: n.conns}}
 	for _, l := range []struct {
 		field string
 		in    []string
@@ -160,9 +161,13 @@ func (p *proxy) serve(ln net.Listener) {
 		if err != nil {
 			return
 		}
+		if !p.admit(c) {
+			continue
+		}
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
+			defer p.conns.release()
 			p.serveConn(c)
 		}()
 	}

@@ -174,7 +174,7 @@ func proxyHTTPFailure(c net.Conn, err error) {
 	httpError(c, 502, "sandbox: network proxy: "+err.Error())
 }
 
-var statusText = map[int]string{400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway"}
+var statusText = map[int]string{400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway", 503: "Service Unavailable"}
 
 func httpError(c net.Conn, code int, msg string) {
 	body := msg + "\n"

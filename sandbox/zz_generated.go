@@ -1458,6 +1458,13 @@ var ruleTable = [...]Rule{
 		Why:      "No default: a long build is legitimate. Config.Limits.CPUTime sets RLIMIT_CPU on the sandbox's first process, which every process inherits: it bounds each process's CPU time, not the run's total.",
 	},
 	{
+		ID:       "limit-proxy-connections",
+		Platform: "linux",
+		When:     "limits",
+		Emits:    "default proxy-connections 256",
+		Why:      "Network mode proxy's server runs in the caller's process, outside the sandbox's process and memory limits, and keeps two descriptors, a goroutine and, while bytes wait for a slow reader, a 1 MiB buffer for each connection it relays: a command that opened thousands of tunnels and read none of them made the caller hold a MiB each, without bound (TestProxyConnectionLimit: 32 tunnels, 32 MiB). At most 256 at once (512 MiB at worst, both ways stalled) is far above what a package manager opens (npm 15 a registry, browsers 6 a site); the next is answered 503 and closed at once, and Network.Refused hears of it once. Config.Limits.ProxyConnections (--max-proxy-connections) changes it, -1 for none.",
+	},
+	{
 		ID:       "version",
 		Platform: "darwin",
 		Emits:    "(version 1)",
@@ -4861,12 +4868,13 @@ type watchRow struct {
 
 // The limits package sandbox applies, as indices into limitTable.
 const (
-	limitTmpSize   = 0 // tmp-size
-	limitShmSize   = 1 // shm-size
-	limitProcesses = 2 // processes
-	limitMemory    = 3 // memory
-	limitCPUTime   = 4 // cpu-time
-	limitCount     = 5
+	limitTmpSize          = 0 // tmp-size
+	limitShmSize          = 1 // shm-size
+	limitProcesses        = 2 // processes
+	limitMemory           = 3 // memory
+	limitCPUTime          = 4 // cpu-time
+	limitProxyConnections = 5 // proxy-connections
+	limitCount            = 6
 )
 
 // limitRow is one limit's default from the table: value in the limit's unit
@@ -4893,6 +4901,8 @@ var limitTable = [limitCount]limitRow{
 	limitMemory: {rule: "limit-memory", value: 0, arg: "0"},
 	// limit-cpu-time
 	limitCPUTime: {rule: "limit-cpu-time", value: 0, arg: "0"},
+	// limit-proxy-connections
+	limitProxyConnections: {rule: "limit-proxy-connections", value: 256, arg: "256"},
 }
 
 const darwinProgram = "/usr/bin/sandbox-exec" // program

@@ -14,7 +14,7 @@ import (
 // (docs/POLICY.md, Limits).
 type limitFlags struct {
 	tmpSize, shmSize, memory sizeFlag
-	processes                int
+	processes, proxyConns    int
 	cpuTime                  time.Duration
 }
 
@@ -23,6 +23,7 @@ func (f *limitFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.shmSize, "shm-size", "bound /dev/shm to `size` bytes (default 64M)")
 	fs.IntVar(&f.processes, "max-procs", 0, "bound the run to `n` processes at once, -1 for no bound (default 4096,\n        applied where this machine can; a value given here is enforced or refused)")
 	fs.Var(&f.memory, "memory", "bound the memory the run is charged for, tmpfs included, to `size` bytes\n        (a memory cgroup; refused where none can be made)")
+	fs.IntVar(&f.proxyConns, "max-proxy-connections", 0, "bound network mode proxy to `n` connections at once, -1 for no bound\n        (default 256)")
 	fs.DurationVar(&f.cpuTime, "cpu-time", 0, "bound each process's CPU time to `duration` (RLIMIT_CPU, inherited)")
 }
 
@@ -32,6 +33,7 @@ func (f *limitFlags) apply(l *sandbox.Limits) {
 	l.Processes = f.processes
 	l.Memory = int64(f.memory)
 	l.CPUTime = f.cpuTime
+	l.ProxyConnections = f.proxyConns
 }
 
 // warnUnenforced says on stderr which default limits this run goes without.

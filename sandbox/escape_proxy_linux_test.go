@@ -1,0 +1,214 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// floodServer accepts on 127.0.0.1 and writes to every connection as fast
+// as it can, reading nothing: a remote host that fills whatever relays it.
+func floodServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		chunk := make([]byte, 64<<10)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				_ = c.SetWriteDeadline(time.Now().Add(30 * time.Second))
+				for {
+					if _, err := c.Write(chunk); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// proxyHoldScript opens n CONNECT tunnels through the proxy to port, reads
+// each answer's status line and nothing after it, holds them all for two
+// seconds, and prints how many the proxy established and refused.
+func proxyHoldScript(n int, port string) string {
+	return `import socket, time
+ok = refused = 0
+held = []
+for i in range(` + strconv.Itoa(n) + `):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.sendall(b"CONNECT 127.0.0.1:` + port + ` HTTP/1.1\r\nHost: 127.0.0.1:` + port + `\r\n\r\n")
+    line = b""
+    while not line.endswith(b"\r\n"):
+        b = s.recv(1)
+        if not b:
+            break
+        line += b
+    if b" 200 " in line:
+        ok += 1
+    elif b" 503 " in line:
+        refused += 1
+    held.append(s)
+time.sleep(2)
+print("established", ok, "refused", refused, flush=True)
+`
+}
+
+// heapPeak samples this process's heap in use until stop is closed, and
+// returns its growth over what was in use before.
+func heapPeak(stop <-chan struct{}) func() uint64 {
+	for range 2 {
+		runtime.GC() // twice: the relay's pool keeps its buffers one GC
+	}
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 {
+		<-done
+		return max(peak.Load(), before.HeapInuse) - before.HeapInuse
+	}
+}
+
+// TestProxyConnectionLimit: a command in mode proxy opens 32 tunnels to a
+// server that floods them and reads none. Each stalled tunnel held a
+// 1 MiB relay buffer in the caller's process, outside every limit of the
+// sandbox. With rule limit-proxy-connections (here 8) the proxy relays 8
+// and answers the rest 503; the control (ProxyConnections -1, no bound)
+// shows all 32 established and the caller's heap grown by them. As root
+// and unprivileged.
+func TestProxyConnectionLimit(t *testing.T) {
+	requireBwrap(t)
+	base, _, _ := fixture(t)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	port := floodServer(t)
+	const tunnels, bound = 32, 8
+	for _, u := range escUsers(t) {
+		for _, c := range []struct {
+			name  string
+			limit int
+		}{{"bounded", bound}, {"control-unbounded", -1}} {
+			t.Run(u.label+"/"+c.name, func(t *testing.T) {
+				ws := mkdir(t, base, "ws-"+u.label+"-"+c.name)
+				if err := os.Chown(ws, u.uid, u.gid); err != nil {
+					t.Fatal(err)
+				}
+				var refused []string
+				cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil,
+					Limits: Limits{ProxyConnections: c.limit},
+					Network: Network{Mode: NetworkProxy, Private: []string{"127.0.0.1:" + port},
+						Refused: func(m string) { refused = append(refused, m) }}}
+				cmd, err := NewCmd(context.Background(), cfg, "python3", "-c", proxyHoldScript(tunnels, port))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if u.cred != nil {
+					cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+				}
+				stop := make(chan struct{})
+				grown := heapPeak(stop)
+				out, err := cmd.CombinedOutput()
+				close(stop)
+				growth := grown() >> 20
+				t.Logf("%s; caller's heap grew %d MiB", strings.TrimSpace(string(out)), growth)
+				if err != nil {
+					t.Fatalf("%v: %s", err, out)
+				}
+				if c.limit == -1 {
+					if want := fmt.Sprintf("established %d refused 0\n", tunnels); string(out) != want {
+						t.Fatalf("control: %q, want %q", out, want)
+					}
+					if growth < tunnels*3/4 {
+						t.Errorf("control: the caller's heap grew %d MiB for %d stalled tunnels, want at least %d", growth, tunnels, tunnels*3/4)
+					}
+					return
+				}
+				if want := fmt.Sprintf("established %d refused %d\n", bound, tunnels-bound); string(out) != want {
+					t.Errorf("bounded: %q, want %q", out, want)
+				}
+				if len(refused) != 1 || !strings.Contains(refused[0], "rule limit-proxy-connections") {
+					t.Errorf("Refused heard %q, want one message naming the rule", refused)
+				}
+			})
+		}
+	}
+}
+
+// TestProxyConnectionLimitCommand: the bound travels in the wrap helper's
+// argv (Command and Prefix), the table's default when Config.Limits has
+// none, and the helper enforces it (root and unprivileged).
+func TestProxyConnectionLimitCommand(t *testing.T) {
+	requireBwrap(t)
+	base, _, _ := fixture(t)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws := mkdir(t, base, "ws-prefix")
+	w, err := Prefix(Config{Workspace: ws, Policy: Required, Network: Network{Mode: NetworkProxy}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := netWrapConns + strconv.FormatUint(limitTable[limitProxyConnections].value, 10)
+	if limitTable[limitProxyConnections].value == 0 || !slices.Contains(w.Args, want) {
+		t.Errorf("Prefix's argv %q lacks %q, the table's default", w.Args, want)
+	}
+	port := floodServer(t)
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			ws := netWrapWorkspace(t, base, u)
+			cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Limits: Limits{ProxyConnections: 3},
+				Network: Network{Mode: NetworkProxy, Private: []string{"127.0.0.1:" + port}}}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			c, err := Command(ctx, cfg, "python3", "-c", proxyHoldScript(5, port))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.cred != nil {
+				c.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+			}
+			out, err := c.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if string(out) != "established 3 refused 2\n" {
+				t.Errorf("through Command: %q, want 3 established and 2 refused", out)
+			}
+		})
+	}
+}

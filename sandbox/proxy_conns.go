@@ -1,0 +1,44 @@
+package sandbox
+
+import (
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// connSlots counts the connections a proxy serves at once against the
+// bound of rule limit-proxy-connections (max, 0 for none).
+type connSlots struct {
+	max      uint64
+	open     atomic.Uint64
+	reported sync.Once
+}
+
+// release gives back the slot of a connection that ended.
+func (s *connSlots) release() { s.open.Add(^uint64(0)) }
+
+// admit takes a slot for c, or refuses c at once: a 503 that names the
+// rule (a SOCKS client reads it as a failed greeting), then close.
+// Network.Refused hears of the first refusal only, since a command that
+// keeps trying would flood it.
+func (p *proxy) admit(c net.Conn) bool {
+	s := &p.conns
+	if n := s.open.Add(1); s.max == 0 || n <= s.max {
+		return true
+	}
+	s.release()
+	msg := "sandbox: network proxy refused a connection: " + strconv.FormatUint(s.max, 10) +
+		" are open at once, the most one run may have (rule limit-proxy-connections); " +
+		"close some, or raise Config.Limits.ProxyConnections (sandtable run --max-proxy-connections)"
+	s.reported.Do(func() {
+		if p.refused != nil {
+			p.refused(msg)
+		}
+	})
+	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+	httpError(c, 503, msg)
+	c.Close()
+	return false
+}
