@@ -169,6 +169,15 @@ func TestProxyConnectionLimit(t *testing.T) {
 	}
 }
 
+func newProxyOK(t *testing.T, n Network) *proxy {
+	t.Helper()
+	p, err := newProxy(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestProxyConnectionLimitCommand: the bound travels in the wrap helper's
 // argv (Command and Prefix), the table's default when Config.Limits has
 // none, and the helper enforces it (root and unprivileged).
@@ -183,9 +192,20 @@ func TestProxyConnectionLimitCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := netWrapConns + strconv.FormatUint(limitTable[limitProxyConnections].value, 10)
-	if limitTable[limitProxyConnections].value == 0 || !slices.Contains(w.Args, want) {
-		t.Errorf("Prefix's argv %q lacks %q, the table's default", w.Args, want)
+	// Without a value of the caller's the argv names none, and the helper
+	// takes the table's default, as a pasted line does.
+	if slices.ContainsFunc(w.Args, func(a string) bool { return strings.HasPrefix(a, netWrapConns) }) {
+		t.Errorf("Prefix's argv %q names a bound, want the table's default", w.Args)
+	}
+	if got := newProxyOK(t, Network{}).conns.max; got == 0 || got != limitTable[limitProxyConnections].value {
+		t.Errorf("the proxy's default bound %d, want the table's %d", got, limitTable[limitProxyConnections].value)
+	}
+	if got := newProxyOK(t, Network{conns: -1}).conns.max; got != 0 {
+		t.Errorf("ProxyConnections -1: bound %d, want none", got)
+	}
+	w, err = Prefix(Config{Workspace: ws, Policy: Required, Limits: Limits{ProxyConnections: -1}, Network: Network{Mode: NetworkProxy}})
+	if err != nil || !slices.Contains(w.Args, netWrapConns+"none") {
+		t.Errorf("ProxyConnections -1: Prefix's argv %q (%v), want %snone", w.Args, err, netWrapConns)
 	}
 	port := floodServer(t)
 	for _, u := range escUsers(t) {

@@ -95,15 +95,9 @@ func (p *plan) setRunLimits(l Limits) error {
 	}
 	r.memory = set(limitMemory, uint64(l.Memory), l.Memory > 0)
 	r.cpuSecs = set(limitCPUTime, uint64((l.CPUTime+time.Second-1)/time.Second), l.CPUTime > 0)
-	// The proxy's bound travels with its lists (Network.conns); it needs
-	// no moment of the spawn's, so nothing here is required.
-	p.net.conns = limitTable[limitProxyConnections].value
-	switch {
-	case l.ProxyConnections > 0:
-		p.net.conns = uint64(l.ProxyConnections)
-	case l.ProxyConnections == -1:
-		p.net.conns = 0
-	}
+	// The proxy's bound travels with its lists (Network.conns), and the
+	// proxy resolves it (proxyConnLimit); nothing here is required.
+	p.net.conns = l.ProxyConnections
 	return nil
 }
 

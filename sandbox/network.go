@@ -102,10 +102,9 @@ type Network struct {
 	// NewCmd: Command's and Prefix's proxy runs in a helper process.
 	Refused func(msg string)
 
-	// conns bounds the connections the proxy serves at once, 0 for none:
-	// Config.Limits.ProxyConnections or the table's default, set with the
-	// other limits (setRunLimits).
-	conns uint64
+	// conns is Config.Limits.ProxyConnections, set with the other limits
+	// (setRunLimits): 0 for the table's default, -1 for no bound.
+	conns int
 }
 
 // networkMode resolves cfg's mode: the deprecated NoNetwork is NetworkOff,

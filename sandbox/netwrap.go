@@ -8,7 +8,8 @@ import (
 // netWrapArg marks the wrap helper, as os.Args[1].
 const netWrapArg = "-sandtable-network-proxy-helper"
 
-// netWrapConns carries the proxy's bound on connections at once.
+// netWrapConns carries the proxy's bound on connections at once, "none"
+// for no bound; without it the helper takes the table's default.
 const netWrapConns = "connections="
 
 // netWrapExe is the program of a wrapped argv: the executable of the process
@@ -26,8 +27,11 @@ func netWrapArgs(n Network, bwrap string, bwrapArgs []string) []string {
 	for _, p := range n.Private {
 		args = append(args, "private="+p)
 	}
-	if n.conns != 0 {
-		args = append(args, netWrapConns+strconv.FormatUint(n.conns, 10))
+	switch {
+	case n.conns > 0:
+		args = append(args, netWrapConns+strconv.Itoa(n.conns))
+	case n.conns < 0:
+		args = append(args, netWrapConns+"none")
 	}
 	args = append(args, "--", bwrap)
 	return append(args, bwrapArgs...)

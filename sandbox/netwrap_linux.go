@@ -53,11 +53,15 @@ func runNetWrap(args []string) int {
 		} else if v, ok := strings.CutPrefix(args[i], "private="); ok {
 			n.Private = append(n.Private, v)
 		} else if v, ok := strings.CutPrefix(args[i], netWrapConns); ok {
-			c, err := strconv.ParseUint(v, 10, 64)
-			if err != nil || c == 0 {
-				return fail("bad argument %q (want a positive number of connections)", args[i])
+			c, err := strconv.Atoi(v)
+			switch {
+			case v == "none":
+				n.conns = -1
+			case err != nil || c <= 0:
+				return fail("bad argument %q (want a positive number of connections, or none)", args[i])
+			default:
+				n.conns = c
 			}
-			n.conns = c
 		} else {
 			return fail("unknown argument %q", args[i])
 		}

@@ -46,7 +46,7 @@ type proxy struct {
 // newProxy checks n's lists; an entry that does not parse is an error
 // naming it, wrapping ErrBadPolicy.
 func newProxy(n Network) (*proxy, error) {
-	p := &proxy{refused: n.Refused, conns: connSlots{max: n.conns}}
+	p := &proxy{refused: n.Refused, conns: connSlots{max: proxyConnLimit(n.conns)}}
 	for _, l := range []struct {
 		field string
 		in    []string

@@ -16,6 +16,18 @@ type connSlots struct {
 	reported sync.Once
 }
 
+// proxyConnLimit is the bound of Limits.ProxyConnections v: the table's
+// default for 0, none (0) for -1.
+func proxyConnLimit(v int) uint64 {
+	switch {
+	case v > 0:
+		return uint64(v)
+	case v < 0:
+		return 0
+	}
+	return limitTable[limitProxyConnections].value
+}
+
 // release gives back the slot of a connection that ended.
 func (s *connSlots) release() { s.open.Add(^uint64(0)) }
 
