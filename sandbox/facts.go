@@ -2,11 +2,9 @@ package sandbox
 
 import (
 	"cmp"
-	"errors"
 	"io/fs"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -126,64 +124,6 @@ func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
 	}
 	p.numberFiles(nativeSeccomp() != nil)
 	return p, nil
-}
-
-// checkConfig rejects every malformed path before any of them is looked at,
-// so the first error a caller sees is about syntax, not the file system.
-func checkConfig(cfg Config) error {
-	if err := checkPath("workspace", cfg.Workspace); err != nil {
-		return err
-	}
-	if err := refuse(&refuseSubject{in: refuseWorkspace, field: "workspace", path: cfg.Workspace, spelled: true}); err != nil {
-		return err
-	}
-	for _, group := range []struct {
-		field string
-		paths []string
-	}{{"hidden path", cfg.Hidden}, {"read path", cfg.Read}, {"write path", cfg.Write}, {"reveal path", cfg.Reveal}, {"socket", cfg.Sockets}} {
-		for _, p := range group.paths {
-			if err := checkPath(group.field, p); err != nil {
-				return err
-			}
-		}
-	}
-	for _, w := range cfg.Write {
-		if err := refuse(&refuseSubject{in: refuseWritePath, field: "write path", path: w, spelled: true}); err != nil {
-			return err
-		}
-	}
-	for _, h := range cfg.Hidden {
-		if err := refuse(&refuseSubject{in: refuseHiddenPath, field: "hidden path", path: h, spelled: true, ws: cfg.Workspace}); err != nil {
-			return err
-		}
-	}
-	if err := checkNetwork(cfg); err != nil {
-		return err
-	}
-	if err := checkEnvConfig(cfg); err != nil {
-		return err
-	}
-	switch cfg.Policy {
-	case FromEnv, Required, Off:
-	default:
-		_, err := cfg.Policy.resolve()
-		return err
-	}
-	return nil
-}
-
-func resolveWorkspace(r *resolver, ws string) (grantPath, error) {
-	real, fi, err := r.resolve(ws)
-	if err != nil {
-		return grantPath{}, fsPathError("workspace", ws, err)
-	}
-	if !fi.IsDir() {
-		return grantPath{}, badPath("workspace", ws, "not a directory")
-	}
-	if err := refuse(&refuseSubject{in: refuseWorkspace, field: "workspace", path: ws, resolved: true, real: real}); err != nil {
-		return grantPath{}, err
-	}
-	return r.grant(ws, real), checkResolved("workspace", ws, real)
 }
 
 // grantFacts resolves Read or Write paths, which must exist: bwrap cannot
@@ -415,28 +355,6 @@ func defaultPath(d defaultHiddenPath, home string) string {
 	return d.path
 }
 
-// homeDir is $HOME, or the password database's entry when HOME is unset (a
-// service manager's environment), cleaned. An unusable home is an error
-// rather than a reason to skip the credential directories under it.
-func homeDir() (string, error) {
-	home := os.Getenv("HOME")
-	if home == "" {
-		if home = passwdHome(os.Getuid()); home == "" {
-			return "", nil // no home to hide anything under
-		}
-	}
-	if home != "/" {
-		home = strings.TrimRight(home, "/")
-	}
-	if err := checkPath("home", home); err != nil {
-		return "", err
-	}
-	if err := refuse(&refuseSubject{in: refuseHome, field: "home", path: home, spelled: true}); err != nil {
-		return "", err
-	}
-	return home, nil
-}
-
 func fact(real string, kind pathKind, ws string) pathFact {
 	return pathFact{
 		path:     real,
@@ -449,41 +367,6 @@ func fact(real string, kind pathKind, ws string) pathFact {
 // under reports whether p lies strictly below dir, without building dir+"/".
 func under(p, dir string) bool {
 	return len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
-}
-
-func kindOf(fi fs.FileInfo) pathKind {
-	switch {
-	case fi == nil:
-		return kindMissing
-	case fi.IsDir():
-		return kindDir
-	}
-	return kindFile
-}
-
-// checkResolved runs the syntax check again on where a path's symlinks led:
-// a link target is as untrusted as the path itself.
-func checkResolved(field, orig, real string) error {
-	if real == orig {
-		return nil
-	}
-	if err := checkPath(field, real); err != nil {
-		var pe *pathError
-		if errors.As(err, &pe) {
-			pe.path, pe.problem = orig, "resolves to "+strconv.Quote(real)+": "+pe.problem
-		}
-		return err
-	}
-	return nil
-}
-
-// fsPathError reports a path the file system would not resolve.
-func fsPathError(field, p string, err error) error {
-	problem := "does not exist"
-	if !errors.Is(err, fs.ErrNotExist) {
-		problem = "cannot be resolved: " + err.Error()
-	}
-	return &pathError{field: field, path: p, problem: problem, err: err}
 }
 
 // sortMounts orders the mount group parent before child, keeping table order

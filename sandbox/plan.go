@@ -75,12 +75,12 @@ type plan struct {
 	sockets      []pathFact
 	socketGrants []pathFact
 
-	network       bool    // any mode but NetworkOff
-	netHost       bool    // NetworkHost
-	netProxy      bool    // NetworkProxy: bwrap runs in the network helper's namespace
-	net           Network // the proxy's lists, for a spawn in mode proxy
-	interactive   bool
-	callerRoot    bool
+	network     bool    // any mode but NetworkOff
+	netHost     bool    // NetworkHost
+	netProxy    bool    // NetworkProxy: bwrap runs in the network helper's namespace
+	net         Network // the proxy's lists, for a spawn in mode proxy
+	interactive bool
+	callerRoot  bool
 	// disableUserns: the installed bwrap knows --disable-userns. It,
 	// statusFD and blockFD are host facts (hostFacts): set only in the
 	// copy plan.with gives the builders, never in a plan newPlan made.

@@ -45,3 +45,47 @@ func checkPath(field, p string) error {
 		return badPath(field, p, pr.String())
 	}
 }
+
+// checkConfig rejects every malformed path before any of them is looked at,
+// so the first error a caller sees is about syntax, not the file system.
+func checkConfig(cfg Config) error {
+	if err := checkPath("workspace", cfg.Workspace); err != nil {
+		return err
+	}
+	if err := refuse(&refuseSubject{in: refuseWorkspace, field: "workspace", path: cfg.Workspace, spelled: true}); err != nil {
+		return err
+	}
+	for _, group := range []struct {
+		field string
+		paths []string
+	}{{"hidden path", cfg.Hidden}, {"read path", cfg.Read}, {"write path", cfg.Write}, {"reveal path", cfg.Reveal}, {"socket", cfg.Sockets}} {
+		for _, p := range group.paths {
+			if err := checkPath(group.field, p); err != nil {
+				return err
+			}
+		}
+	}
+	for _, w := range cfg.Write {
+		if err := refuse(&refuseSubject{in: refuseWritePath, field: "write path", path: w, spelled: true}); err != nil {
+			return err
+		}
+	}
+	for _, h := range cfg.Hidden {
+		if err := refuse(&refuseSubject{in: refuseHiddenPath, field: "hidden path", path: h, spelled: true, ws: cfg.Workspace}); err != nil {
+			return err
+		}
+	}
+	if err := checkNetwork(cfg); err != nil {
+		return err
+	}
+	if err := checkEnvConfig(cfg); err != nil {
+		return err
+	}
+	switch cfg.Policy {
+	case FromEnv, Required, Off:
+	default:
+		_, err := cfg.Policy.resolve()
+		return err
+	}
+	return nil
+}
