@@ -18,6 +18,9 @@ var refuseInputDoc = map[string]string{
 	"git-pointer":    "where a `.git` file, `commondir` or `gitdir` in a writable root leads",
 	"git-file":       "a git file (`.git` file, config, pointer) read from a writable root",
 	"redact-file":    "a file the redact section serves a copy of (Linux)",
+	"git-dir":        "a writable root's `.git`",
+	"protected-path": "a path of the protect section inside a writable root",
+	"cache-made":     "each directory of sandtable's own tool caches, as a spawn makes or finds it",
 	"socket":         "each `Config.Sockets` entry",
 	"loader-env":     "each entry of `LD_PRELOAD`, `LD_LIBRARY_PATH` and `LD_AUDIT` in bwrap's environment (Linux)",
 }

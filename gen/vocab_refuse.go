@@ -23,6 +23,9 @@ var refuseInputs = []string{
 	"cache-dir",      // the caches' root
 	"git-pointer",    // where a .git file, commondir or gitdir leads
 	"git-file",       // a git file read from a writable root
+	"git-dir",        // a writable root's .git
+	"protected-path", // a path of the protect section in a writable root
+	"cache-made",     // each directory of sandtable's own caches, as made
 	"redact-file",    // a file the redact section serves a copy of
 	"socket",         // each Config.Sockets entry
 	"loader-env",     // LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT in bwrap's environment
@@ -55,6 +58,10 @@ var refuseChecks = []refuseCheck{
 		[]string{"loader-env"}},
 	{"oversized", "is larger than the bound its reader sets",
 		[]string{"git-file"}},
+	{"is-symlink", "is itself a symlink, which a sandboxed command could have planted, or can re-point",
+		[]string{"git-dir", "protected-path", "cache-made"}},
+	{"foreign-owner", "is owned by another user than the caller",
+		[]string{"cache-made"}},
 }
 
 // sortedTempDirs are tempDirs in order: the runtime counts them among

@@ -9,7 +9,6 @@ import (
 	"path"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -145,15 +144,10 @@ func mkdirOwned(r *resolver, d string) error {
 	switch {
 	case err != nil:
 		return cacheError(d, err.Error())
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return cacheError(d, "is a symlink, which a sandboxed command could have planted (want a directory; remove it)")
-	case !fi.IsDir():
+	case fi.Mode()&fs.ModeSymlink == 0 && !fi.IsDir():
 		return cacheError(d, "not a directory (want a directory; remove it)")
 	}
-	if uid, ok := ownerOf(fi); ok && uid != uint32(os.Geteuid()) {
-		return cacheError(d, "owned by uid "+strconv.FormatUint(uint64(uid), 10)+", not this caller (want it removed, or --no-cache)")
-	}
-	return nil
+	return refuse(&refuseSubject{in: refuseCacheMade, field: "cache directory", path: d, lfi: fi, guard: true})
 }
 
 func cacheError(d, problem string) error {

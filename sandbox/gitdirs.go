@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"io/fs"
 	"path"
 	"strconv"
 	"strings"
@@ -39,11 +38,13 @@ func findGit(r *resolver, root string, roots []string) (gitFinds, error) {
 	g := &gitFinder{r: r, roots: roots, seen: map[string]bool{}}
 	dot := root + "/.git"
 	fi, err := r.lstat(dot)
-	switch {
-	case err != nil:
+	if err != nil {
 		return gitFinds{}, nil // not a repository, or not one we can look at
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return gitFinds{}, badPath("git directory", dot, "is a symlink, which a sandboxed command could re-point at a repository it made (want the link replaced by its target)")
+	}
+	if err := refuse(&refuseSubject{in: refuseGitDir, field: "git directory", path: dot, lfi: fi, guard: true}); err != nil {
+		return gitFinds{}, err
+	}
+	switch {
 	case fi.IsDir():
 		err = g.dir(dot, root)
 	case fi.Mode().IsRegular():

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"io/fs"
 	"strings"
 )
 
@@ -119,9 +118,9 @@ func protectFact(r *resolver, p *plan, c string, roots []string) (pathFact, bool
 		return fact(at, kindMissing, p.workspace), true, nil
 	case err != nil:
 		return pathFact{}, false, fsPathError("protected path", c, err)
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return pathFact{}, false, badPath("protected path", c, "is a symlink, which a sandboxed command could re-point at a file it writes "+
-			"(want the link replaced by its target, or the target named as the path)")
+	}
+	if err := refuse(&refuseSubject{in: refuseProtectedPath, field: "protected path", path: c, lfi: fi, guard: true}); err != nil {
+		return pathFact{}, false, err
 	}
 	return fact(c, kindOf(fi), p.workspace), true, nil
 }

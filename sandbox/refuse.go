@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strconv"
 )
 
@@ -48,7 +49,10 @@ type refuseSubject struct {
 	spelled, resolved bool
 	real              string
 	fi                fs.FileInfo // for second-name; nil when missing
-	err               error       // the resolve's error, for unreadable-in-writable
+	// lfi is the path's own lstat, not followed (is-symlink,
+	// foreign-owner); nil when not known here.
+	lfi fs.FileInfo
+	err error // the resolve's error, for unreadable-in-writable
 	// guard is set where the sandbox guards against its command (every
 	// policy but Off): only is-root and is-workspace run without it.
 	guard bool
@@ -107,6 +111,10 @@ func (s *refuseSubject) run(k refuseCheckKind) error {
 		return s.loaderWritable()
 	case refuseCheckOversized:
 		return s.oversized()
+	case refuseCheckIsSymlink:
+		return s.isSymlink()
+	case refuseCheckForeignOwner:
+		return s.foreignOwner()
 	}
 	return fmt.Errorf("sandbox: refuse: unknown check %d: %w", k, ErrBadPolicy)
 }
@@ -250,4 +258,37 @@ func (s *refuseSubject) oversized() error {
 		return nil
 	}
 	return fmt.Errorf("%w: over %d bytes", errTooLarge, s.max)
+}
+
+// isSymlink refuses a path that is itself a symlink where the sandbox
+// could have planted it or can re-point it: a .git the host follows to
+// find what to protect, a protected path, a cache directory bound
+// writable.
+func (s *refuseSubject) isSymlink() error {
+	if !s.guard || s.lfi == nil || s.lfi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	problem := "is a symlink, which a sandboxed command could re-point between runs (want the link replaced by its target)"
+	switch s.in {
+	case refuseGitDir:
+		problem = "is a symlink, which a sandboxed command could re-point at a repository it made (want the link replaced by its target)"
+	case refuseProtectedPath:
+		problem = "is a symlink, which a sandboxed command could re-point at a file it writes " +
+			"(want the link replaced by its target, or the target named as the path)"
+	case refuseCacheMade:
+		problem = "is a symlink, which a sandboxed command could have planted (want a directory; remove it)"
+	}
+	return badPath(s.field, s.spelling(), problem)
+}
+
+// foreignOwner refuses a directory of sandtable's own owned by another
+// user, who could have put there what the command then trusts.
+func (s *refuseSubject) foreignOwner() error {
+	if !s.guard || s.lfi == nil {
+		return nil
+	}
+	if uid, ok := ownerOf(s.lfi); ok && uid != uint32(os.Geteuid()) {
+		return badPath(s.field, s.spelling(), "owned by uid "+strconv.FormatUint(uint64(uid), 10)+", not this caller (want it removed, or --no-cache)")
+	}
+	return nil
 }

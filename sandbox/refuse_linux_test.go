@@ -97,6 +97,28 @@ func TestRefuseRows(t *testing.T) {
 			t.Setenv("LD_LIBRARY_PATH", mkdir(t, ws, "lib"))
 			return Config{Workspace: ws}
 		},
+		"no-symlink-git-dir": func(t *testing.T, dir, ws string) Config {
+			link(t, mkdir(t, dir, "repo.git"), ws, ".git")
+			return Config{Workspace: ws}
+		},
+		"no-symlink-protected": func(t *testing.T, dir, ws string) Config {
+			link(t, mkdir(t, dir, "vscode"), ws, ".vscode")
+			return Config{Workspace: ws}
+		},
+		"no-symlink-cache": func(t *testing.T, dir, ws string) Config {
+			link(t, mkdir(t, dir, "elsewhere"), os.Getenv("XDG_CACHE_HOME"), "sandtable")
+			return Config{Workspace: ws}
+		},
+		"no-foreign-cache": func(t *testing.T, dir, ws string) Config {
+			if os.Geteuid() != 0 {
+				t.Skip("needs root to give a directory to another user")
+			}
+			d := mkdir(t, os.Getenv("XDG_CACHE_HOME"), "sandtable")
+			if err := os.Chown(d, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+			return Config{Workspace: ws}
+		},
 		"no-oversized-git-file": func(t *testing.T, dir, ws string) Config {
 			writeFile(t, ws, ".git/config", strings.Repeat("#", maxGitConfig+1))
 			return Config{Workspace: ws}

@@ -866,6 +866,9 @@ const (
 	refuseCacheDir
 	refuseGitPointer
 	refuseGitFile
+	refuseGitDir
+	refuseProtectedPath
+	refuseCacheMade
 	refuseRedactFile
 	refuseSocket
 	refuseLoaderEnv
@@ -881,6 +884,8 @@ const (
 	refuseCheckSecondName
 	refuseCheckLoaderWritable
 	refuseCheckOversized
+	refuseCheckIsSymlink
+	refuseCheckForeignOwner
 	numRefuseChecks
 )
 
@@ -921,6 +926,14 @@ var refuseRows = [...]refuseRow{
 	{id: "no-loader-writable", check: refuseCheckLoaderWritable, inputs: refuseLoaderEnv},
 	// no-oversized-git-file
 	{id: "no-oversized-git-file", check: refuseCheckOversized, inputs: refuseGitFile},
+	// no-symlink-git-dir
+	{id: "no-symlink-git-dir", check: refuseCheckIsSymlink, inputs: refuseGitDir},
+	// no-symlink-protected
+	{id: "no-symlink-protected", check: refuseCheckIsSymlink, inputs: refuseProtectedPath},
+	// no-symlink-cache
+	{id: "no-symlink-cache", check: refuseCheckIsSymlink, inputs: refuseCacheMade},
+	// no-foreign-cache
+	{id: "no-foreign-cache", check: refuseCheckForeignOwner, inputs: refuseCacheMade},
 }
 
 // defaultNetworkMode is the network mode of a Config that names none on goos;
