@@ -50,6 +50,8 @@ func linuxOperand(r *Rule, a string, inGroup bool) jen.Code {
 		return jen.Id("p").Dot("seccompFD")
 	case varStatusFD:
 		return jen.Id("p").Dot("statusFD")
+	case varResolvFD:
+		return jen.Id("p").Dot("resolvFD")
 	}
 	if c := limitOperand(a); c != nil {
 		return c

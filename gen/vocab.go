@@ -30,6 +30,7 @@ var conditions = map[string]condition{
 	"seccomp":               {scope: scopeGlobal, expr: `p.seccompFD != ""`},
 	"status-fd":             {scope: scopeGlobal, expr: `p.statusFD != ""`},
 	"block-fd":              {scope: scopeGlobal, expr: `p.blockFD != ""`},
+	"dns-stub":              {scope: scopeGlobal, expr: `p.resolvFD != ""`},
 	"is-dir":                {scope: scopeItem, expr: "f.kind == kindDir", kind: true},
 	"is-file":               {scope: scopeItem, expr: "f.kind == kindFile", kind: true},
 	"is-missing":            {scope: scopeItem, expr: "f.kind == kindMissing", kind: true},
@@ -87,7 +88,9 @@ const (
 	varNullFD    = "$nullfd"
 	varSeccompFD = "$seccompfd"
 	varStatusFD  = "$statusfd"
-	varHome      = "$home"
+	// varResolvFD is the DNS stub's resolv.conf in network mode proxy.
+	varResolvFD = "$resolvfd"
+	varHome     = "$home"
 	// varEnv and varEnvList start a default-hidden path derived from an
 	// environment variable's value: $env:NAME/REL, or for a variable
 	// that holds a colon-separated list of paths, $env-list:NAME/REL.
@@ -102,13 +105,13 @@ const (
 	varTmpdir = "$tmpdir"
 )
 
-var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD, varTmpSize, varShmSize, varBlockFD, varRedactFD}
+var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD, varTmpSize, varShmSize, varBlockFD, varRedactFD, varResolvFD}
 
 // fdVars are the variables whose value is a descriptor number; the others
 // are paths. A descriptor operand takes one of these and nothing else: a
 // path there makes bwrap read a random descriptor, and a constant number
 // could name any descriptor the plan hands out.
-var fdVars = []string{varNullFD, varSeccompFD, varStatusFD, varBlockFD, varRedactFD}
+var fdVars = []string{varNullFD, varSeccompFD, varStatusFD, varBlockFD, varRedactFD, varResolvFD}
 
 // varCondition is the condition under which a variable has a value: a
 // descriptor the plan does not always hand out is "" otherwise, and bwrap
@@ -121,6 +124,7 @@ var varCondition = map[string]string{
 	varSeccompFD: "seccomp",
 	varStatusFD:  "status-fd",
 	varBlockFD:   "block-fd",
+	varResolvFD:  "dns-stub",
 	varTmpdir:    "tmpdir",
 }
 

@@ -26,12 +26,18 @@ func TestPrefixForFiles(t *testing.T) {
 	defer func() { listHostSockets = own }()
 
 	filter := nativeSeccomp()
+	// The default network mode, proxy, reads the DNS stub's resolv.conf
+	// from the descriptor before the filter's.
+	var resolv []WrapFile
+	if DefaultNetworkMode("linux") == NetworkProxy && hostHasResolvConf() {
+		resolv = []WrapFile{{Data: []byte(resolvConf)}}
+	}
 	for _, c := range []struct {
 		hidden []string
 		want   []WrapFile
 	}{
-		{[]string{secret}, []WrapFile{{Path: os.DevNull}, {Data: filter}}},
-		{nil, []WrapFile{{Data: filter}}},
+		{[]string{secret}, slices.Concat([]WrapFile{{Path: os.DevNull}}, resolv, []WrapFile{{Data: filter}})},
+		{nil, slices.Concat(resolv, []WrapFile{{Data: filter}})},
 	} {
 		w, err := PrefixFor("linux", Config{Workspace: ws, Hidden: c.hidden, Reveal: absoluteDefaults()})
 		if err != nil {
@@ -61,7 +67,7 @@ func TestPrefixForFiles(t *testing.T) {
 			w.Files[len(w.Files)-1].Data[0] ^= 0xff
 		}
 	}
-	if w, err := PrefixFor("linux", Config{Workspace: ws, Reveal: absoluteDefaults()}); err != nil || filter != nil && string(w.Files[0].Data) != string(seccompFilter(runtime.GOARCH)) {
+	if w, err := PrefixFor("linux", Config{Workspace: ws, Reveal: absoluteDefaults()}); err != nil || filter != nil && string(w.Files[len(w.Files)-1].Data) != string(seccompFilter(runtime.GOARCH)) {
 		t.Errorf("a caller's write to Wrap.Files reached the shared filter (%v)", err)
 	}
 

@@ -22,7 +22,8 @@ type WrapFile struct {
 // numberFiles hands out the child's descriptor numbers of what bwrap
 // reads, from 3 up as exec.Cmd.ExtraFiles places them, and only for what
 // the argv uses: /dev/null when a hidden path is a file, one per redacted
-// file's copy, the seccomp filter (last) when this architecture has one.
+// file's copy, the DNS stub's resolv.conf in network mode proxy, the
+// seccomp filter (last) when this architecture has one.
 // wrapFiles lists them in the same order.
 func (p *plan) numberFiles(seccomp bool) {
 	next := 3
@@ -38,6 +39,7 @@ func (p *plan) numberFiles(seccomp bool) {
 	for i := range p.redacted {
 		p.redacted[i].fd = take(true)
 	}
+	p.resolvFD = take(p.netProxy && hostHasResolvConf())
 	p.seccompFD = take(seccomp)
 }
 
@@ -51,6 +53,9 @@ func wrapFiles(p *plan) []WrapFile {
 	}
 	for _, d := range p.redactData {
 		files = append(files, WrapFile{Data: d})
+	}
+	if p.resolvFD != "" {
+		files = append(files, WrapFile{Data: []byte(resolvConf)})
 	}
 	if p.seccompFD != "" {
 		files = append(files, WrapFile{Data: slices.Clone(nativeSeccomp())})

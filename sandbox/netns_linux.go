@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -26,8 +27,9 @@ import (
 // reaches the network.
 
 // netnsEnv marks the helper. Its value is
-// "FD:NETNS:PROGRAM": the socket to the caller, the caller's network
-// namespace (the helper refuses to run in it) and bwrap's path.
+// "FD:NETNS:PORTS:PROGRAM": the socket to the caller, the caller's network
+// namespace (the helper refuses to run in it), the DNS stub's ports
+// (comma-separated) and bwrap's path.
 const netnsEnv = "SANDTABLE_NETNS_HELPER"
 
 // helperTimeout bounds the handshake with the helper.
@@ -42,8 +44,8 @@ func init() {
 // runNetnsHelper is the helper's whole life; it returns only on failure,
 // having told the caller why.
 func runNetnsHelper(v string) int {
-	parts := strings.SplitN(v, ":", 3)
-	if len(parts) != 3 {
+	parts := strings.SplitN(v, ":", 4)
+	if len(parts) != 4 {
 		fmt.Fprintf(os.Stderr, "sandbox: network helper: malformed %s\n", netnsEnv)
 		return 125
 	}
@@ -68,13 +70,15 @@ func runNetnsHelper(v string) int {
 	if err := loopbackUp(); err != nil {
 		return fail(err)
 	}
-	var fds []int
-	for _, port := range proxyPorts {
-		lfd, err := listenLoopback(port)
-		if err != nil {
-			return fail(err)
+	var ports []int
+	for _, p := range strings.Split(parts[2], ",") {
+		if port, err := strconv.Atoi(p); err == nil {
+			ports = append(ports, port)
 		}
-		fds = append(fds, lfd)
+	}
+	fds, err := bindListeners(ports)
+	if err != nil {
+		return fail(err)
 	}
 	if err := unix.Sendmsg(fd, []byte("ok"), unix.UnixRights(fds...), nil, 0); err != nil {
 		fmt.Fprintf(os.Stderr, "sandbox: network helper: send listeners: %v\n", err)
@@ -96,8 +100,8 @@ func runNetnsHelper(v string) int {
 		return 125
 	}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, netnsEnv+"=") })
-	err = syscall.Exec(parts[2], os.Args, env)
-	fmt.Fprintf(os.Stderr, "sandbox: network helper: exec %s: %v\n", parts[2], err)
+	err = syscall.Exec(parts[3], os.Args, env)
+	fmt.Fprintf(os.Stderr, "sandbox: network helper: exec %s: %v\n", parts[3], err)
 	return 125
 }
 
@@ -152,10 +156,13 @@ func listenLoopback(port int) (int, error) {
 // netGate is the caller's side of one helper: it turns a bwrap exec.Cmd
 // into one that starts the helper, and serves the listeners it hands over.
 type netGate struct {
-	serve  func(net.Listener)
+	serve func(net.Listener)
+	stub  *dnsStub // the DNS stub, nil for none
+	ports []int    // its ports
+
 	conn   *net.UnixConn // the caller's end, until the handshake ends
 	child  *os.File      // the helper's end, closed once it started
-	lns    []net.Listener
+	lns    []io.Closer
 	closed bool
 }
 
@@ -183,7 +190,7 @@ func (g *netGate) prepare(run *exec.Cmd) (restore func(), err error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	run.Env = append(slices.Clip(env), netnsEnv+"="+strconv.Itoa(3+len(extra))+":"+id+":"+path)
+	run.Env = append(slices.Clip(env), netnsEnv+"="+strconv.Itoa(3+len(extra))+":"+id+":"+stubPortList(g.ports)+":"+path)
 	run.ExtraFiles = append(slices.Clip(extra), g.child)
 	run.SysProcAttr = helperAttr(attr)
 	run.Path = "/proc/self/exe"
@@ -228,7 +235,8 @@ func (g *netGate) started() error {
 	defer func() { g.conn.Close(); g.conn = nil }()
 	_ = g.conn.SetReadDeadline(time.Now().Add(helperTimeout))
 	buf := make([]byte, 512)
-	oob := make([]byte, unix.CmsgSpace(4*len(proxyPorts)))
+	want := len(proxyPorts) + 1 + len(g.ports)
+	oob := make([]byte, unix.CmsgSpace(4*want))
 	n, oobn, _, _, err := g.conn.ReadMsgUnix(buf, oob)
 	if err != nil {
 		return fmt.Errorf("sandbox: network helper: %w", err)
@@ -245,19 +253,13 @@ func (g *netGate) started() error {
 			unix.Close(fd)
 		}
 	}()
-	if err != nil || len(fds) != len(proxyPorts) {
-		return fmt.Errorf("sandbox: network helper: got %d listeners, want %d: %v", len(fds), len(proxyPorts), err)
+	if err != nil || len(fds) != want {
+		return fmt.Errorf("sandbox: network helper: got %d listeners, want %d: %v", len(fds), want, err)
 	}
-	for _, fd := range fds {
-		f := os.NewFile(uintptr(fd), "proxy-listener")
-		ln, err := net.FileListener(f)
-		f.Close()
-		if err != nil {
-			g.close()
-			return fmt.Errorf("sandbox: network helper: listener: %w", err)
-		}
-		g.lns = append(g.lns, ln)
-		go g.serve(ln)
+	if err := g.adopt(fds); err != nil {
+		fds = nil
+		g.close()
+		return err
 	}
 	fds = nil
 	if _, err := g.conn.Write([]byte("go")); err != nil {
@@ -311,4 +313,120 @@ func helperStartError(prog string, err error) error {
 		reason: "the network helper cannot create its user and network namespace for " + prog + ": " + err.Error(),
 		hint:   "network mode proxy needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0); or choose --network off or host",
 	}
+}
+
+// stubPortList is ports as the helper's variable carries them.
+func stubPortList(ports []int) string {
+	s := make([]string, len(ports))
+	for i, p := range ports {
+		s[i] = strconv.Itoa(p)
+	}
+	return strings.Join(s, ",")
+}
+
+// listenStub binds the DNS stub's sockets: UDP 127.0.0.1:53, then TCP on
+// each of list's ports on every address (all of them loopback here).
+func listenStub(list string) ([]int, error) {
+	var fds []int
+	fail := func(err error) ([]int, error) {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return nil, err
+	}
+	s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fail(fmt.Errorf("dns stub: %w", err))
+	}
+	fds = append(fds, s)
+	if err := unix.Bind(s, &unix.SockaddrInet4{Port: 53, Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		return fail(fmt.Errorf("dns stub: bind 127.0.0.1:53: %w", err))
+	}
+	for _, p := range strings.Split(list, ",") {
+		if p == "" {
+			continue
+		}
+		port, err := strconv.Atoi(p)
+		if err != nil || port < 1 || port > 65535 {
+			return fail(fmt.Errorf("dns stub: port %q", p))
+		}
+		s, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return fail(fmt.Errorf("dns stub: %w", err))
+		}
+		fds = append(fds, s)
+		_ = unix.SetsockoptInt(s, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
+		if err := unix.Bind(s, &unix.SockaddrInet4{Port: port}); err != nil {
+			return fail(fmt.Errorf("dns stub: bind port %d: %w", port, err))
+		}
+		if err := unix.Listen(s, 128); err != nil {
+			return fail(fmt.Errorf("dns stub: listen on port %d: %w", port, err))
+		}
+	}
+	return fds, nil
+}
+
+// bindListeners binds, in this thread's network namespace, what a gate
+// serves: the proxy's listeners, then the DNS stub's (listenStub). On an
+// error none stays open.
+func bindListeners(ports []int) ([]int, error) {
+	var fds []int
+	for _, port := range proxyPorts {
+		fd, err := listenLoopback(port)
+		if err != nil {
+			for _, fd := range fds {
+				unix.Close(fd)
+			}
+			return nil, err
+		}
+		fds = append(fds, fd)
+	}
+	stub, err := listenStub(stubPortList(ports))
+	if err != nil {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return nil, err
+	}
+	return append(fds, stub...), nil
+}
+
+// adopt serves fds, in bindListeners' order: the proxy's listeners with
+// g.serve, the DNS stub's with g.stub. It takes every descriptor over,
+// closing those it could not use; on an error the caller closes g.
+func (g *netGate) adopt(fds []int) error {
+	for i, fd := range fds {
+		f := os.NewFile(uintptr(fd), "proxy-listener")
+		var ln io.Closer
+		var err error
+		if i == len(proxyPorts) {
+			var pc net.PacketConn
+			if pc, err = net.FilePacketConn(f); err == nil {
+				ln = pc
+				if g.stub != nil {
+					go g.stub.serveDNS(pc)
+				}
+			}
+		} else {
+			var l net.Listener
+			if l, err = net.FileListener(f); err == nil {
+				ln = l
+				switch {
+				case i < len(proxyPorts):
+					go g.serve(l)
+				case g.stub != nil:
+					go g.stub.forward(l, g.ports[i-len(proxyPorts)-1])
+				}
+			}
+		}
+		f.Close()
+		if err != nil {
+			for _, rest := range fds[i+1:] {
+				unix.Close(rest)
+			}
+			return fmt.Errorf("sandbox: network helper: listener: %w", err)
+		}
+		g.lns = append(g.lns, ln)
+	}
+	return nil
 }

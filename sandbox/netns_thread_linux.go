@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -53,21 +52,13 @@ func startNetThread(run *exec.Cmd, g *netGate, start func() error) (release func
 			if err := loopbackUp(); err != nil {
 				return fmt.Errorf("sandbox: network thread: %w", err)
 			}
-			for _, port := range proxyPorts {
-				fd, err := listenLoopback(port)
-				if err != nil {
-					g.close()
-					return fmt.Errorf("sandbox: network thread: %w", err)
-				}
-				f := os.NewFile(uintptr(fd), "proxy-listener")
-				ln, err := net.FileListener(f)
-				f.Close()
-				if err != nil {
-					g.close()
-					return fmt.Errorf("sandbox: network thread: listener: %w", err)
-				}
-				g.lns = append(g.lns, ln)
-				go g.serve(ln)
+			fds, err := bindListeners(g.ports)
+			if err != nil {
+				return fmt.Errorf("sandbox: network thread: %w", err)
+			}
+			if err := g.adopt(fds); err != nil {
+				g.close()
+				return fmt.Errorf("sandbox: network thread: %w", err)
 			}
 			if err := start(); err != nil {
 				g.close()

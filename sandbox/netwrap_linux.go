@@ -86,7 +86,7 @@ func runNetWrap(args []string) int {
 	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, netWrapSignals...)
-	gate := &netGate{serve: p.serve}
+	gate := &netGate{serve: p.serve, stub: newDNSStub(p), ports: stubPorts(n)}
 	if _, err := gate.prepare(run); err != nil {
 		return fail("%v", err)
 	}

@@ -92,6 +92,7 @@ type plan struct {
 	// and wrapFiles lists what goes behind them, in the same order.
 	nullFD    string
 	seccompFD string
+	resolvFD  string // the DNS stub's resolv.conf in mode proxy
 	// statusFD is the pipe bwrap reports its progress on (bwrap
 	// --json-status-fd). Only NewCmd's Start has one, for the argv it
 	// starts; every other argv has none.

@@ -68,6 +68,9 @@ func newProxy(n Network) (*proxy, error) {
 	p.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
 		return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 	}
+	if proxyTestHook != nil {
+		proxyTestHook(p)
+	}
 	return p, nil
 }
 

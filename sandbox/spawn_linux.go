@@ -232,7 +232,7 @@ func (f *fold) startRun(run *exec.Cmd) error {
 		}
 		f.proxy = p
 	}
-	f.gate = &netGate{serve: f.proxy.serve}
+	f.gate = &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}
 	if netThreadable(run) {
 		release, err := startNetThread(run, f.gate, func() error { return f.win.fork(run, run.Start) })
 		if err != nil {

@@ -1046,6 +1046,13 @@ var ruleTable = [...]Rule{
 		Why:      "The /dev/shm that --dev leaves is a directory of /dev's own tmpfs, writable and half of RAM; a tmpfs of its own, no larger than the shm-size limit, takes its place for POSIX shared memory.",
 	},
 	{
+		ID:       "dns-stub",
+		Platform: "linux",
+		When:     "dns-stub",
+		Emits:    "--ro-bind-data $resolvfd /etc/resolv.conf",
+		Why:      "Network mode proxy: the sandbox's resolv.conf names the DNS stub on 127.0.0.1:53, served from the proxy's process, for tools that ignore the proxy variables (Node 20's built-in fetch, ssh, the JVM). It answers each name's A query with an address of its own in 127.77.0.0/16 and every other type with no records; a connection to that address on port 80, 443 or 22 (or a port Network.Allow or Network.Private names) goes to the proxy as that name and port, which allows or refuses it as it would a CONNECT, and passes the stream through untouched (TLS too). Nothing is resolved inside the sandbox: the proxy resolves the name on the host when it dials, and checks the address as always. The host's /etc/hosts still applies first.",
+	},
+	{
 		ID:       "workspace-bind",
 		Platform: "linux",
 		Emits:    "--bind $workspace $workspace",
@@ -1189,8 +1196,8 @@ var ruleTable = [...]Rule{
 		ID:       "proxy-env",
 		Platform: "linux",
 		When:     "network-proxy",
-		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1",
-		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both). NO_PROXY keeps the sandbox's own loopback direct. The JVM is not told (JAVA_TOOL_OPTIONS would replace the caller's and print a line on every start): pass -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 yourself.",
+		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1 --setenv JAVA_TOOL_OPTIONS -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]",
+		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both, and reaches the proxy through the DNS stub). NO_PROXY keeps the sandbox's own loopback direct. The JVM reads none of them: JAVA_TOOL_OPTIONS gives it the same proxy for http and https and the same exceptions (nonProxyHosts); it replaces the caller's value, and every JVM prints it on stderr when it starts (\"Picked up JAVA_TOOL_OPTIONS\"). ssh needs nothing: it resolves the host through the DNS stub, which serves port 22 (git@host: remotes).",
 	},
 	{
 		ID:       "die-with-parent",
@@ -4508,18 +4515,18 @@ const linuxProgram = "bwrap" // program
 
 // Table indices of the linux mount-group rules, for mount.rule.
 const (
-	linuxRuleWorkspaceBind      = 6  // workspace-bind
-	linuxRuleReadPath           = 7  // read-path
-	linuxRuleWritePath          = 8  // write-path
-	linuxRulePinDir             = 9  // pin-dir
-	linuxRuleCacheBind          = 10 // cache-bind
-	linuxRuleProtectPath        = 11 // protect-path
-	linuxRuleProtectPlaceholder = 12 // protect-placeholder
-	linuxRuleRedactFile         = 13 // redact-file
-	linuxRuleHideDir            = 14 // hide-dir
-	linuxRuleHideFile           = 15 // hide-file
-	linuxRuleHideHostSocket     = 16 // hide-host-socket
-	linuxRuleGrantSocket        = 17 // grant-socket
+	linuxRuleWorkspaceBind      = 7  // workspace-bind
+	linuxRuleReadPath           = 8  // read-path
+	linuxRuleWritePath          = 9  // write-path
+	linuxRulePinDir             = 10 // pin-dir
+	linuxRuleCacheBind          = 11 // cache-bind
+	linuxRuleProtectPath        = 12 // protect-path
+	linuxRuleProtectPlaceholder = 13 // protect-placeholder
+	linuxRuleRedactFile         = 14 // redact-file
+	linuxRuleHideDir            = 15 // hide-dir
+	linuxRuleHideFile           = 16 // hide-file
+	linuxRuleHideHostSocket     = 17 // hide-host-socket
+	linuxRuleGrantSocket        = 18 // grant-socket
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -4588,6 +4595,9 @@ func linuxMounts(p *plan, dst []mount) []mount {
 // in one allocation of exactly the size it needs.
 func linuxArgs(p *plan) []string {
 	n := 27 // the unconditional rules
+	if p.resolvFD != "" {
+		n += 3 // dns-stub
+	}
 	for i := range p.mounts {
 		switch p.mounts[i].rule {
 		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleRedactFile, linuxRuleHideFile, linuxRuleHideHostSocket, linuxRuleGrantSocket:
@@ -4615,7 +4625,7 @@ func linuxArgs(p *plan) []string {
 		n += 1 // proxy-net
 	}
 	if p.netProxy {
-		n += 27 // proxy-env
+		n += 30 // proxy-env
 	}
 	if !p.interactive {
 		n += 1 // new-session
@@ -4636,6 +4646,9 @@ func linuxArgs(p *plan) []string {
 	a = append(a, "--ro-bind", "/proc/sys", "/proc/sys")                     // proc-sys-read-only
 	a = append(a, "--size", p.limitArg(limitTmpSize), "--tmpfs", "/tmp")     // tmp
 	a = append(a, "--size", p.limitArg(limitShmSize), "--tmpfs", "/dev/shm") // shm
+	if p.resolvFD != "" {
+		a = append(a, "--ro-bind-data", p.resolvFD, "/etc/resolv.conf") // dns-stub
+	}
 	for _, m := range p.mounts {
 		switch m.rule {
 		case linuxRuleWorkspaceBind:
@@ -4685,7 +4698,7 @@ func linuxArgs(p *plan) []string {
 		a = append(a, "--share-net") // proxy-net
 	}
 	if p.netProxy {
-		a = append(a, "--setenv", "HTTP_PROXY", "http://127.0.0.1:3128", "--setenv", "http_proxy", "http://127.0.0.1:3128", "--setenv", "HTTPS_PROXY", "http://127.0.0.1:3128", "--setenv", "https_proxy", "http://127.0.0.1:3128", "--setenv", "ALL_PROXY", "socks5h://127.0.0.1:1080", "--setenv", "all_proxy", "socks5h://127.0.0.1:1080", "--setenv", "NO_PROXY", "localhost,127.0.0.1,::1", "--setenv", "no_proxy", "localhost,127.0.0.1,::1", "--setenv", "NODE_USE_ENV_PROXY", "1") // proxy-env
+		a = append(a, "--setenv", "HTTP_PROXY", "http://127.0.0.1:3128", "--setenv", "http_proxy", "http://127.0.0.1:3128", "--setenv", "HTTPS_PROXY", "http://127.0.0.1:3128", "--setenv", "https_proxy", "http://127.0.0.1:3128", "--setenv", "ALL_PROXY", "socks5h://127.0.0.1:1080", "--setenv", "all_proxy", "socks5h://127.0.0.1:1080", "--setenv", "NO_PROXY", "localhost,127.0.0.1,::1", "--setenv", "no_proxy", "localhost,127.0.0.1,::1", "--setenv", "NODE_USE_ENV_PROXY", "1", "--setenv", "JAVA_TOOL_OPTIONS", "-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]") // proxy-env
 	}
 	a = append(a, "--die-with-parent") // die-with-parent
 	if !p.interactive {
@@ -4715,6 +4728,9 @@ func linuxSteps(p *plan) []Step {
 	s = append(s, Step{Rule: "proc-sys-read-only", Args: []string{"--ro-bind", "/proc/sys", "/proc/sys"}})      // proc-sys-read-only
 	s = append(s, Step{Rule: "tmp", Args: []string{"--size", p.limitArg(limitTmpSize), "--tmpfs", "/tmp"}})     // tmp
 	s = append(s, Step{Rule: "shm", Args: []string{"--size", p.limitArg(limitShmSize), "--tmpfs", "/dev/shm"}}) // shm
+	if p.resolvFD != "" {
+		s = append(s, Step{Rule: "dns-stub", Args: []string{"--ro-bind-data", p.resolvFD, "/etc/resolv.conf"}}) // dns-stub
+	}
 	for _, m := range p.mounts {
 		switch m.rule {
 		case linuxRuleWorkspaceBind:
@@ -4764,7 +4780,7 @@ func linuxSteps(p *plan) []Step {
 		s = append(s, Step{Rule: "proxy-net", Args: []string{"--share-net"}}) // proxy-net
 	}
 	if p.netProxy {
-		s = append(s, Step{Rule: "proxy-env", Args: []string{"--setenv", "HTTP_PROXY", "http://127.0.0.1:3128", "--setenv", "http_proxy", "http://127.0.0.1:3128", "--setenv", "HTTPS_PROXY", "http://127.0.0.1:3128", "--setenv", "https_proxy", "http://127.0.0.1:3128", "--setenv", "ALL_PROXY", "socks5h://127.0.0.1:1080", "--setenv", "all_proxy", "socks5h://127.0.0.1:1080", "--setenv", "NO_PROXY", "localhost,127.0.0.1,::1", "--setenv", "no_proxy", "localhost,127.0.0.1,::1", "--setenv", "NODE_USE_ENV_PROXY", "1"}}) // proxy-env
+		s = append(s, Step{Rule: "proxy-env", Args: []string{"--setenv", "HTTP_PROXY", "http://127.0.0.1:3128", "--setenv", "http_proxy", "http://127.0.0.1:3128", "--setenv", "HTTPS_PROXY", "http://127.0.0.1:3128", "--setenv", "https_proxy", "http://127.0.0.1:3128", "--setenv", "ALL_PROXY", "socks5h://127.0.0.1:1080", "--setenv", "all_proxy", "socks5h://127.0.0.1:1080", "--setenv", "NO_PROXY", "localhost,127.0.0.1,::1", "--setenv", "no_proxy", "localhost,127.0.0.1,::1", "--setenv", "NODE_USE_ENV_PROXY", "1", "--setenv", "JAVA_TOOL_OPTIONS", "-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]"}}) // proxy-env
 	}
 	s = append(s, Step{Rule: "die-with-parent", Args: []string{"--die-with-parent"}}) // die-with-parent
 	if !p.interactive {
