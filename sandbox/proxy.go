@@ -95,6 +95,9 @@ func (p *proxy) connect(ctx context.Context, host string, port int) (net.Conn, e
 	if host == "" || port < 1 || port > 65535 {
 		return nil, p.refuse(dest, "not a destination", "name a host and a port")
 	}
+	if err := p.notHostName(host, port); err != nil {
+		return nil, err
+	}
 	// listed: an exact entry names host:port, so it may be non-public.
 	listed := false
 	if p.allow != nil {
@@ -126,7 +129,7 @@ func (p *proxy) connect(ctx context.Context, host string, port int) (net.Conn, e
 	var firstBad string
 	var lastErr error
 	for _, ip := range addrs {
-		if kind, bad := privateAddr(ip); bad && !listed {
+		if kind, bad := p.refusedAddr(ip); bad && !listed {
 			if firstBad == "" {
 				firstBad = ip.Unmap().String() + ", " + kind
 			}

@@ -1,0 +1,79 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"unicode"
+)
+
+// proxyForgeScript asks the proxy, over SOCKS5, for a name holding a
+// newline and an escape sequence: a line of its own making in the caller's
+// log, and a terminal control sequence, if the refusal repeats it as is.
+const proxyForgeScript = `import socket
+name = b"x.invalid\nsandbox: forged line \x1b]0;owned\x07"
+s = socket.create_connection(("127.0.0.1", 1080))
+s.sendall(b"\x05\x01\x00")
+s.recv(2)
+s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name + b"\x00\x50")
+print("reply", s.recv(10)[1])
+`
+
+// TestProxyForgedName: a command in mode proxy cannot put control
+// characters into the caller's log through Network.Refused (what sandtable
+// run prints on stderr): the proxy refuses a destination that is not a
+// host name or IP address, quoted. The control (the check off) shows the
+// newline and the escape sequence reaching the caller. As root and
+// unprivileged.
+func TestProxyForgedName(t *testing.T) {
+	requireBwrap(t)
+	base, _, _ := fixture(t)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range escUsers(t) {
+		for _, check := range []bool{true, false} {
+			name := u.label + "/checked"
+			if !check {
+				name = u.label + "/control-unchecked"
+			}
+			t.Run(name, func(t *testing.T) {
+				checkHostNames = check
+				t.Cleanup(func() { checkHostNames = true })
+				ws := mkdir(t, base, "ws-"+strings.ReplaceAll(name, "/", "-"))
+				if err := os.Chown(ws, u.uid, u.gid); err != nil {
+					t.Fatal(err)
+				}
+				// An allowlist the name is not in: its refusal repeats the
+				// destination, unless the name check refuses it first.
+				var refused []string
+				cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Mode: NetworkProxy,
+					Allow:   []string{"*.example.org:443"},
+					Refused: func(m string) { refused = append(refused, m) }}}
+				c, err := NewCmd(context.Background(), cfg, "python3", "-c", proxyForgeScript)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if u.cred != nil {
+					c.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+				}
+				out, err := c.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%v: %s", err, out)
+				}
+				ctl := strings.ContainsFunc(strings.Join(refused, ""), unicode.IsControl)
+				if check {
+					if string(out) != "reply 2\n" || len(refused) != 1 || ctl || !strings.Contains(refused[0], "not a host name") {
+						t.Errorf("checked: %q, Refused heard %q; want reply 2 (not allowed) and one quoted refusal", out, refused)
+					}
+					return
+				}
+				if len(refused) == 0 || !ctl {
+					t.Errorf("control: Refused heard %q (reply %q), want the raw name with its newline", refused, out)
+				}
+			})
+		}
+	}
+}

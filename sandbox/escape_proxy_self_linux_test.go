@@ -1,0 +1,173 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// selfAddr is the address the test's network namespace gives its own
+// interface: a documentation range, which the proxy's ranges leave open
+// (this machine's own eth0 holds one of them).
+const selfAddr = "198.51.100.7"
+
+// inSelfNetns runs f on a thread in a network namespace of the test's own
+// making, whose veth end holds selfAddr and whose loopback is up; what f
+// starts from the thread (sockets, processes) is there. The thread goes
+// back to the process's namespace afterwards.
+func inSelfNetns(t *testing.T, f func()) {
+	t.Helper()
+	runtime.LockOSThread()
+	orig, err := os.Open("/proc/thread-self/ns/net")
+	if err != nil {
+		runtime.UnlockOSThread()
+		t.Fatal(err)
+	}
+	defer orig.Close()
+	if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+		runtime.UnlockOSThread()
+		t.Skipf("a network namespace of the test's own: %v", err)
+	}
+	defer func() {
+		// Back, or the thread stays locked and ends with its goroutine.
+		if err := unix.Setns(int(orig.Fd()), unix.CLONE_NEWNET); err != nil {
+			t.Errorf("back to the process's network namespace: %v", err)
+			return
+		}
+		runtime.UnlockOSThread()
+	}()
+	for _, args := range [][]string{
+		{"link", "set", "lo", "up"},
+		{"link", "add", "st-self0", "type", "veth", "peer", "name", "st-self1"},
+		{"addr", "add", selfAddr + "/24", "dev", "st-self0"},
+		{"link", "set", "st-self0", "up"},
+		{"link", "set", "st-self1", "up"},
+	} {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+	}
+	f()
+}
+
+// proxySelfScript asks the proxy for a tunnel to selfAddr:port and prints
+// what comes back: the proxy's answer, and the service's nonce if it got
+// through.
+func proxySelfScript(port string) string {
+	return `import socket
+s = socket.create_connection(("127.0.0.1", 3128))
+s.sendall(b"CONNECT ` + selfAddr + `:` + port + ` HTTP/1.1\r\nHost: ` + selfAddr + `:` + port + `\r\n\r\n")
+s.settimeout(20)
+data = b""
+while True:
+    b = s.recv(4096)
+    if not b:
+        break
+    data += b
+print(data.decode(errors="replace"))
+`
+}
+
+// TestProxyOwnAddress: the host's services listening on every address
+// (0.0.0.0) are reachable through the host's own interface address when
+// that address is public, or in a range the proxy leaves open: the proxy,
+// in the caller's namespace, delivers it through the loopback. In a
+// network namespace the test makes, a service on 0.0.0.0 and an interface
+// holding 198.51.100.7: the command in mode proxy (through Command, whose
+// wrap helper serves the proxy there) is refused, as root and
+// unprivileged. Controls: the service answers a direct connection to the
+// address outside the sandbox, and the proxy reaches it with
+// checkOwnAddrs off.
+func TestProxyOwnAddress(t *testing.T) {
+	requireBwrap(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the test's network namespace needs root")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("no ip command to set the test's namespace up")
+	}
+	base, _, _ := fixture(t)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nonce := fmt.Sprintf("host-service-%x", rand.Uint64())
+	inSelfNetns(t, func() {
+		ln, err := net.Listen("tcp4", "0.0.0.0:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				fmt.Fprintln(c, nonce)
+				c.Close()
+			}
+		}()
+		port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+		addr := net.JoinHostPort(selfAddr, port)
+
+		// Control, outside the sandbox: the address is this host's.
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatalf("control: direct %s: %v", addr, err)
+		}
+		b, _ := io.ReadAll(c)
+		c.Close()
+		if !strings.Contains(string(b), nonce) {
+			t.Fatalf("control: direct %s read %q", addr, b)
+		}
+		// Control, without the check: the proxy reaches it.
+		p, err := newProxy(Network{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkOwnAddrs = false
+		up, err := p.connect(context.Background(), selfAddr, ln.Addr().(*net.TCPAddr).Port)
+		checkOwnAddrs = true
+		if err != nil {
+			t.Fatalf("control: the proxy without checkOwnAddrs: %v", err)
+		}
+		up.Close()
+		if _, err := p.connect(context.Background(), selfAddr, ln.Addr().(*net.TCPAddr).Port); err == nil || !strings.Contains(err.Error(), "an address of this host") {
+			t.Errorf("the proxy with checkOwnAddrs: %v, want a refusal", err)
+		}
+
+		for _, u := range escUsers(t) {
+			ws := netWrapWorkspace(t, base, u)
+			cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Mode: NetworkProxy}}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			cmd, err := Command(ctx, cfg, "python3", "-c", proxySelfScript(port))
+			if err != nil {
+				cancel()
+				t.Fatal(err)
+			}
+			if u.cred != nil {
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+			}
+			out, err := cmd.CombinedOutput() // started from this thread: the helper is in the namespace
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: %v: %s", u.label, err, out)
+			}
+			if strings.Contains(string(out), nonce) || !strings.Contains(string(out), "403") || !strings.Contains(string(out), "an address of this host") {
+				t.Errorf("%s: the command through the proxy got %q, want a 403 naming the host's own address", u.label, out)
+			}
+		}
+	})
+}

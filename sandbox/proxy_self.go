@@ -1,0 +1,37 @@
+package sandbox
+
+import (
+	"net"
+	"net/netip"
+)
+
+// checkOwnAddrs refuses, besides the ranges of refusedPrefixes, every
+// address of this host's own interfaces in the proxy's network namespace:
+// a host whose interface has a public address (or one of a documentation
+// range, which the ranges leave open) reaches its own services through it,
+// those listening on 0.0.0.0 or :: included, by way of its loopback, and
+// a firewall that drops the address from outside lets that pass. A test
+// turns it off for its control.
+var checkOwnAddrs = true
+
+// refusedAddr is privateAddr, and also refuses an address of this host
+// (see checkOwnAddrs); when the interfaces cannot be listed, every
+// address is refused.
+func (p *proxy) refusedAddr(ip netip.Addr) (string, bool) {
+	if kind, bad := privateAddr(ip); bad || !checkOwnAddrs {
+		return kind, bad
+	}
+	ip = ip.Unmap().WithZone("")
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return "an address this host's interfaces could not be checked against (" + err.Error() + ")", true
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			if own, ok := netip.AddrFromSlice(n.IP); ok && own.Unmap() == ip {
+				return "an address of this host", true
+			}
+		}
+	}
+	return "", false
+}
