@@ -81,11 +81,5 @@ func checkConfig(cfg Config) error {
 	if err := checkEnvConfig(cfg); err != nil {
 		return err
 	}
-	switch cfg.Policy {
-	case FromEnv, Required, Off:
-	default:
-		_, err := cfg.Policy.resolve()
-		return err
-	}
-	return nil
+	return nil // Config.Policy: prefix resolved it before newPlan, refusing a bad one
 }
