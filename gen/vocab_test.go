@@ -1,14 +1,11 @@
 package gen
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // TestVocabCoversRules: every bwrap flag and SBPL operation the rule table
@@ -97,37 +94,16 @@ var vocabLiterals = map[string][]string{
 // TestVocabOneSource fails when a consumer in gen/ names a bwrap flag or an
 // SBPL operation itself instead of reading its vocabulary row.
 func TestVocabOneSource(t *testing.T) {
-	files, err := filepath.Glob("*.go")
+	lits, checked, err := testkit.StringLiterals(".", func(name string) bool { return !strings.HasPrefix(name, "vocab_") })
 	if err != nil {
 		t.Fatal(err)
 	}
-	fset := token.NewFileSet()
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, "vocab_") {
-			continue
+	for _, l := range lits {
+		_, flag := bwrapFlags[l.Value]
+		_, op := sbplOps[l.Value]
+		if (flag || op) && !slices.Contains(vocabLiterals[l.Pos.Filename], l.Value) {
+			t.Errorf("%s: %q: a flag or operation named outside its vocabulary row (read the row instead)", l.Pos, l.Value)
 		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked++
-		ast.Inspect(f, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			s, err := strconv.Unquote(lit.Value)
-			if err != nil {
-				return true
-			}
-			_, flag := bwrapFlags[s]
-			_, op := sbplOps[s]
-			if (flag || op) && !slices.Contains(vocabLiterals[name], s) {
-				t.Errorf("%s: %q: a flag or operation named outside its vocabulary row (read the row instead)", fset.Position(lit.Pos()), s)
-			}
-			return true
-		})
 	}
 	if checked < 20 {
 		t.Fatalf("checked %d files; is the glob right?", checked)

@@ -1,13 +1,10 @@
 package sandbox
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // TestMountFlagsFromVocab: what a bwrap flag does at its destination is
@@ -17,29 +14,14 @@ func TestMountFlagsFromVocab(t *testing.T) {
 	if bwrapMount("--tmpfs") != mountFresh || bwrapMount("--ro-bind") != mountShown || bwrapModifier("--size") != 1 {
 		t.Fatal("zz_vocab.go does not know --tmpfs, --ro-bind and --size; is it generated?")
 	}
-	files, err := filepath.Glob("*.go")
+	lits, checked, err := testkit.StringLiterals(".", func(name string) bool { return !strings.HasPrefix(name, "zz_") })
 	if err != nil {
 		t.Fatal(err)
 	}
-	fset := token.NewFileSet()
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, "zz_") {
-			continue
+	for _, l := range lits {
+		if bwrapMount(l.Value) != mountNone || bwrapModifier(l.Value) > 0 {
+			t.Errorf("%s: %q: a mount flag named by hand (use bwrapMount or bwrapModifier)", l.Pos, l.Value)
 		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked++
-		ast.Inspect(f, func(n ast.Node) bool {
-			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				if s, err := strconv.Unquote(lit.Value); err == nil && (bwrapMount(s) != mountNone || bwrapModifier(s) > 0) {
-					t.Errorf("%s: %q: a mount flag named by hand (use bwrapMount or bwrapModifier)", fset.Position(lit.Pos()), s)
-				}
-			}
-			return true
-		})
 	}
 	if checked < 20 {
 		t.Fatalf("checked %d files; is the glob right?", checked)

@@ -15,3 +15,17 @@ func TestForksStarted(t *testing.T) {
 		}
 	}
 }
+
+func TestStringLiterals(t *testing.T) {
+	lits, read, err := StringLiterals(".", func(name string) bool { return name == "testkit.go" })
+	if err != nil || read != 1 {
+		t.Fatalf("read %d files: %v", read, err)
+	}
+	found := false
+	for _, l := range lits {
+		found = found || l.Value == "STARTED=" && l.Pos.Filename == "testkit.go" && l.Pos.Line > 0
+	}
+	if !found {
+		t.Errorf("testkit.go's \"STARTED=\" is not among %d literals", len(lits))
+	}
+}
