@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -71,25 +70,7 @@ func startNetThread(run *exec.Cmd, g *netGate, start func() error) (release func
 			<-done
 		}
 	}
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread keeps the namespace and dies with this goroutine
-		if unix.Gettid() == unix.Getpid() {
-			// Never the main thread, which cannot die (the runtime
-			// would keep it, in the namespace, and /proc/self reads
-			// it): hold it until another goroutine, which then
-			// cannot run on it, holds a thread of its own.
-			held := make(chan struct{})
-			go func() {
-				runtime.LockOSThread() // likewise never unlocked
-				close(held)
-				work()
-			}()
-			<-held
-			runtime.UnlockOSThread()
-			return
-		}
-		work()
-	}()
+	onDyingThread(work)
 	if err := <-errc; err != nil {
 		return nil, err
 	}

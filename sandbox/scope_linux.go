@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"sync"
 	"unsafe"
 
@@ -51,8 +50,7 @@ func scopeAbstract(bwrap string) bool {
 func startScoped(run *exec.Cmd, start func() error) (release func(), err error) {
 	errc := make(chan error, 1)
 	done := make(chan struct{})
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread keeps the domain and dies with this goroutine
+	onDyingThread(func() { // the thread keeps the domain and dies with its goroutine
 		if err := restrictThread(); err != nil {
 			errc <- fmt.Errorf("sandbox: start %s: landlock scope: %w", run.Path, err)
 			return
@@ -62,7 +60,7 @@ func startScoped(run *exec.Cmd, start func() error) (release func(), err error) 
 		if err == nil {
 			<-done
 		}
-	}()
+	})
 	if err := <-errc; err != nil {
 		return nil, err
 	}

@@ -25,6 +25,11 @@ func TestRunSocket(t *testing.T) {
 		t.Skipf("no directory under /run: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
+	// Other tests' spawns, some under an unprivileged uid, list this socket
+	// too and mount over it: they must be able to reach it.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	sock := filepath.Join(dir, "service.sock")
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
 	if err != nil {
