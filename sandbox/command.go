@@ -27,7 +27,9 @@ type Wrap struct {
 	Profile string
 	// Files are passed to Program as descriptors 3, 4, ... in order
 	// (exec.Cmd.ExtraFiles): on Linux, /dev/null when a hidden file is
-	// replaced by an empty one, then the seccomp filter's bytes.
+	// replaced by an empty one, the redacted files' copies, in network
+	// mode proxy the DNS stub's resolv.conf, then the seccomp filter's
+	// bytes.
 	Files []WrapFile
 	// Env is NAME=VALUE for the command's environment, in place of any
 	// value it had: the table's cache variables, each pointing at its

@@ -170,3 +170,23 @@ func TestDNSStubJVM(t *testing.T) {
 		t.Errorf("mode host told the JVM a proxy: %q", out)
 	}
 }
+
+// TestDNSStubAddrConfig: a lookup with AI_ADDRCONFIG (getent ahostsv4)
+// finds the stub's answer, since lo has an address besides 127.0.0.1, as
+// root and unprivileged.
+func TestDNSStubAddrConfig(t *testing.T) {
+	requireBwrap(t)
+	base, _, _ := fixture(t)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			ws := netWrapWorkspace(t, base, u)
+			out, _ := runNewCmdAs(t, u, ws, Network{}, "getent ahostsv4 "+stubTestName+" | head -1")
+			if !strings.HasPrefix(out, "127.77.") {
+				t.Errorf("getent ahostsv4: %q, want the stub's 127.77.x.y", out)
+			}
+		})
+	}
+}
