@@ -55,6 +55,8 @@ func darwinVar(v string) *jen.Statement {
 		return jen.Id("p").Dot("home")
 	case varHomeRegex:
 		return jen.Id("p").Dot("homeRegex")
+	case varProxyPort:
+		return jen.Id("p").Dot("proxyPort")
 	case varFoldedPath:
 		return jen.Id("f").Dot("folded")
 	case varTmpdir:

@@ -89,7 +89,10 @@ var (
 	socketDomains = []string{"AF_INET", "AF_INET6", "AF_ROUTE", "AF_SYSTEM", "AF_UNIX"}
 	// varHomeRegex is the home directory as a pattern matches it, each
 	// metacharacter bracketed: what ^$home/ starts a regex filter with.
-	varHomeRegex   = "$homeregex"
+	varHomeRegex = "$homeregex"
+	// varProxyPort is the loopback port of the proxy a macOS spawn in
+	// network mode proxy reaches (sandbox/proxy_darwin.go).
+	varProxyPort   = "$proxyport"
 	socketProtocol = regexp.MustCompile(`^(0|[1-9][0-9]?|1[0-9][0-9]|2[0-4][0-9]|25[0-5])$`)
 )
 
@@ -296,8 +299,12 @@ func checkFilter(c *errs, r *Rule, pos Pos, f Filter) {
 			bad("not a protocol number (want 0 to 255)")
 		}
 	case operandAddress:
-		if f.Form == "ip" && !ipAddress.MatchString(f.Value) {
-			bad("not an address the table may name (want localhost:PORT, localhost:*, *:PORT or *:*)")
+		if f.Form == "ip" && f.Value == "localhost:"+varProxyPort {
+			if !slices.Contains(r.When, Cond{Word: "network-proxy"}) {
+				c.at(pos, r.ID, "%s has a value in network mode proxy only (want when: network-proxy)", varProxyPort)
+			}
+		} else if f.Form == "ip" && !ipAddress.MatchString(f.Value) {
+			bad("not an address the table may name (want localhost:PORT, localhost:*, localhost:%s, *:PORT or *:*)", varProxyPort)
 		}
 		for _, s := range f.Of {
 			checkFilter(c, r, pos, s)
@@ -357,6 +364,9 @@ func filterParts(f Filter) []part {
 	case operandSymbol:
 		return []part{{text: "(" + f.Kind + " " + f.Value + ")"}}
 	case operandAddress:
+		if host, ok := strings.CutSuffix(f.Value, varProxyPort); ok && f.Form == "ip" {
+			return []part{{text: "(" + f.Kind + " ip \"" + host}, {text: varProxyPort, v: varProxyPort}, {text: "\")"}}
+		}
 		if f.Form == "ip" {
 			return []part{{text: "(" + f.Kind + " ip \"" + f.Value + "\")"}}
 		}

@@ -117,7 +117,8 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
 (allow signal (target same-sandbox))
 (allow process-info* (target same-sandbox))
 (allow mach-priv-task-port (target same-sandbox))
-{{if .Network}}(allow network-outbound (remote ip "*:*"))
+{{with .ProxyPort}}(allow network-outbound (remote ip "localhost:{{.}}"))
+{{end}}{{if .Network}}(allow network-outbound (remote ip "*:*"))
 (allow network-bind (local ip "localhost:*"))
 (allow network-inbound (local ip "localhost:*"))
 (allow system-socket
@@ -170,15 +171,15 @@ var profileTemplate = template.Must(template.New("sbpl").Parse(`(version 1)
 (allow mach-lookup (global-name "com.apple.cfprefsd.agent"))
 (allow mach-lookup (global-name "com.apple.bsd.dirhelper"))
 (allow mach-lookup (global-name "com.apple.PowerManagement.control"))
-{{if .Network}}(allow mach-lookup (global-name "com.apple.trustd.agent"))
+{{if .AnyNetwork}}(allow mach-lookup (global-name "com.apple.trustd.agent"))
 (allow mach-lookup (global-name "com.apple.SecurityServer"))
 (allow mach-lookup (global-name "com.apple.ocspd"))
-(allow mach-lookup (global-name "com.apple.networkd"))
+{{end}}{{if .Network}}(allow mach-lookup (global-name "com.apple.networkd"))
 (allow mach-lookup (global-name "com.apple.SystemConfiguration.configd"))
 (allow mach-lookup (global-name "com.apple.SystemConfiguration.DNSConfiguration"))
 {{end}}{{if .AllMach}}(allow mach*)
 {{end}}(allow user-preference-read (preference-domain "kCFPreferencesAnyApplication"))
-{{if .Network}}(allow user-preference-read
+{{if .AnyNetwork}}(allow user-preference-read
     (preference-domain "com.apple.CFNetwork")
     (preference-domain "com.apple.SystemConfiguration"))
 {{end}}(allow file-read*
@@ -264,6 +265,8 @@ type templateFact struct {
 type templateInput struct {
 	Workspace, Home   string
 	HomeRegex         string
+	ProxyPort         string
+	AnyNetwork        bool
 	Tmpdir            string
 	Network, AllMach  bool
 	Read, Write       []string
@@ -275,7 +278,7 @@ type templateInput struct {
 // templateData converts a plan outside the timed loop, as a template-based
 // builder would keep its input.
 func templateData(p *plan) templateInput {
-	d := templateInput{Workspace: p.workspace, Home: p.home, HomeRegex: p.homeRegex, Tmpdir: p.tmpdir, Network: p.netHost, AllMach: p.allMach}
+	d := templateInput{Workspace: p.workspace, Home: p.home, HomeRegex: p.homeRegex, ProxyPort: p.proxyPort, AnyNetwork: p.network, Tmpdir: p.tmpdir, Network: p.netHost, AllMach: p.allMach}
 	for _, f := range p.ancestors {
 		d.Ancestors = append(d.Ancestors, f.path)
 	}

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -47,6 +46,12 @@ type Wrap struct {
 // empty Wrap.
 func Prefix(cfg Config) (Wrap, error) {
 	w, p, _, err := prefix(runtime.GOOS, cfg, checkWorks)
+	if err == nil {
+		if err = refuseMacProxy(p, "Prefix"); err != nil {
+			removeTmpdir(w.TempDir)
+			return Wrap{}, err
+		}
+	}
 	if err == nil && p != nil && p.netProxy && w.Program != "" {
 		args := netWrapArgs(p.net, w.Program, w.Args)
 		w.Program, w.Args = netWrapExe, args
@@ -87,7 +92,9 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, hostFacts, e
 	}
 	if goos == "darwin" {
 		if p.netProxy {
-			return Wrap{}, nil, hostFacts{}, fmt.Errorf("sandbox: network mode proxy: not on macOS yet (want off or host): %w", ErrBadPolicy)
+			if err := attachProxyPort(p, check != checkNone && runtime.GOOS == "darwin"); err != nil {
+				return Wrap{}, nil, hostFacts{}, err
+			}
 		}
 		if check != checkNone && runtime.GOOS == "darwin" {
 			if err := attachTmpdir(p); err != nil {
@@ -95,7 +102,11 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, hostFacts, e
 			}
 		}
 		prof := darwinProfile(p.with(hf))
-		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(p, tableEnv(p)), TempDir: p.tmpdir}, p, hf, nil
+		env := tableEnv(p)
+		if p.netProxy {
+			env = append(env, proxyEnv(p)...)
+		}
+		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(p, env), TempDir: p.tmpdir}, p, hf, nil
 	}
 	return Wrap{Program: prog, Args: linuxArgs(p.with(hf)), Files: wrapFiles(p), Env: tableEnv(p)}, p, hf, nil
 }
@@ -118,6 +129,9 @@ func Explain(goos string, cfg Config) ([]Step, error) {
 		}
 		return linuxSteps(p.with(hf)), nil
 	case "darwin":
+		if p.netProxy {
+			attachProxyPort(p, false) // the port a spawn would choose, as a stand-in
+		}
 		return darwinSteps(p), nil
 	}
 	return nil, &unavailableError{reason: "no sandbox for GOOS " + goos}
@@ -143,6 +157,9 @@ func Command(ctx context.Context, cfg Config, name string, args ...string) (*exe
 	s, err := command(ctx, cfg, checkWorks, name, args...)
 	if err == nil {
 		err = refuseRequired(s.plan, "Command returns a plain exec.Cmd, which has no moment to apply it", "use NewCmd, which applies it while bwrap holds the command")
+	}
+	if err == nil {
+		err = refuseMacProxy(s.plan, "Command")
 	}
 	if err == nil && s.plan != nil && s.plan.netProxy {
 		wrapNetCmd(s.cmd, s.plan.net)
@@ -184,6 +201,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 	} else {
 		if err := closeStrayFDs(); err != nil {
 			removeTmpdir(w.TempDir)
+			refuseMacProxy(p, "")
 			return spawn{}, err
 		}
 		argv := make([]string, 0, len(w.Args)+1+len(args))
@@ -201,6 +219,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 	fds, owned, err := openFiles(w.Files)
 	if err != nil {
 		removeTmpdir(w.TempDir)
+		refuseMacProxy(p, "") // closes a macOS spawn's proxy listener
 		return spawn{}, err
 	}
 	cmd.ExtraFiles = fds

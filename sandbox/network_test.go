@@ -103,7 +103,7 @@ func TestNetworkModeRows(t *testing.T) {
 
 // TestNetworkProxyWrappers: Prefix and Command carry mode proxy in the
 // wrap helper's argv on Linux (TestNetworkProxyCommand runs it); macOS
-// refuses mode proxy for now.
+// renders it.
 func TestNetworkProxyWrappers(t *testing.T) {
 	ws := t.TempDir()
 	cfg := Config{Workspace: ws, Network: Network{Mode: NetworkProxy, Allow: []string{"example.org:443"}}, Policy: Required}
@@ -123,8 +123,10 @@ func TestNetworkProxyWrappers(t *testing.T) {
 			t.Errorf("Prefix: %s %q, want the wrap helper's argv ending in --", w.Program, w.Args)
 		}
 	}
-	if _, err := PrefixFor("darwin", cfg); !errors.Is(err, ErrBadPolicy) || !strings.Contains(err.Error(), "macOS") {
-		t.Errorf("PrefixFor darwin: %v, want a refusal", err)
+	// macOS renders mode proxy (its proxy is served by NewCmd only, and
+	// Command and Prefix refuse it there: TestMacProxyRefused).
+	if w, err := PrefixFor("darwin", cfg); err != nil || !strings.Contains(w.Profile, `(remote ip "localhost:3128")`) {
+		t.Errorf("PrefixFor darwin: %v, want the profile of mode proxy", err)
 	}
 	steps, err := Explain("linux", cfg)
 	if err != nil {

@@ -1,5 +1,7 @@
 package sandbox
 
+import "net"
+
 // pathKind is what one lstat, after symlink resolution, says a path is. The
 // builders choose a rule by kind because bwrap's --tmpfs fails the whole
 // spawn on anything but an existing directory.
@@ -75,10 +77,14 @@ type plan struct {
 	sockets      []pathFact
 	socketGrants []pathFact
 
-	network     bool    // any mode but NetworkOff
-	netHost     bool    // NetworkHost
-	netProxy    bool    // NetworkProxy: bwrap runs in the network helper's namespace
-	net         Network // the proxy's lists, for a spawn in mode proxy
+	network  bool    // any mode but NetworkOff
+	netHost  bool    // NetworkHost
+	netProxy bool    // NetworkProxy: bwrap runs in the network helper's namespace
+	net      Network // the proxy's lists, for a spawn in mode proxy
+	// proxyPort is the port of the proxy's loopback listener on macOS,
+	// proxyLn the listener itself for a spawn (proxy_mac.go).
+	proxyPort   string
+	proxyLn     net.Listener
 	interactive bool
 	callerRoot  bool
 	// disableUserns: the installed bwrap knows --disable-userns. It,

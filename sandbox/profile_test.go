@@ -28,6 +28,7 @@ type profileCase struct {
 	tmpdir  string
 	sockets []string // host sockets to hide
 	grants  []string // Config.Sockets
+	proxy   bool     // network mode proxy, its macOS listener on port 49152
 }
 
 var profileCases = []profileCase{
@@ -66,6 +67,8 @@ var profileCases = []profileCase{
 		"/Users/u/ws/.env": kindMissing, "/Users/u/ws/a/b/key.pem": kindFile, "/Users/u/ws/out/Cache": kindDir,
 		"/Users/u/w2/sub/.Token": kindMissing},
 		write: []string{"/Users/u/ws/out", "/Users/u/w2"}, read: []string{"/opt/sdk"}},
+	{name: "proxy", workspace: "/Users/u/ws", home: "/Users/u", proxy: true,
+		hidden: map[string]pathKind{"/Users/u/.ssh": kindDir}},
 }
 
 // newTestPlan builds the plan a validated config with these facts yields,
@@ -75,7 +78,8 @@ func newTestPlan(c profileCase) *plan {
 	p := &plan{
 		workspace:     c.workspace,
 		network:       !c.noNetwork,
-		netHost:       !c.noNetwork,
+		netHost:       !c.noNetwork && !c.proxy,
+		netProxy:      c.proxy,
 		interactive:   c.interactive,
 		callerRoot:    !c.callerNotRoot,
 		disableUserns: !c.oldBwrap,
@@ -106,6 +110,9 @@ func newTestPlan(c profileCase) *plan {
 	p.pins = pinFacts(p)
 	p.mounts = sortMounts(linuxMounts(p, nil))
 	p.home, p.allMach, p.tmpdir = c.home, c.allMach, c.tmpdir
+	if c.proxy {
+		p.proxyPort = "49152"
+	}
 	for _, t := range c.ttys {
 		p.ttys = append(p.ttys, pathFact{path: t, kind: kindFile})
 	}

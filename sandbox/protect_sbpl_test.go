@@ -8,7 +8,7 @@ import "testing"
 // is the decision matrix's, with an existing .git/hooks, .git/config and
 // .claude, and a missing .vscode, protected in the workspace.
 func TestProtectDecisions(t *testing.T) {
-	p := matrixPlan(false)
+	p := matrixPlan(false, false)
 	ws := p.workspace
 	p.protected = []pathFact{
 		fact(ws+"/.git/config", kindFile, ws),

@@ -14,9 +14,9 @@ import (
 // matrixPlan is a macOS spawn with a hidden key in the workspace (one
 // with an accented name), a hidden directory inside a read grant, one
 // deep in the workspace, and missing ones there.
-func matrixPlan(allMach bool) *plan {
+func matrixPlan(allMach, proxy bool) *plan {
 	return newTestPlan(profileCase{
-		name: "matrix", workspace: "/Users/u/ws", home: "/Users/u", ttys: []string{"/dev/ttys003"}, allMach: allMach,
+		name: "matrix", workspace: "/Users/u/ws", home: "/Users/u", ttys: []string{"/dev/ttys003"}, allMach: allMach, proxy: proxy,
 		tmpdir: "/private/var/folders/xy/abc/T/sandtable-1",
 		read:   []string{"/Users/u/.config"},
 		hidden: map[string]pathKind{
@@ -43,6 +43,7 @@ type matrixEntry struct {
 	// same thing: the entry shows that rule decides without the other.
 	cut     string
 	allMach bool
+	proxy   bool // network mode proxy, its listener on localhost:49152
 }
 
 var decisionMatrix = []matrixEntry{
@@ -110,6 +111,14 @@ var decisionMatrix = []matrixEntry{
 	{name: "stat an nvm version's directory", q: sbplRequest{op: "file-read-metadata", path: "/Users/u/.nvm/versions/node/v20.11.1"}, allow: true, rule: "home-nvm-metadata"},
 	{name: "list nvm's versions", q: sbplRequest{op: "file-read-data", path: "/Users/u/.nvm/versions/node"}, rule: "deny-default",
 		old: "home-toolchains", oldForms: "(allow file-read* (subpath \"/Users/u/.nvm\"))"},
+	{name: "connect to the proxy (mode proxy)", q: sbplRequest{op: "network-outbound", remoteIP: "127.0.0.1:49152"}, allow: true, rule: "proxy-outbound", proxy: true},
+	{name: "connect out directly (mode proxy)", q: sbplRequest{op: "network-outbound", remoteIP: "203.0.113.7:443"}, rule: "deny-default", proxy: true},
+	{name: "connect to a host loopback service (mode proxy)", q: sbplRequest{op: "network-outbound", remoteIP: "127.0.0.1:5432"}, rule: "deny-default", proxy: true,
+		old: "proxy-outbound", oldForms: "(allow network-outbound (remote ip \"localhost:*\"))"},
+	{name: "connect to the Docker socket (mode proxy)", q: sbplRequest{op: "network-outbound", remoteUnix: "/private/var/run/docker.sock"}, rule: "deny-default", proxy: true},
+	{name: "ask mDNSResponder (mode proxy)", q: sbplRequest{op: "network-outbound", remoteUnix: "/private/var/run/mDNSResponder"}, rule: "deny-default", proxy: true},
+	{name: "listen on localhost (mode proxy)", q: sbplRequest{op: "network-bind", localIP: "127.0.0.1:8080"}, rule: "deny-default", proxy: true},
+	{name: "verify TLS through trustd (mode proxy)", q: sbplRequest{op: "mach-lookup", name: "com.apple.trustd.agent"}, allow: true, rule: "mach-trustd", proxy: true},
 	{name: "stat the workspace's parent", q: sbplRequest{op: "file-read-metadata", path: "/Users/u"}, allow: true, rule: "ancestor-metadata"},
 	{name: "list the workspace's parent", q: sbplRequest{op: "file-read-data", path: "/Users/u"}, rule: "deny-default"},
 }
@@ -141,7 +150,7 @@ func TestDecisionMatrix(t *testing.T) {
 	// Writing .git/hooks and the other protected paths is judged the same
 	// way, on this plan, by TestProtectDecisions.
 	for _, e := range decisionMatrix {
-		steps := darwinSteps(matrixPlan(e.allMach))
+		steps := darwinSteps(matrixPlan(e.allMach, e.proxy))
 		forms, err := readPolicy(steps)
 		if err != nil {
 			t.Fatal(err)

@@ -544,6 +544,9 @@ func matchTemplate(tmpl, got sexp, p *plan, forWord string, item *string, seen m
 			if rest, ok := strings.CutPrefix(want, "^$homeregex/"); ok {
 				want = "^" + p.homeRegex + "/" + rest
 			}
+			if host, ok := strings.CutSuffix(want, "$proxyport"); ok {
+				want = host + p.proxyPort
+			}
 			if got.text != want {
 				return fmt.Sprintf("string %q, want %q", got.text, want)
 			}

@@ -56,6 +56,9 @@ type Cmd struct {
 	// tmpdir is the spawn's own temporary directory on macOS, removed
 	// once the command has exited or failed to start.
 	tmpdir string
+	// stopProxy stops serving a macOS spawn's proxy (proxy_mac.go), once
+	// the command has exited or failed to start; a no-op otherwise.
+	stopProxy func()
 }
 
 // NewCmd is [Command] with the availability check folded into the spawn:
@@ -72,6 +75,11 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 		return nil, err
 	}
 	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir, wrapped: s.plan != nil}
+	if c.stopProxy, err = serveMacProxy(s.plan); err != nil {
+		closeAll(s.owned)
+		removeTmpdir(c.tmpdir)
+		return nil, err
+	}
 	if s.plan != nil {
 		c.tmpdir = s.plan.tmpdir
 	}
@@ -84,6 +92,7 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 	if c.fold == nil {
 		if err := refuseRequired(s.plan, "sandbox-exec has no moment to apply it", "leave it unset on macOS"); err != nil {
 			closeAll(s.owned)
+			c.stopProxy()
 			return nil, err
 		}
 	}
@@ -119,12 +128,14 @@ func (c *Cmd) Start() error {
 		if c.wrapped {
 			if err := c.guard(nil); err != nil {
 				removeTmpdir(c.tmpdir)
+				c.stopProxy()
 				return err
 			}
 		}
 		err := c.Cmd.Start()
 		if err != nil {
 			removeTmpdir(c.tmpdir)
+			c.stopProxy()
 		}
 		return err
 	}
@@ -158,6 +169,7 @@ func (c *Cmd) closeOwned() {
 func (c *Cmd) Wait() error {
 	if c.fold == nil {
 		defer removeTmpdir(c.tmpdir)
+		defer c.stopProxy()
 		return c.Cmd.Wait()
 	}
 	defer removePlaceholders(c.fold.plan, c.locks)

@@ -1535,6 +1535,13 @@ var ruleTable = [...]Rule{
 		Why:      "Dev servers and test suites listen on loopback; nothing listens on another address. sandbox-runtime notes that a dual-stack socket bound to 127.0.0.1 is ::ffff:127.0.0.1, which localhost does not match: such a bind fails rather than widens.",
 	},
 	{
+		ID:       "proxy-outbound",
+		Platform: "darwin",
+		When:     "network-proxy",
+		Emits:    "(allow network-outbound (remote ip \"localhost:$proxyport\"))",
+		Why:      "Network mode proxy on macOS: the command's one way out is the proxy NewCmd serves from the calling process on a loopback port of its own (HTTP, CONNECT and SOCKS5 on one listener), which the proxy-env variables name; the proxy then refuses loopback, private and link-local destinations as on Linux. No other address: not another port on localhost (the host's databases and dev servers), not a unix socket, not DNS (the proxy resolves names). sandbox-runtime allows its proxy's port the same way. macOS has no private loopback, so a command cannot reach its own listeners either; mode host can.",
+	},
+	{
 		ID:       "system-socket",
 		Platform: "darwin",
 		When:     "network-host",
@@ -1623,21 +1630,21 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "mach-trustd",
 		Platform: "darwin",
-		When:     "network-host",
+		When:     "network",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.trustd.agent\"))",
-		Why:      "TLS certificate verification through Security.framework, Go's included (Codex's network policy; sandbox-runtime for Go's TLS).",
+		Why:      "TLS certificate verification through Security.framework, Go's included (Codex's network policy; sandbox-runtime for Go's TLS). In network mode proxy too: the command makes TLS inside a CONNECT tunnel itself.",
 	},
 	{
 		ID:       "mach-security-server",
 		Platform: "darwin",
-		When:     "network-host",
+		When:     "network",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.SecurityServer\"))",
 		Why:      "Keychain trust settings for TLS (Codex's network policy).",
 	},
 	{
 		ID:       "mach-ocspd",
 		Platform: "darwin",
-		When:     "network-host",
+		When:     "network",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.ocspd\"))",
 		Why:      "Certificate revocation checks (Codex's network policy).",
 	},
@@ -1679,9 +1686,9 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "user-preference-network",
 		Platform: "darwin",
-		When:     "network-host",
+		When:     "network",
 		Emits:    "(allow user-preference-read (preference-domain \"com.apple.CFNetwork\") (preference-domain \"com.apple.SystemConfiguration\"))",
-		Why:      "The HTTP stack's and the proxy and network settings' domains, which CFNetwork and Security.framework read before a connection; with the network on only, as Tangram's macOS sandbox grants them.",
+		Why:      "The HTTP stack's and the proxy and network settings' domains, which CFNetwork and Security.framework read before a connection; with the network on only (host or proxy), as Tangram's macOS sandbox grants them.",
 	},
 	{
 		ID:       "read-allowlist",
@@ -4947,19 +4954,22 @@ func darwinProfile(p *plan) string {
 	if p.netHost {
 		n += 95 // network-localhost
 	}
+	if p.netProxy {
+		n += 50 + len(p.proxyPort) // proxy-outbound
+	}
 	if p.netHost {
 		n += 114 // system-socket
 	}
 	if p.netHost {
 		n += 94 // dns-socket
 	}
-	if p.netHost {
+	if p.network {
 		n += 59 // mach-trustd
 	}
-	if p.netHost {
+	if p.network {
 		n += 61 // mach-security-server
 	}
-	if p.netHost {
+	if p.network {
 		n += 52 // mach-ocspd
 	}
 	if p.netHost {
@@ -4974,7 +4984,7 @@ func darwinProfile(p *plan) string {
 	if p.allMach {
 		n += 14 // mach
 	}
-	if p.netHost {
+	if p.network {
 		n += 131 // user-preference-network
 	}
 	if p.tmpdir != "" {
@@ -5054,6 +5064,11 @@ func darwinProfile(p *plan) string {
 	if p.netHost {
 		b.WriteString("(allow network-bind (local ip \"localhost:*\"))\n(allow network-inbound (local ip \"localhost:*\"))\n") // network-localhost
 	}
+	if p.netProxy {
+		b.WriteString("(allow network-outbound (remote ip \"localhost:") // proxy-outbound
+		b.WriteString(p.proxyPort)                                       // proxy-outbound
+		b.WriteString("\"))\n")                                          // proxy-outbound
+	}
 	if p.netHost {
 		b.WriteString("(allow system-socket\n    (require-all (socket-domain AF_SYSTEM) (socket-protocol 2))\n    (socket-domain AF_UNIX))\n") // system-socket
 	}
@@ -5061,13 +5076,13 @@ func darwinProfile(p *plan) string {
 		b.WriteString("(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))\n") // dns-socket
 	}
 	b.WriteString("(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/syslog\")))\n(allow sysctl-read\n    (sysctl-name \"hw.activecpu\")\n    (sysctl-name \"hw.byteorder\")\n    (sysctl-name \"hw.cachelinesize\")\n    (sysctl-name \"hw.cpufamily\")\n    (sysctl-name \"hw.cputype\")\n    (sysctl-name \"hw.l1dcachesize\")\n    (sysctl-name \"hw.l2cachesize\")\n    (sysctl-name \"hw.logicalcpu\")\n    (sysctl-name \"hw.logicalcpu_max\")\n    (sysctl-name \"hw.machine\")\n    (sysctl-name \"hw.memsize\")\n    (sysctl-name \"hw.model\")\n    (sysctl-name \"hw.ncpu\")\n    (sysctl-name \"hw.nperflevels\")\n    (sysctl-name \"hw.pagesize\")\n    (sysctl-name \"hw.physicalcpu\")\n    (sysctl-name \"hw.physicalcpu_max\")\n    (sysctl-name \"kern.argmax\")\n    (sysctl-name \"kern.hostname\")\n    (sysctl-name \"kern.maxfilesperproc\")\n    (sysctl-name \"kern.maxproc\")\n    (sysctl-name \"kern.osproductversion\")\n    (sysctl-name \"kern.osrelease\")\n    (sysctl-name \"kern.ostype\")\n    (sysctl-name \"kern.osvariant_status\")\n    (sysctl-name \"kern.osversion\")\n    (sysctl-name \"kern.secure_kernel\")\n    (sysctl-name \"kern.usrstack64\")\n    (sysctl-name \"kern.version\")\n    (sysctl-name \"machdep.cpu.brand_string\")\n    (sysctl-name \"sysctl.proc_cputype\")\n    (sysctl-name \"vm.loadavg\")\n    (sysctl-name-prefix \"hw.optional.\")\n    (sysctl-name-prefix \"hw.perflevel\"))\n(allow ipc-posix-sem)\n(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))\n(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.membership\"))\n(allow mach-lookup (global-name \"com.apple.logd\"))\n(allow mach-lookup (global-name \"com.apple.system.logger\"))\n(allow mach-lookup (global-name \"com.apple.system.notification_center\"))\n(allow mach-lookup (global-name \"com.apple.cfprefsd.daemon\"))\n(allow mach-lookup (global-name \"com.apple.cfprefsd.agent\"))\n(allow mach-lookup (global-name \"com.apple.bsd.dirhelper\"))\n(allow mach-lookup (global-name \"com.apple.PowerManagement.control\"))\n") // syslog-socket, sysctl-read, ipc-posix-sem, mach-libinfo, mach-membership, mach-logd, mach-system-logger, mach-notification-center, mach-cfprefsd-daemon, mach-cfprefsd-agent, mach-dirhelper, mach-power-management
-	if p.netHost {
+	if p.network {
 		b.WriteString("(allow mach-lookup (global-name \"com.apple.trustd.agent\"))\n") // mach-trustd
 	}
-	if p.netHost {
+	if p.network {
 		b.WriteString("(allow mach-lookup (global-name \"com.apple.SecurityServer\"))\n") // mach-security-server
 	}
-	if p.netHost {
+	if p.network {
 		b.WriteString("(allow mach-lookup (global-name \"com.apple.ocspd\"))\n") // mach-ocspd
 	}
 	if p.netHost {
@@ -5083,7 +5098,7 @@ func darwinProfile(p *plan) string {
 		b.WriteString("(allow mach*)\n") // mach
 	}
 	b.WriteString("(allow user-preference-read (preference-domain \"kCFPreferencesAnyApplication\"))\n") // user-preference-read
-	if p.netHost {
+	if p.network {
 		b.WriteString("(allow user-preference-read\n    (preference-domain \"com.apple.CFNetwork\")\n    (preference-domain \"com.apple.SystemConfiguration\"))\n") // user-preference-network
 	}
 	b.WriteString("(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"") // read-allowlist
@@ -5239,6 +5254,9 @@ func darwinSteps(p *plan) []Step {
 	if p.netHost {
 		s = append(s, Step{Rule: "network-localhost", Args: []string{"(allow network-bind (local ip \"localhost:*\"))\n", "(allow network-inbound (local ip \"localhost:*\"))\n"}}) // network-localhost
 	}
+	if p.netProxy {
+		s = append(s, Step{Rule: "proxy-outbound", Args: []string{"(allow network-outbound (remote ip \"localhost:" + p.proxyPort + "\"))\n"}}) // proxy-outbound
+	}
 	if p.netHost {
 		s = append(s, Step{Rule: "system-socket", Args: []string{"(allow system-socket\n    (require-all (socket-domain AF_SYSTEM) (socket-protocol 2))\n    (socket-domain AF_UNIX))\n"}}) // system-socket
 	}
@@ -5257,13 +5275,13 @@ func darwinSteps(p *plan) []Step {
 	s = append(s, Step{Rule: "mach-cfprefsd-agent", Args: []string{"(allow mach-lookup (global-name \"com.apple.cfprefsd.agent\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                    // mach-cfprefsd-agent
 	s = append(s, Step{Rule: "mach-dirhelper", Args: []string{"(allow mach-lookup (global-name \"com.apple.bsd.dirhelper\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                          // mach-dirhelper
 	s = append(s, Step{Rule: "mach-power-management", Args: []string{"(allow mach-lookup (global-name \"com.apple.PowerManagement.control\"))\n"}})                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                         // mach-power-management
-	if p.netHost {
+	if p.network {
 		s = append(s, Step{Rule: "mach-trustd", Args: []string{"(allow mach-lookup (global-name \"com.apple.trustd.agent\"))\n"}}) // mach-trustd
 	}
-	if p.netHost {
+	if p.network {
 		s = append(s, Step{Rule: "mach-security-server", Args: []string{"(allow mach-lookup (global-name \"com.apple.SecurityServer\"))\n"}}) // mach-security-server
 	}
-	if p.netHost {
+	if p.network {
 		s = append(s, Step{Rule: "mach-ocspd", Args: []string{"(allow mach-lookup (global-name \"com.apple.ocspd\"))\n"}}) // mach-ocspd
 	}
 	if p.netHost {
@@ -5279,7 +5297,7 @@ func darwinSteps(p *plan) []Step {
 		s = append(s, Step{Rule: "mach", Args: []string{"(allow mach*)\n"}}) // mach
 	}
 	s = append(s, Step{Rule: "user-preference-read", Args: []string{"(allow user-preference-read (preference-domain \"kCFPreferencesAnyApplication\"))\n"}}) // user-preference-read
-	if p.netHost {
+	if p.network {
 		s = append(s, Step{Rule: "user-preference-network", Args: []string{"(allow user-preference-read\n    (preference-domain \"com.apple.CFNetwork\")\n    (preference-domain \"com.apple.SystemConfiguration\"))\n"}}) // user-preference-network
 	}
 	s = append(s, Step{Rule: "read-allowlist", Args: []string{"(allow file-read*\n    (subpath \"/usr\")\n    (subpath \"/bin\")\n    (subpath \"/sbin\")\n    (subpath \"/System\")\n    (subpath \"/Library\")\n    (subpath \"/opt\")\n    (subpath \"" + p.workspace + "\")\n    (literal \"/\"))\n"}}) // read-allowlist
