@@ -118,6 +118,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	checkCaches(c, cm, local, ids)
 	checkRedact(c, cm, local, ids)
 	checkOffline(c, cm, local, ids)
+	checkProxyRefuse(c, cm, local, ids)
 	checkRefuse(c, cm, local, ids)
 	checkNetDefault(c, cm, local, ids)
 }

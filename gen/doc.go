@@ -98,6 +98,7 @@ func Doc(t *Table) ([]byte, error) {
 	docCaches(&b, &t.Common)
 	docRedact(&b, &t.Common)
 	docOffline(&b, &t.Common)
+	docProxyRefuse(&b, &t.Common)
 	docRefuse(&b, &t.Common)
 	docNetDefault(&b, &t.Common)
 	return b.Bytes(), nil

@@ -22,6 +22,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitCaches(f, &t.Common)
 	emitRedact(f, &t.Common)
 	emitOffline(f, &t.Common)
+	emitProxyRefuse(f, &t.Common)
 	emitRefuse(f, &t.Common)
 	emitNetDefault(f, &t.Common)
 	emitTypes(f)
@@ -185,6 +186,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.Offline {
 			g.Add(row(e.ID, "any", "", "network off", "offline: set "+e.Name+"="+e.Value, "", e.Why))
+		}
+		for _, e := range t.Common.ProxyRefuse {
+			g.Add(row(e.ID, "any", "", "network proxy", proxyRefuseEmits(e), "", e.Why))
 		}
 		for _, e := range t.Common.NetDefault {
 			g.Add(row(e.ID, e.Platform, "", "network mode not named", "default network mode "+e.Mode, "", e.Why))

@@ -222,7 +222,7 @@ func (l *loader) strs(n *yaml.Node, rule, what string) []string {
 }
 
 func (l *loader) common(root *yaml.Node, c *Common) {
-	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "refuse", "network-default", "strip-env-values"}, func(key string, k, v *yaml.Node) {
+	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "proxy-refuse", "refuse", "network-default", "strip-env-values"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "protect":
 			c.Protect = l.protect(v)
@@ -242,6 +242,8 @@ func (l *loader) common(root *yaml.Node, c *Common) {
 			c.Redact = l.redact(v)
 		case "offline-env":
 			c.Offline = l.offline(v)
+		case "proxy-refuse":
+			c.ProxyRefuse = l.proxyRefuse(v)
 		case "refuse":
 			c.Refuse = l.refuse(v)
 		case "network-default":

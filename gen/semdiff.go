@@ -359,6 +359,7 @@ func commonDiff(o, n *Common) []string {
 	cachesDiff(line, o.Caches, n.Caches)
 	redactDiff(line, o.Redact, n.Redact)
 	offlineDiff(line, o.Offline, n.Offline)
+	proxyRefuseDiff(line, o.ProxyRefuse, n.ProxyRefuse)
 	refuseDiff(line, o.Refuse, n.Refuse)
 	netDefaultDiff(line, o.NetDefault, n.NetDefault)
 	return out

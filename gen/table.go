@@ -35,6 +35,7 @@ type Common struct {
 	Caches         []CacheEntry
 	Redact         []RedactEntry
 	Offline        []OfflineEntry
+	ProxyRefuse    []ProxyRefuse
 	// Refuse is nil when the table has no refuse section.
 	Refuse     []RefuseEntry
 	NetDefault []NetDefaultEntry

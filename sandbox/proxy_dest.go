@@ -8,58 +8,21 @@ import (
 	"strings"
 )
 
-// The destinations network mode proxy refuses whatever the name: the
-// host's own and its neighbours' rather than the internet's. (The
-// documentation ranges are not here: they are not routed on the internet,
-// and where a network routes them, as some registry mirrors do, they are
-// its public side.) A name is
-// resolved once, each address checked, and only an allowed address is
-// dialled, so a name cannot be re-pointed between the check and the dial.
-var refusedPrefixes = mustPrefixes(
-	"0.0.0.0/8",          // this network, unspecified
-	"10.0.0.0/8",         // private
-	"100.64.0.0/10",      // carrier-grade NAT
-	"127.0.0.0/8",        // loopback
-	"169.254.0.0/16",     // link-local (cloud metadata services)
-	"172.16.0.0/12",      // private
-	"192.0.0.0/24",       // IETF protocol assignments
-	"192.168.0.0/16",     // private
-	"198.18.0.0/15",      // benchmarking
-	"224.0.0.0/4",        // multicast
-	"240.0.0.0/4",        // reserved, broadcast
-	"::/96",              // unspecified, loopback, IPv4-compatible
-	"64:ff9b::/96",       // NAT64: an IPv4 address behind a gateway
-	"64:ff9b:1::/48",     // local-use NAT64
-	"2002::/16",          // 6to4: an IPv4 address behind a relay
-	"fc00::/7",           // unique local
-	"fe80::/10",          // link-local
-	"fec0::/10",          // site-local (deprecated)
-	"ff00::/8",           // multicast
-	"::ffff:0:0/96",      // IPv4-mapped, checked again unmapped
-	"100::/64",           // discard
-	"2001::/32",          // Teredo: an IPv4 address behind a relay
-	"2001:10::/28",       // ORCHID
-	"2001:20::/28",       // ORCHIDv2
-	"5f00::/16",          // SRv6 SIDs
-	"255.255.255.255/32", // broadcast
-)
-
-func mustPrefixes(s ...string) []netip.Prefix {
-	out := make([]netip.Prefix, len(s))
-	for i, p := range s {
-		out[i] = netip.MustParsePrefix(p)
-	}
-	return out
-}
-
 // privateAddr reports whether ip is one the proxy refuses unless its
-// destination is listed, and says what kind of address it is.
-func privateAddr(ip netip.Addr) (string, bool) {
+// destination is listed (in a range of the proxy-refuse rows, the
+// generated refusedPrefixes; an IPv4-mapped address checked as its IPv4
+// address), and says what kind of address it is. A name is resolved once,
+// each address checked, and only an allowed address is dialled, so a name
+// cannot be re-pointed between the check and the dial.
+func privateAddr(ip netip.Addr) (string, bool) { return privateAddrIn(ip, refusedPrefixes[:]) }
+
+// privateAddrIn is privateAddr against the ranges refused.
+func privateAddrIn(ip netip.Addr, refused []netip.Prefix) (string, bool) {
 	if ip.Is4In6() {
-		return privateAddr(ip.Unmap())
+		return privateAddrIn(ip.Unmap(), refused)
 	}
 	ip = ip.WithZone("")
-	for _, p := range refusedPrefixes {
+	for _, p := range refused {
 		if p.Contains(ip) {
 			switch {
 			case ip.IsLoopback() || ip.IsUnspecified():

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	envval "github.com/sandtable/sandtable/internal/envval"
+	"net/netip"
 	"strings"
 )
 
@@ -852,6 +853,63 @@ var offlineEnv = [...]string{
 	"CARGO_NET_OFFLINE=true",
 	// offline-pip
 	"PIP_RETRIES=0",
+}
+
+// refusedPrefixes are the ranges network mode proxy refuses to dial unless a
+// destination in one is listed exactly (the proxy-refuse rows).
+var refusedPrefixes = [...]netip.Prefix{
+	// refuse-this-network: 0.0.0.0/8
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{0, 0, 0, 0}), 8),
+	// refuse-private-10: 10.0.0.0/8
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 0, 0, 0}), 8),
+	// refuse-cgnat: 100.64.0.0/10
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{100, 64, 0, 0}), 10),
+	// refuse-loopback-v4: 127.0.0.0/8
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{127, 0, 0, 0}), 8),
+	// refuse-link-local-v4: 169.254.0.0/16
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{169, 254, 0, 0}), 16),
+	// refuse-private-172: 172.16.0.0/12
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{172, 16, 0, 0}), 12),
+	// refuse-ietf-protocol: 192.0.0.0/24
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{192, 0, 0, 0}), 24),
+	// refuse-private-192: 192.168.0.0/16
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{192, 168, 0, 0}), 16),
+	// refuse-benchmarking: 198.18.0.0/15
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{198, 18, 0, 0}), 15),
+	// refuse-multicast-v4: 224.0.0.0/4
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{224, 0, 0, 0}), 4),
+	// refuse-reserved-v4: 240.0.0.0/4
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{240, 0, 0, 0}), 4),
+	// refuse-v4-compatible: ::/96
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 96),
+	// refuse-nat64: 64:ff9b::/96
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{0, 100, 255, 155, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 96),
+	// refuse-nat64-local: 64:ff9b:1::/48
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{0, 100, 255, 155, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 48),
+	// refuse-6to4: 2002::/16
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{32, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 16),
+	// refuse-unique-local: fc00::/7
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{252, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 7),
+	// refuse-link-local-v6: fe80::/10
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{254, 128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 10),
+	// refuse-site-local: fec0::/10
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{254, 192, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 10),
+	// refuse-multicast-v6: ff00::/8
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 8),
+	// refuse-v4-mapped: ::ffff:0.0.0.0/96
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 0, 0, 0, 0}), 96),
+	// refuse-discard: 100::/64
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 64),
+	// refuse-teredo: 2001::/32
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{32, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 32),
+	// refuse-orchid: 2001:10::/28
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{32, 1, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 28),
+	// refuse-orchid-v2: 2001:20::/28
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{32, 1, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 28),
+	// refuse-srv6: 5f00::/16
+	netip.PrefixFrom(netip.AddrFrom16([16]byte{95, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}), 16),
+	// refuse-broadcast: 255.255.255.255/32
+	netip.PrefixFrom(netip.AddrFrom4([4]byte{255, 255, 255, 255}), 32),
 }
 
 // The refuse section's inputs, one bit each.
@@ -4396,6 +4454,188 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set PIP_RETRIES=0",
 		Why:      "pip tries the index once instead of five times with back-off.",
+	},
+	{
+		ID:       "refuse-this-network",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 0.0.0.0/8 in the proxy",
+		Why:      "\"This network\" and the unspecified address, which connect() takes as the host itself.",
+	},
+	{
+		ID:       "refuse-private-10",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 10.0.0.0/8 in the proxy",
+		Why:      "A private network (RFC 1918), the local network's servers and routers.",
+	},
+	{
+		ID:       "refuse-cgnat",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 100.64.0.0/10 in the proxy",
+		Why:      "Carrier-grade NAT's shared space (RFC 6598), the provider's side of the local network.",
+	},
+	{
+		ID:       "refuse-loopback-v4",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 127.0.0.0/8 in the proxy",
+		Why:      "Loopback, the host's own services (databases, dev servers, agents).",
+	},
+	{
+		ID:       "refuse-link-local-v4",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 169.254.0.0/16 in the proxy",
+		Why:      "Link-local, where cloud metadata services hand out the machine's credentials (169.254.169.254).",
+	},
+	{
+		ID:       "refuse-private-172",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 172.16.0.0/12 in the proxy",
+		Why:      "A private network (RFC 1918), Docker's default bridges among them.",
+	},
+	{
+		ID:       "refuse-ietf-protocol",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 192.0.0.0/24 in the proxy",
+		Why:      "IETF protocol assignments, not hosts on the internet.",
+	},
+	{
+		ID:       "refuse-private-192",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 192.168.0.0/16 in the proxy",
+		Why:      "A private network (RFC 1918), home and office routers.",
+	},
+	{
+		ID:       "refuse-benchmarking",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 198.18.0.0/15 in the proxy",
+		Why:      "Benchmarking (RFC 2544), used by some proxies and VPNs for local fake addresses.",
+	},
+	{
+		ID:       "refuse-multicast-v4",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 224.0.0.0/4 in the proxy",
+		Why:      "Multicast, the local network's discovery services.",
+	},
+	{
+		ID:       "refuse-reserved-v4",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 240.0.0.0/4 in the proxy",
+		Why:      "Reserved for future use, and the limited broadcast address.",
+	},
+	{
+		ID:       "refuse-v4-compatible",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse ::/96 in the proxy",
+		Why:      "The IPv6 unspecified and loopback addresses, and the deprecated IPv4-compatible ones, an IPv4 address by another name.",
+	},
+	{
+		ID:       "refuse-nat64",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 64:ff9b::/96 in the proxy",
+		Why:      "NAT64, an IPv4 address behind a gateway, which could be a private one.",
+	},
+	{
+		ID:       "refuse-nat64-local",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 64:ff9b:1::/48 in the proxy",
+		Why:      "Local-use NAT64, the same for a local translator.",
+	},
+	{
+		ID:       "refuse-6to4",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 2002::/16 in the proxy",
+		Why:      "6to4, an IPv4 address behind a relay, which could be a private one.",
+	},
+	{
+		ID:       "refuse-unique-local",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse fc00::/7 in the proxy",
+		Why:      "IPv6 unique local addresses, the private networks of IPv6.",
+	},
+	{
+		ID:       "refuse-link-local-v6",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse fe80::/10 in the proxy",
+		Why:      "IPv6 link-local, the local segment's hosts.",
+	},
+	{
+		ID:       "refuse-site-local",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse fec0::/10 in the proxy",
+		Why:      "IPv6 site-local (deprecated), still local where used.",
+	},
+	{
+		ID:       "refuse-multicast-v6",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse ff00::/8 in the proxy",
+		Why:      "IPv6 multicast, the local network's discovery services.",
+	},
+	{
+		ID:       "refuse-v4-mapped",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse ::ffff:0.0.0.0/96 in the proxy",
+		Why:      "IPv4-mapped IPv6; the proxy also checks the IPv4 address it maps, against the rows above.",
+	},
+	{
+		ID:       "refuse-discard",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 100::/64 in the proxy",
+		Why:      "The IPv6 discard prefix, not hosts.",
+	},
+	{
+		ID:       "refuse-teredo",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 2001::/32 in the proxy",
+		Why:      "Teredo, an IPv4 address behind a relay, which could be a private one.",
+	},
+	{
+		ID:       "refuse-orchid",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 2001:10::/28 in the proxy",
+		Why:      "ORCHID identifiers, not routable addresses.",
+	},
+	{
+		ID:       "refuse-orchid-v2",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 2001:20::/28 in the proxy",
+		Why:      "ORCHIDv2 identifiers, not routable addresses.",
+	},
+	{
+		ID:       "refuse-srv6",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 5f00::/16 in the proxy",
+		Why:      "SRv6 segment identifiers, the operator's routing, not hosts.",
+	},
+	{
+		ID:       "refuse-broadcast",
+		Platform: "any",
+		When:     "network proxy",
+		Emits:    "refuse 255.255.255.255/32 in the proxy",
+		Why:      "The limited broadcast address (also within refuse-reserved-v4, named for the reader).",
 	},
 	{
 		ID:       "network-default-linux",
