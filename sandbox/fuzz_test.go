@@ -160,6 +160,9 @@ func checkLinuxPlan(t testing.TB, name string, p *plan) {
 			t.Fatalf("%s: step of unknown rule %q", name, s.Rule)
 		}
 		tmpl := strings.Split(rule.Emits, " ")
+		if len(tmpl) != len(s.Args) && !strings.Contains(rule.Emits, "$") && strings.Join(s.Args, " ") == rule.Emits {
+			continue // a constant row, one of whose arguments holds a space (proxy-env's JAVA_TOOL_OPTIONS)
+		}
 		if len(tmpl) != len(s.Args) {
 			t.Fatalf("%s: rule %s emitted %d elements %q, its template %q has %d", name, s.Rule, len(s.Args), s.Args, rule.Emits, len(tmpl))
 		}
