@@ -134,9 +134,13 @@ func (s *dnsStub) forward(ln net.Listener, port int) {
 		if err != nil {
 			return
 		}
+		if !s.p.admit(c) {
+			continue
+		}
 		s.p.wg.Add(1)
 		go func() {
 			defer s.p.wg.Done()
+			defer s.p.conns.release()
 			defer c.Close()
 			la, ok := c.LocalAddr().(*net.TCPAddr)
 			if !ok || la.IP.To4() == nil {

@@ -232,3 +232,82 @@ func TestProxyConnectionLimitCommand(t *testing.T) {
 		})
 	}
 }
+
+// stubHoldScript connects n times to the DNS stub's address for
+// stubTestName on port, reads 4 bytes of each (the flood, or the proxy's
+// "HTTP" of a 503), holds them all for two seconds, and prints how many
+// the stub relayed and refused.
+func stubHoldScript(n int, port string) string {
+	return `import socket, time
+addr = socket.getaddrinfo("` + stubTestName + `", ` + port + `, socket.AF_INET, socket.SOCK_STREAM)[0][4]
+ok = refused = 0
+held = []
+for i in range(` + strconv.Itoa(n) + `):
+    s = socket.create_connection(addr)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(10)
+    b = b""
+    while len(b) < 4:
+        c = s.recv(4 - len(b))
+        if not c:
+            break
+        b += c
+    if b == b"HTTP":
+        refused += 1
+    elif len(b) == 4:
+        ok += 1
+    held.append(s)
+time.sleep(2)
+print("established", ok, "refused", refused, flush=True)
+`
+}
+
+// TestProxyConnectionLimitStub: the DNS stub's route (a connection to a
+// name's address, which the helper relays as name:port) counts against
+// rule limit-proxy-connections like a CONNECT: 32 connections to a
+// flooding server, 8 relayed and 24 refused; control without a bound, 32
+// relayed. As root and unprivileged.
+func TestProxyConnectionLimitStub(t *testing.T) {
+	requireBwrap(t)
+	base, _, _ := fixture(t)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	port := floodServer(t)
+	withStubName(t, "")
+	const conns, bound = 32, 8
+	for _, u := range escUsers(t) {
+		for _, c := range []struct {
+			name  string
+			limit int
+		}{{"bounded", bound}, {"control-unbounded", -1}} {
+			t.Run(u.label+"/"+c.name, func(t *testing.T) {
+				ws := mkdir(t, base, "ws-stub-"+u.label+"-"+c.name)
+				if err := os.Chown(ws, u.uid, u.gid); err != nil {
+					t.Fatal(err)
+				}
+				cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil,
+					Limits:  Limits{ProxyConnections: c.limit},
+					Network: Network{Mode: NetworkProxy, Private: []string{stubTestName + ":" + port}}}
+				cmd, err := NewCmd(context.Background(), cfg, "python3", "-c", stubHoldScript(conns, port))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if u.cred != nil {
+					cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+				}
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%v: %s", err, out)
+				}
+				want := fmt.Sprintf("established %d refused %d\n", bound, conns-bound)
+				if c.limit == -1 {
+					want = fmt.Sprintf("established %d refused 0\n", conns)
+				}
+				if string(out) != want {
+					t.Errorf("%s: %q, want %q", c.name, out, want)
+				}
+			})
+		}
+	}
+}

@@ -13,8 +13,13 @@ import (
 // descriptors it inherited until its stdin ends, then exits, closing them.
 const closerEnv = "SANDTABLE_CLOSER"
 
+// closerArg0 is the closer's whole argv. The variable alone does not make
+// one: every program that imports this package would otherwise skip its
+// main and exit 0 when its environment has it (TestCloserNeedsItsArgv).
+const closerArg0 = "sandtable-closer"
+
 func init() {
-	if v, ok := os.LookupEnv(closerEnv); ok && v == "1" {
+	if v, ok := os.LookupEnv(closerEnv); ok && v == "1" && len(os.Args) == 1 && os.Args[0] == closerArg0 {
 		var b [64]byte
 		for {
 			n, err := unix.Read(0, b[:])
@@ -77,7 +82,7 @@ func startCloser() (*os.Process, func()) {
 		return nil, nil // the exit closes them
 	}
 	cmd := exec.Command("/proc/self/exe")
-	cmd.Args = []string{"sandtable-closer"}
+	cmd.Args = []string{closerArg0}
 	cmd.Env = []string{closerEnv + "=1"}
 	cmd.Stdin = r
 	cmd.ExtraFiles = files
