@@ -62,6 +62,10 @@ var refuseChecks = []refuseCheck{
 		[]string{"git-dir", "protected-path", "cache-made"}},
 	{"foreign-owner", "is owned by another user than the caller",
 		[]string{"cache-made"}},
+	{"holds-caret", "holds ^ where the macOS profile must match it by a pattern, in which ^ cannot be written (a bracket cannot hold it alone)",
+		[]string{"hidden-path", "default-hidden", "derived-hidden", "home", "protected-path"}},
+	{"unfoldable", "does not exist inside a writable root, on macOS, and holds a character beyond the fold table: APFS takes spellings of it no pattern lists as the same name",
+		[]string{"hidden-path", "default-hidden", "derived-hidden"}},
 }
 
 // sortedTempDirs are tempDirs in order: the runtime counts them among

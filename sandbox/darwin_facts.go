@@ -9,7 +9,7 @@ import (
 // hidden path's spelling on disk when it differs from the caller's
 // (respellHidden), which hidden paths lie where the command writes, the
 // folded pattern of each (a missing one there that cannot be folded is
-// refused), the directories above the workspace and the granted paths,
+// refused: rows no-caret-hidden, no-unfoldable-hidden), the directories above the workspace and the granted paths,
 // and the rename guards. It is pure but for storedName, which asks a
 // Mac's file system, so the profile matrix runs it on any OS.
 func darwinFacts(p *plan) error {
@@ -23,11 +23,21 @@ func darwinFacts(p *plan) error {
 		if h.ancestor {
 			continue // no deny at all: the workspace's own lookups pass it
 		}
+		if h.writable && h.kind == kindMissing {
+			// The plan merged the hidden inputs: each is checked as all three.
+			if err := refuse(&refuseSubject{in: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden,
+				field: "hidden path", path: h.path, pattern: h.path}); err != nil {
+				return err
+			}
+		}
 		folded, err := foldPattern(h.path)
 		if err != nil && h.writable && h.kind == kindMissing {
 			return err
 		}
 		h.folded = folded
+	}
+	if err := refuse(&refuseSubject{in: refuseHome, field: "home directory", path: p.home, pattern: p.home}); err != nil {
+		return err
 	}
 	if p.homeRegex, err = homePattern(p.home); err != nil {
 		return err

@@ -38,6 +38,9 @@ func protectSBPLFacts(p *plan) error {
 		if inner == "" {
 			continue
 		}
+		if err := refuse(&refuseSubject{in: refuseProtectedPath, field: "protected path", path: f.path, pattern: f.path}); err != nil {
+			return err
+		}
 		folded, err := foldBelow(inner, f.path)
 		if err != nil {
 			return err

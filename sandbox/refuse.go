@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // The refuse section of rules/common.yaml lists every configuration the
@@ -71,6 +72,9 @@ type refuseSubject struct {
 	// size and max are a file's size as read and its reader's bound, for
 	// oversized.
 	size, max int64
+	// pattern is the path as a macOS profile pattern must match it, for
+	// holds-caret and unfoldable; empty where no pattern is made.
+	pattern string
 }
 
 // refuse runs the rows that name s.in, in table order, and returns the
@@ -115,6 +119,10 @@ func (s *refuseSubject) run(k refuseCheckKind) error {
 		return s.isSymlink()
 	case refuseCheckForeignOwner:
 		return s.foreignOwner()
+	case refuseCheckHoldsCaret:
+		return s.holdsCaret()
+	case refuseCheckUnfoldable:
+		return s.unfoldable()
 	}
 	return fmt.Errorf("sandbox: refuse: unknown check %d: %w", k, ErrBadPolicy)
 }
@@ -291,4 +299,34 @@ func (s *refuseSubject) foreignOwner() error {
 		return badPath(s.field, s.spelling(), "owned by uid "+strconv.FormatUint(uint64(uid), 10)+", not this caller (want it removed, or --no-cache)")
 	}
 	return nil
+}
+
+// holdsCaret refuses a path the macOS profile matches by a pattern
+// (s.pattern) when it holds ^, which no bracket can hold alone.
+func (s *refuseSubject) holdsCaret() error {
+	if !strings.Contains(s.pattern, "^") {
+		return nil
+	}
+	switch s.in {
+	case refuseProtectedPath:
+		return badPath(s.field, s.spelling(), "holds ^, which a pattern cannot match without a backslash (want a workspace without ^ on macOS)")
+	case refuseHome:
+		return badPath(s.field, s.spelling(), "holds ^, which the macOS profile's patterns cannot match (want a home directory without ^)")
+	}
+	return badPath(s.field, s.spelling(), "does not exist and holds ^: inside a writable place on macOS it must exist to be hidden")
+}
+
+// unfoldable refuses a missing hidden path inside a writable root on
+// macOS (s.pattern) holding a character beyond the fold table
+// (writeFolded): APFS takes spellings of it that no pattern lists.
+func (s *refuseSubject) unfoldable() error {
+	if s.pattern == "" || strings.Contains(s.pattern, "^") {
+		return nil
+	}
+	var b strings.Builder
+	if writeFolded(&b, s.pattern, false) {
+		return nil
+	}
+	return badPath(s.field, s.spelling(), "does not exist and holds a character beyond the Latin letters: inside a writable place on macOS, "+
+		"which treats other spellings of it as the same name, it must exist to be hidden")
 }

@@ -123,7 +123,23 @@ func TestRefuseRows(t *testing.T) {
 			writeFile(t, ws, ".git/config", strings.Repeat("#", maxGitConfig+1))
 			return Config{Workspace: ws}
 		},
+		// The macOS rows (darwinRows): the plan is made for darwin.
+		"no-caret-hidden": func(t *testing.T, dir, ws string) Config {
+			return Config{Workspace: ws, Hidden: []string{ws + "/a^b.env"}}
+		},
+		"no-unfoldable-hidden": func(t *testing.T, dir, ws string) Config {
+			return Config{Workspace: ws, Hidden: []string{ws + "/ключ.pem"}}
+		},
+		"no-caret-protected": func(t *testing.T, dir, ws string) Config {
+			return Config{Workspace: mkdir(t, dir, "w^s")}
+		},
+		"no-caret-home": func(t *testing.T, dir, ws string) Config {
+			t.Setenv("HOME", mkdir(t, dir, "h^me"))
+			return Config{Workspace: ws}
+		},
 	}
+	// darwinRows are refused only where the macOS profile is built.
+	darwinRows := map[string]bool{"no-caret-hidden": true, "no-unfoldable-hidden": true, "no-caret-protected": true, "no-caret-home": true}
 	for _, row := range refuseRows {
 		t.Run(row.id, func(t *testing.T) {
 			setup, ok := cases[row.id]
@@ -134,9 +150,13 @@ func TestRefuseRows(t *testing.T) {
 			t.Setenv("HOME", mkdir(t, dir, "home"))
 			t.Setenv("XDG_CACHE_HOME", mkdir(t, dir, "xdg-cache"))
 			cfg := setup(t, dir, mkdir(t, dir, "ws"))
-			_, err := newPlan("linux", cfg)
+			goos := "linux"
+			if darwinRows[row.id] {
+				goos = "darwin"
+			}
+			_, err := newPlan(goos, cfg)
 			if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "(refuse: "+row.id+")") {
-				t.Errorf("newPlan = %v, want a refusal by %s", err, row.id)
+				t.Errorf("newPlan(%s) = %v, want a refusal by %s", goos, err, row.id)
 			}
 		})
 	}

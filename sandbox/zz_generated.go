@@ -944,6 +944,8 @@ const (
 	refuseCheckOversized
 	refuseCheckIsSymlink
 	refuseCheckForeignOwner
+	refuseCheckHoldsCaret
+	refuseCheckUnfoldable
 	numRefuseChecks
 )
 
@@ -992,6 +994,14 @@ var refuseRows = [...]refuseRow{
 	{id: "no-symlink-cache", check: refuseCheckIsSymlink, inputs: refuseCacheMade},
 	// no-foreign-cache
 	{id: "no-foreign-cache", check: refuseCheckForeignOwner, inputs: refuseCacheMade},
+	// no-caret-hidden
+	{id: "no-caret-hidden", check: refuseCheckHoldsCaret, inputs: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden},
+	// no-unfoldable-hidden
+	{id: "no-unfoldable-hidden", check: refuseCheckUnfoldable, inputs: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden},
+	// no-caret-protected
+	{id: "no-caret-protected", check: refuseCheckHoldsCaret, inputs: refuseProtectedPath},
+	// no-caret-home
+	{id: "no-caret-home", check: refuseCheckHoldsCaret, inputs: refuseHome},
 }
 
 // defaultNetworkMode is the network mode of a Config that names none on goos;
