@@ -7,7 +7,8 @@ import "bytes"
 func docStdio(b *bytes.Buffer, c *Common) {
 	b.WriteString("\n### Standard input, output and error\n\n")
 	b.WriteString("How a caller's standard descriptor reaches the command, by what it is\n")
-	b.WriteString("(`sandtable run`, `NewCmd`, and `GuardStdio` for `Command`). `as-is`: the\n")
+	b.WriteString("(`sandtable run`, `NewCmd`, the wrap helper of `Command` and `Prefix` in\n")
+	b.WriteString("network mode proxy, and `GuardStdio` for `Command`). `as-is`: the\n")
 	b.WriteString("command gets the descriptor itself, and can reopen it through\n")
 	b.WriteString("`/proc/self/fd/N` with every mode its file allows; `copy`: it gets a pipe\n")
 	b.WriteString("of the sandbox's own, and the caller's process copies between the two;\n")

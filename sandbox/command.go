@@ -145,11 +145,14 @@ func Rules() []Rule {
 // Command returns an [exec.Cmd] that runs name inside the sandbox cfg
 // describes (unwrapped under [Off]): the table's environment, the resolved
 // workspace as its directory, and only cmd.ExtraFiles among this process's
-// descriptors. Call [GuardStdio] after setting its Stdin, Stdout and
-// Stderr and before Start whenever one is an *os.File (a pipe, FIFO,
-// socket or file): an exec.Cmd has no hook to do it, and without it the
-// command can reopen that descriptor through /proc/self/fd ([NewCmd]'s
-// Start does it itself). Append to ExtraFiles rather than replacing it,
+// descriptors. In network mode proxy on Linux (the default) its wrap
+// helper applies the stdio rows to the streams it is given; in modes host
+// and off, call [GuardStdio] after setting Stdin, Stdout and Stderr and
+// before Start whenever one is an *os.File (a pipe, FIFO, socket or file),
+// or the command can reopen it through /proc/self/fd ([NewCmd]'s Start does
+// it itself). A descriptor meant to reach the command as it is goes in
+// ExtraFiles (the helper's stdio=as-is word, before its --, passes the
+// three as they are). Append to ExtraFiles rather than replacing it,
 // and close the memfds in it once Start has returned. The first Command in a process
 // runs a probe first; [NewCmd] needs none. README.md, "Command, NewCmd and
 // Cmd", has the details.

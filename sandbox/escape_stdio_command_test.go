@@ -14,24 +14,57 @@ import (
 )
 
 // A Command whose caller sets a pipe as Stdin and does not call
-// GuardStdio: the exec.Cmd it returns has no hook before Start, so the
-// pipe reaches the command as it is. Documented; stdin-write-back is the
-// same attack with GuardStdio, blocked.
+// GuardStdio. In network mode proxy, the default, the argv starts with the
+// wrap helper, which copies its own stdin into bwrap by the stdio rows: the
+// attack is blocked, and the control turns the helper's copy off (its
+// stdio=as-is word). In modes host and off the argv is bwrap's own and
+// nothing runs before the command: the pipe reaches it as it is
+// (documented; stdin-write-back is the same attack with GuardStdio).
 func init() {
-	escAttempts = append(escAttempts, &attempt{
-		name:       "stdin-write-back-unguarded",
-		what:       "write a command into the caller's stdin pipe through Command, whose caller did not call GuardStdio",
-		documented: "Command cannot copy a stdin its caller sets after it returns: the caller calls GuardStdio (NewCmd's Start does it itself)",
-		setup: func(e *escEnv) {
-			e.vars["MARKER"] = filepath.Join(e.out, "run-by-host-bash")
-			stdioPipes(e, 0)
-			pipe := e.wrap
-			e.wrap = func(cmd *exec.Cmd, m escMode) { pipe(cmd, escMode{kind: modeNone}) } // no GuardStdio
+	escAttempts = append(escAttempts,
+		&attempt{
+			name: "stdin-write-back-unguarded",
+			what: "write a command into the caller's stdin pipe through Command in network mode proxy, whose caller did not call GuardStdio (the wrap helper copies it)",
+			setup: func(e *escEnv) {
+				e.cfg.Network = Network{Mode: NetworkProxy}
+				unguardedStdin(e)
+				pipe := e.wrap
+				e.wrap = func(cmd *exec.Cmd, m escMode) {
+					pipe(cmd, m)
+					if m.kind == modeSandbox && m.note != "" {
+						// The control: the wrap helper passes its stdin as it is.
+						if len(cmd.Args) < 2 || cmd.Args[1] != netWrapArg {
+							e.t.Fatalf("no wrap helper in %q", cmd.Args)
+						}
+						cmd.Args = slices.Insert(cmd.Args, 2, netWrapStdioAsIs)
+					}
+				}
+			},
+			script:  `printf 'touch %s\n' "$MARKER" > /proc/self/fd/0`,
+			run:     runStdioHarness,
+			escaped: func(e *escEnv, r *escResult) bool { return exists(e.vars["MARKER"]) },
+			control: func(e *escEnv) escMode {
+				return escMode{kind: modeSandbox, note: "the wrap helper's " + netWrapStdioAsIs}
+			},
 		},
-		script:  `printf 'touch %s\n' "$MARKER" > /proc/self/fd/0`,
-		run:     runStdioHarness,
-		escaped: func(e *escEnv, r *escResult) bool { return exists(e.vars["MARKER"]) },
-	})
+		&attempt{
+			name:       "stdin-write-back-unguarded-host",
+			what:       "write a command into the caller's stdin pipe through Command in network mode host, whose caller did not call GuardStdio",
+			documented: "in modes host and off Command's argv is bwrap's own, which nothing runs before the command: the caller calls GuardStdio (NewCmd's Start does it itself)",
+			setup:      unguardedStdin,
+			script:     `printf 'touch %s\n' "$MARKER" > /proc/self/fd/0`,
+			run:        runStdioHarness,
+			escaped:    func(e *escEnv, r *escResult) bool { return exists(e.vars["MARKER"]) },
+		},
+	)
+}
+
+// unguardedStdin gives each run a fresh stdin pipe and no GuardStdio.
+func unguardedStdin(e *escEnv) {
+	e.vars["MARKER"] = filepath.Join(e.out, "run-by-host-bash")
+	stdioPipes(e, 0)
+	pipe := e.wrap
+	e.wrap = func(cmd *exec.Cmd, m escMode) { pipe(cmd, escMode{kind: modeNone}) } // no GuardStdio
 }
 
 // stdin-write-back-newcmd is the attack on NewCmd's path: the caller sets

@@ -449,7 +449,7 @@ func (e *escEnv) command(ctx context.Context, m escMode) *exec.Cmd {
 		if err != nil {
 			e.t.Fatalf("Command: %v", err)
 		}
-		if filepath.Base(c.Path) != "bwrap" {
+		if filepath.Base(c.Path) != "bwrap" && (c.Path != netWrapExe || !slices.Contains(c.Args, "--")) {
 			e.t.Fatalf("Command did not sandbox: %v", c.Args)
 		}
 		cmd = c
@@ -516,6 +516,10 @@ func (e *escEnv) argv(m escMode) (string, []string, []WrapFile) {
 	for try := 0; try < 5; try++ {
 		if w, err = Prefix(e.cfg); err != nil {
 			e.t.Fatal(err)
+		}
+		if end := slices.Index(w.Args, "--"); w.Program == netWrapExe && end >= 0 {
+			// Mode proxy: the wrap helper's words, then bwrap's argv.
+			w.Program, w.Args = w.Args[end+1], w.Args[end+2:]
 		}
 		if steps, err = Explain("linux", e.cfg); err != nil {
 			e.t.Fatal(err)

@@ -24,8 +24,9 @@ import (
 // bwrap. The proxy's lists travel in the argv, which nothing in the
 // sandbox can read or change (bwrap's pid namespace hides the helper), and
 // not in the environment the command inherits. The helper passes its
-// descriptors and standard streams on as they are, forwards the signals a
-// caller sends, and ends as bwrap ends, with its status.
+// descriptors on as they are and its standard streams after the stdio rows
+// (wrapStdio), forwards the signals a caller sends, and ends as bwrap ends,
+// with its status.
 
 func init() {
 	if len(os.Args) > 1 && os.Args[1] == netWrapArg && os.Getenv(netnsEnv) == "" {
@@ -46,6 +47,7 @@ func runNetWrap(args []string) int {
 		return 125
 	}
 	var n Network
+	asIs := false
 	i := 0
 	for ; i < len(args) && args[i] != "--"; i++ {
 		if v, ok := strings.CutPrefix(args[i], "allow="); ok {
@@ -62,6 +64,8 @@ func runNetWrap(args []string) int {
 			default:
 				n.conns = c
 			}
+		} else if args[i] == netWrapStdioAsIs {
+			asIs = true
 		} else {
 			return fail("unknown argument %q", args[i])
 		}
@@ -80,9 +84,12 @@ func runNetWrap(args []string) int {
 	}
 	run := &exec.Cmd{
 		Path: args[i+1], Args: args[i+1:], Env: os.Environ(),
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, ExtraFiles: extra,
+		ExtraFiles: extra,
 		// bwrap dies with this helper, and the sandbox with bwrap.
 		SysProcAttr: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	}
+	if err := wrapStdio(run, asIs); err != nil {
+		return fail("%v", err)
 	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, netWrapSignals...)

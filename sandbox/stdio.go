@@ -53,8 +53,9 @@ const (
 // replaced by a reader or writer that exec.Cmd copies through a pipe of its
 // own, and a directory by nothing (/dev/null). Call it after setting them
 // and before Start, and not after StdinPipe, StdoutPipe or StderrPipe (their
-// pipes are the command's own already). NewCmd's Start and sandtable run do
-// this themselves; an exec.Cmd has no hook to do it for a Command.
+// pipes are the command's own already). NewCmd's Start, sandtable run and
+// the wrap helper of network mode proxy do this themselves; an exec.Cmd has
+// no hook to do it for a Command in modes host and off.
 func GuardStdio(cmd *exec.Cmd) error {
 	g, err := guardStreams(cmd.Stdin, cmd.Stdout, cmd.Stderr, nil, nil)
 	if err != nil {
