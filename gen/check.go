@@ -111,6 +111,9 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 		} else if strings.Contains(e.Value, "$") {
 			msg = fmt.Sprintf("only %s/..., %sNAME and %sNAME may be used (want an absolute path, %s/REL or %sNAME/REL)", varHome, varEnv, varEnvList, varHome, varEnv)
 		}
+		if msg == "" {
+			msg = starProblem(e.Value)
+		}
 		if msg != "" {
 			c.at(e.Pos, e.ID, "path %q: %s", e.Value, msg)
 		}

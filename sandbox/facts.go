@@ -211,7 +211,8 @@ func hiddenFacts(r *resolver, cfg Config, ws string, homeDirs homeDirs, roots []
 				home, realHome = "", "" // no home: nothing under it to hide
 			}
 		}
-		for i, d := range defaultHidden {
+		var starErr error
+		for i, d := range homeRows(r, realHome, &starErr) {
 			// Reveals name paths under $HOME, and reveal nothing under
 			// the other home.
 			if hi == 0 && len(revealed) > 0 && revealed[i] || hi > 0 && !d.underHome || d.env != "" {
@@ -265,6 +266,9 @@ func hiddenFacts(r *resolver, cfg Config, ws string, homeDirs homeDirs, roots []
 				return nil, checkResolved(field, defaultPath(d, home), real)
 			}
 			add(fact(real, kindOf(fi), ws))
+		}
+		if starErr != nil {
+			return nil, starErr
 		}
 	}
 

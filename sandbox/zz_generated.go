@@ -690,6 +690,7 @@ var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-sbt-credentials", underHome: true, path: ".sbt/.credentials"},
 	{id: "hide-bunfig", underHome: true, path: ".bunfig.toml"},
 	{id: "hide-bunfig-xdg", env: "XDG_CONFIG_HOME", path: ".bunfig.toml"},
+	{id: "hide-nvm-npmrc", underHome: true, path: ".nvm/versions/node/*/etc/npmrc"},
 }
 
 // stdioRules decides how the caller's standard descriptor of each kind
@@ -4206,6 +4207,13 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/.bunfig.toml",
 		Why:      "bun's global configuration under XDG_CONFIG_HOME, where bun looks first.",
+	},
+	{
+		ID:       "hide-nvm-npmrc",
+		Platform: "any",
+		When:     "not revealed; on linux, exists",
+		Emits:    "hide $home/.nvm/versions/node/*/etc/npmrc",
+		Why:      "npm's global configuration for each Node version nvm installed, where npm config set --global writes registry tokens (_authToken, _auth, _password). The * is each name in ~/.nvm/versions/node when the spawn starts (at most 256, more is refused); a version installed during a run is not hidden.",
 	},
 	{
 		ID:       "stdio-terminal",
