@@ -37,8 +37,13 @@ const netnsEnv = "SANDTABLE_NETNS_HELPER"
 // helperTimeout bounds the handshake with the helper.
 const helperTimeout = 10 * time.Second
 
+// netnsArg0 is the helper's argv[0]. The variable alone does not make one:
+// whoever sets a program's environment would otherwise turn any program
+// that imports this package into the helper (TestNetnsHelperNeedsArg0).
+const netnsArg0 = "sandtable-netns-helper"
+
 func init() {
-	if v, ok := os.LookupEnv(netnsEnv); ok {
+	if v, ok := os.LookupEnv(netnsEnv); ok && len(os.Args) > 0 && os.Args[0] == netnsArg0 {
 		os.Exit(runNetnsHelper(v))
 	}
 }
@@ -102,7 +107,7 @@ func runNetnsHelper(v string) int {
 		return 125
 	}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, netnsEnv+"=") })
-	err = syscall.Exec(parts[3], os.Args, env)
+	err = syscall.Exec(parts[3], append([]string{parts[3]}, os.Args[1:]...), env)
 	fmt.Fprintf(os.Stderr, "sandbox: network helper: exec %s: %v\n", parts[3], err)
 	return 125
 }
@@ -188,7 +193,8 @@ func (g *netGate) prepare(run *exec.Cmd) (restore func(), err error) {
 	g.conn = c.(*net.UnixConn)
 	g.child = os.NewFile(uintptr(fds[1]), "netns-helper")
 
-	path, env, extra, attr := run.Path, run.Env, run.ExtraFiles, run.SysProcAttr
+	path, args, env, extra, attr := run.Path, run.Args, run.Env, run.ExtraFiles, run.SysProcAttr
+	run.Args = append([]string{netnsArg0}, args[1:]...)
 	if env == nil {
 		env = os.Environ()
 	}
@@ -196,7 +202,7 @@ func (g *netGate) prepare(run *exec.Cmd) (restore func(), err error) {
 	run.ExtraFiles = append(slices.Clip(extra), g.child)
 	run.SysProcAttr = helperAttr(attr)
 	run.Path = "/proc/self/exe"
-	return func() { run.Path, run.Env, run.ExtraFiles, run.SysProcAttr = path, env, extra, attr }, nil
+	return func() { run.Path, run.Args, run.Env, run.ExtraFiles, run.SysProcAttr = path, args, env, extra, attr }, nil
 }
 
 // helperAttr is attr with the helper's namespaces: a user namespace mapping
