@@ -66,6 +66,10 @@ var refuseChecks = []refuseCheck{
 		[]string{"hidden-path", "default-hidden", "derived-hidden", "home", "protected-path"}},
 	{"unfoldable", "does not exist inside a writable root, on macOS, and holds a character beyond the fold table: APFS takes spellings of it no pattern lists as the same name",
 		[]string{"hidden-path", "default-hidden", "derived-hidden"}},
+	{"not-clean-absolute", "an environment variable's value is not absolute, or has a .. component: what it names depends on the reader's directory, or on a symlink",
+		[]string{"derived-hidden"}},
+	{"not-socket", "is not a unix socket",
+		[]string{"socket"}},
 }
 
 // sortedTempDirs are tempDirs in order: the runtime counts them among

@@ -20,7 +20,8 @@ type derivedPath struct {
 // nothing. A value must be absolute: a relative one names a place relative
 // to whichever directory the reader runs in, which the sandbox cannot
 // know, so it is refused rather than skipped, as is one with .. (whose
-// meaning a symlink decides); trailing slashes, // and . are cleaned.
+// meaning a symlink decides): row no-unclean-derived. Trailing slashes,
+// // and . are cleaned.
 func derivedHidden(lookup func(string) (string, bool)) ([]derivedPath, error) {
 	var out []derivedPath
 	for i, d := range defaultHidden {
@@ -43,6 +44,9 @@ func derivedHidden(lookup func(string) (string, bool)) ([]derivedPath, error) {
 			// shown, so its control characters (a terminal's escapes)
 			// reach no error message as they are.
 			label := "$env:" + d.env + "=" + strconv.Quote(value)
+			if err := refuse(&refuseSubject{in: refuseDerivedHidden, field: "default hidden path $env:" + d.env, path: value, envValue: value}); err != nil {
+				return nil, err
+			}
 			p, problem := cleanEnvPath(value)
 			if problem != "" {
 				return nil, badPath("default hidden path $env:"+d.env, value, problem)

@@ -75,6 +75,11 @@ type refuseSubject struct {
 	// pattern is the path as a macOS profile pattern must match it, for
 	// holds-caret and unfoldable; empty where no pattern is made.
 	pattern string
+	// envValue is an environment variable's value as set, for
+	// not-clean-absolute; sock is a socket grant's file info (followed),
+	// for not-socket.
+	envValue string
+	sock     fs.FileInfo
 }
 
 // refuse runs the rows that name s.in, in table order, and returns the
@@ -123,6 +128,10 @@ func (s *refuseSubject) run(k refuseCheckKind) error {
 		return s.holdsCaret()
 	case refuseCheckUnfoldable:
 		return s.unfoldable()
+	case refuseCheckNotCleanAbsolute:
+		return s.notCleanAbsolute()
+	case refuseCheckNotSocket:
+		return s.notSocket()
 	}
 	return fmt.Errorf("sandbox: refuse: unknown check %d: %w", k, ErrBadPolicy)
 }
@@ -329,4 +338,26 @@ func (s *refuseSubject) unfoldable() error {
 	}
 	return badPath(s.field, s.spelling(), "does not exist and holds a character beyond the Latin letters: inside a writable place on macOS, "+
 		"which treats other spellings of it as the same name, it must exist to be hidden")
+}
+
+// notCleanAbsolute refuses an environment variable's value that is not
+// absolute or has a .. component (cleanEnvPath): what it names depends on
+// the reader's directory or on a symlink.
+func (s *refuseSubject) notCleanAbsolute() error {
+	if s.envValue == "" {
+		return nil
+	}
+	if _, problem := cleanEnvPath(s.envValue); problem != "" {
+		return badPath(s.field, s.spelling(), problem)
+	}
+	return nil
+}
+
+// notSocket refuses a socket grant that resolves to anything but a unix
+// socket: it would be a write grant of its own.
+func (s *refuseSubject) notSocket() error {
+	if s.sock == nil || s.sock.Mode()&fs.ModeSocket != 0 {
+		return nil
+	}
+	return badPath(s.field, s.spelling(), "not a unix socket")
 }

@@ -123,6 +123,13 @@ func TestRefuseRows(t *testing.T) {
 			writeFile(t, ws, ".git/config", strings.Repeat("#", maxGitConfig+1))
 			return Config{Workspace: ws}
 		},
+		"no-unclean-derived": func(t *testing.T, dir, ws string) Config {
+			t.Setenv("GNUPGHOME", "gpg")
+			return Config{Workspace: ws}
+		},
+		"no-nonsocket-grant": func(t *testing.T, dir, ws string) Config {
+			return Config{Workspace: ws, Sockets: []string{mkdir(t, dir, "not-a-socket")}}
+		},
 		// The macOS rows (darwinRows): the plan is made for darwin.
 		"no-caret-hidden": func(t *testing.T, dir, ws string) Config {
 			return Config{Workspace: ws, Hidden: []string{ws + "/a^b.env"}}

@@ -27,6 +27,9 @@ func socketFacts(r *resolver, goos string, cfg Config, p *plan, roots []string, 
 		if err := checkResolved("socket", s, real); err != nil {
 			return nil, nil, err
 		}
+		if err := refuse(&refuseSubject{in: refuseSocket, field: "socket", path: s, sock: fi}); err != nil {
+			return nil, nil, err
+		}
 		if fi.Mode()&fs.ModeSocket == 0 {
 			return nil, nil, badPath("socket", s, "not a unix socket")
 		}

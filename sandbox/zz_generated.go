@@ -947,6 +947,8 @@ const (
 	refuseCheckForeignOwner
 	refuseCheckHoldsCaret
 	refuseCheckUnfoldable
+	refuseCheckNotCleanAbsolute
+	refuseCheckNotSocket
 	numRefuseChecks
 )
 
@@ -1003,6 +1005,10 @@ var refuseRows = [...]refuseRow{
 	{id: "no-caret-protected", check: refuseCheckHoldsCaret, inputs: refuseProtectedPath},
 	// no-caret-home
 	{id: "no-caret-home", check: refuseCheckHoldsCaret, inputs: refuseHome},
+	// no-unclean-derived
+	{id: "no-unclean-derived", check: refuseCheckNotCleanAbsolute, inputs: refuseDerivedHidden},
+	// no-nonsocket-grant
+	{id: "no-nonsocket-grant", check: refuseCheckNotSocket, inputs: refuseSocket},
 }
 
 // defaultNetworkMode is the network mode of a Config that names none on goos;
