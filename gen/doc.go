@@ -87,9 +87,10 @@ func Doc(t *Table) ([]byte, error) {
 	b.WriteString("NAME (each colon-separated entry, for `$env-list:NAME`), then REL; an\n")
 	b.WriteString("unset or empty variable names nothing, and a value that is not an\n")
 	b.WriteString("absolute path, or has a `..`, stops the spawn with an error. A derived\n")
-	b.WriteString("path is revealed by its expanded path. A `*` component of a `$home` row\n")
-	b.WriteString("stands for each name in its directory when the spawn starts (more than\n")
-	b.WriteString("256 stops the spawn); such a row is revealed as spelled, `*` and all.\n\n")
+	b.WriteString("path is revealed by its expanded path. A `*` component of a `$home` or\n")
+	b.WriteString("`$env:NAME` row stands for each name in its directory when the spawn\n")
+	b.WriteString("starts (more than 256 stops the spawn); such a row is revealed as\n")
+	b.WriteString("spelled, `*` and all.\n\n")
 	table(&b, []string{"ID", "Path", "Why"}, func(row func(...string)) {
 		for _, e := range t.Common.DefaultHidden {
 			row(code(e.ID), code(e.Value), prose(e.Why))

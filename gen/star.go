@@ -6,16 +6,20 @@ import (
 )
 
 // starProblem says what is wrong with the stars of a default-hidden path,
-// or "": a * stands for one whole component of a $home/REL row (the names
-// in one directory, read at spawn time), at most once, and not as the last
-// component, so each match is a file or directory the row names below it.
+// or "": a * stands for one whole component of the REL of a $home/REL or
+// $env:NAME/REL row (the names in one directory, read at spawn time), at
+// most once, and not as the last component, so each match is a file or
+// directory the row names below it.
 func starProblem(value string) string {
 	if !strings.Contains(value, "*") {
 		return ""
 	}
 	rel, home := strings.CutPrefix(value, varHome+"/")
+	if env, list, r, ok := parseDerived(value); ok && !list && env != "" {
+		rel, home = r, true
+	}
 	if !home {
-		return fmt.Sprintf("has a * outside a %s row (want * only in %s/REL)", varHome, varHome)
+		return fmt.Sprintf("has a * outside a %s or %sNAME row (want * only in %s/REL or %sNAME/REL)", varHome, varEnv, varHome, varEnv)
 	}
 	comps := strings.Split(rel, "/")
 	stars := 0

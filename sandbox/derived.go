@@ -100,6 +100,10 @@ func cleanEnvPath(v string) (string, string) {
 // (the Linux rules skip it); the workspace itself is left, as for the
 // other defaults.
 func derivedFacts(r *resolver, derived []derivedPath, ws string, roots []string, add func(pathFact)) error {
+	derived, err := expandDerivedStars(r, derived)
+	if err != nil {
+		return err
+	}
 	for _, d := range derived {
 		if d.revealed {
 			continue

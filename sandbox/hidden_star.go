@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"syscall"
@@ -26,7 +27,7 @@ const maxStarNames = 256
 func homeRows(r *resolver, realHome string, errp *error) iter.Seq2[int, defaultHiddenPath] {
 	return func(yield func(int, defaultHiddenPath) bool) {
 		for i, d := range defaultHidden {
-			before, after, star := strings.Cut(d.path, "/*/")
+			before, after, star := strings.Cut("/"+d.path, "/*/")
 			if !star || !d.underHome {
 				if !yield(i, d) {
 					return
@@ -36,14 +37,14 @@ func homeRows(r *resolver, realHome string, errp *error) iter.Seq2[int, defaultH
 			if realHome == "" {
 				continue
 			}
-			names, err := starNames(r, realHome, before)
+			names, err := starNames(r, realHome, strings.TrimPrefix(before, "/"))
 			if err != nil {
 				*errp = err
 				return
 			}
 			for _, name := range names {
 				e := d
-				e.path = before + "/" + name + "/" + after
+				e.path = strings.TrimPrefix(before+"/"+name+"/"+after, "/")
 				if !yield(i, e) {
 					return
 				}
@@ -52,18 +53,19 @@ func homeRows(r *resolver, realHome string, errp *error) iter.Seq2[int, defaultH
 	}
 }
 
-// starNames lists the directory rel (relative to the resolved home),
-// sorted: nothing when it is missing or not a directory.
-func starNames(r *resolver, realHome, rel string) ([]string, error) {
+// starNames lists the directory rel (relative to base, a resolved
+// directory such as the home, or /), sorted: nothing when it is missing or
+// not a directory.
+func starNames(r *resolver, base, rel string) ([]string, error) {
 	const field = "default hidden path"
-	dir, fi, err := r.resolveUnder(realHome, rel)
+	dir, fi, err := r.resolveUnder(base, rel)
 	if err != nil {
 		if isMissing(err) {
 			return nil, nil
 		}
-		return nil, fsPathError(field, realHome+"/"+rel+"/*", err)
+		return nil, fsPathError(field, path.Join(base, rel)+"/*", err)
 	}
-	if !fi.IsDir() {
+	if fi != nil && !fi.IsDir() { // nil: rel is empty, base itself
 		return nil, nil
 	}
 	// A directory this process may pass but not list is refused, not
@@ -85,4 +87,32 @@ func starNames(r *resolver, realHome, rel string) ([]string, error) {
 	}
 	slices.Sort(names)
 	return names, nil
+}
+
+// expandDerivedStars replaces each derived path with a * component (from
+// a $env:NAME/REL row) by one path per name in the directory the * stands
+// in, as homeRows does for $home rows; derived comes back as it is when
+// none has a *.
+func expandDerivedStars(r *resolver, derived []derivedPath) ([]derivedPath, error) {
+	if !slices.ContainsFunc(derived, func(d derivedPath) bool { return strings.Contains(d.path, "/*/") }) {
+		return derived, nil
+	}
+	out := make([]derivedPath, 0, len(derived))
+	for _, d := range derived {
+		before, after, star := strings.Cut(d.path, "/*/")
+		if !star || d.revealed {
+			out = append(out, d)
+			continue
+		}
+		names, err := starNames(r, "/", strings.TrimPrefix(before, "/"))
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			e := d
+			e.path = before + "/" + name + "/" + after
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }

@@ -12,7 +12,7 @@ import (
 
 // TestHiddenStar: the * of hide-nvm-npmrc stands for each version
 // directory's name, so every version's npmrc is hidden (a missing one kept
-// as missing), none with a literal *; revealing the row as spelled
+// as missing), none with a literal *, and so is $NVM_DIR's; revealing the row as spelled
 // reveals them all; a file where the directory should be names nothing;
 // more than maxStarNames names is refused, not partly hidden.
 func TestHiddenStar(t *testing.T) {
@@ -42,6 +42,14 @@ func TestHiddenStar(t *testing.T) {
 	if slices.Contains(got, a) || slices.Contains(got, b) {
 		t.Errorf("revealed row still hides: %q", got)
 	}
+
+	nvmDir := mkdir(t, dir, "nvm")
+	c := writeFile(t, nvmDir, "versions/node/v18.0.0/etc/npmrc", "//r/:_authToken=x\n")
+	t.Setenv("NVM_DIR", nvmDir)
+	if got := hiddenPaths(t, Config{Workspace: ws, Reveal: []string{home + "/.nvm/versions/node/*/etc/npmrc"}}); !slices.Contains(got, c) {
+		t.Errorf("%s not hidden through NVM_DIR: %q", c, got)
+	}
+	t.Setenv("NVM_DIR", "")
 
 	for i := range maxStarNames - 1 {
 		mkdir(t, node, fmt.Sprintf("v%d", i))

@@ -691,6 +691,7 @@ var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-bunfig", underHome: true, path: ".bunfig.toml"},
 	{id: "hide-bunfig-xdg", env: "XDG_CONFIG_HOME", path: ".bunfig.toml"},
 	{id: "hide-nvm-npmrc", underHome: true, path: ".nvm/versions/node/*/etc/npmrc"},
+	{id: "hide-nvm-dir-npmrc", env: "NVM_DIR", path: "versions/node/*/etc/npmrc"},
 }
 
 // stdioRules decides how the caller's standard descriptor of each kind
@@ -4220,6 +4221,13 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.nvm/versions/node/*/etc/npmrc",
 		Why:      "npm's global configuration for each Node version nvm installed, where npm config set --global writes registry tokens (_authToken, _auth, _password). The * is each name in ~/.nvm/versions/node when the spawn starts (at most 256, more is refused); a version installed during a run is not hidden.",
+	},
+	{
+		ID:       "hide-nvm-dir-npmrc",
+		Platform: "any",
+		When:     "not revealed; on linux, exists",
+		Emits:    "hide $env:NVM_DIR/versions/node/*/etc/npmrc",
+		Why:      "The same files where NVM_DIR puts nvm outside ~/.nvm.",
 	},
 	{
 		ID:       "stdio-terminal",
