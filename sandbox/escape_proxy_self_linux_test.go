@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandtable/sandtable/internal/testkit"
 	"golang.org/x/sys/unix"
 )
 
@@ -109,16 +110,7 @@ func TestProxyOwnAddress(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ln.Close()
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				fmt.Fprintln(c, nonce)
-				c.Close()
-			}
-		}()
+		testkit.ServeLine(ln, nonce)
 		port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 		addr := net.JoinHostPort(selfAddr, port)
 

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // netTestServers stand in for the host's services and for remote hosts:
@@ -47,16 +49,7 @@ func startNetTestServers(t *testing.T) *netTestServers {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			fmt.Fprintln(c, s.nonce)
-			c.Close()
-		}
-	}()
+	testkit.ServeLine(ln, s.nonce)
 	return s
 }
 

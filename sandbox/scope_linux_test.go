@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // TestNetworkHostAbstractScope: in mode host, a listener on a host abstract
@@ -31,16 +33,7 @@ func TestNetworkHostAbstractScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			fmt.Fprintln(c, nonce)
-			c.Close()
-		}
-	}()
+	testkit.ServeLine(ln, nonce)
 	script := `python3 -c 'import socket,sys
 s=socket.socket(socket.AF_UNIX)
 s.settimeout(5)

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // netUser is who runs sandtable in the network tests: the test's own user,
@@ -132,16 +134,7 @@ func startNetServers(t *testing.T) *netServers {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			fmt.Fprintln(c, s.nonce)
-			c.Close()
-		}
-	}()
+	testkit.ServeLine(ln, s.nonce)
 	return s
 }
 
