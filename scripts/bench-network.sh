@@ -25,31 +25,7 @@ trap 'rm -rf "$tmp" "$base"' EXIT
 # Static, as released: with cgo, the net package (the network proxy) makes
 # the binary dynamically linked, which costs every start about 1 ms here.
 (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/sandtable" ./cmd/sandtable)
-mkdir "$tmp/floor"
-cat >"$tmp/floor/main.go" <<'GO'
-package main
-
-import (
-	"os"
-	"os/exec"
-	"strconv"
-)
-
-// FLOOR_FDS descriptors from 3 up are passed on, as the sandbox's own
-// spawn passes the filter and /dev/null.
-func main() {
-	cmd := exec.Command(os.Args[1], os.Args[2:]...)
-	n, _ := strconv.Atoi(os.Getenv("FLOOR_FDS"))
-	for fd := 3; fd < 3+n; fd++ {
-		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(fd), "inherited"))
-	}
-	if cmd.Run() != nil {
-		os.Exit(1)
-	}
-}
-GO
-printf 'module floor\n\ngo 1.22\n' >"$tmp/floor/go.mod"
-(cd "$tmp/floor" && CGO_ENABLED=0 GOFLAGS= go build -o "$tmp/floor.bin" .)
+(cd "$root" && CGO_ENABLED=0 go build -o "$tmp/floor.bin" ./scripts/floor)
 
 mkdir "$base/home" "$base/ws"
 export HOME="$base/home"

@@ -49,29 +49,7 @@ trap 'rm -rf "$tmp" "$base"' EXIT
 
 # The floor: the same spawn from the smallest Go program that can make it,
 # and Go's own start and exit.
-mkdir "$tmp/floor" "$tmp/empty"
-cat >"$tmp/floor/main.go" <<'GO'
-package main
-
-import (
-	"os"
-	"os/exec"
-	"strconv"
-)
-
-// FLOOR_FDS descriptors from 3 up are passed on, as the sandbox's own
-// spawn passes the filter and /dev/null.
-func main() {
-	cmd := exec.Command(os.Args[1], os.Args[2:]...)
-	n, _ := strconv.Atoi(os.Getenv("FLOOR_FDS"))
-	for fd := 3; fd < 3+n; fd++ {
-		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(fd), "inherited"))
-	}
-	if cmd.Run() != nil {
-		os.Exit(1)
-	}
-}
-GO
+mkdir "$tmp/empty"
 mkdir "$tmp/inplace"
 cat >"$tmp/inplace/main.go" <<'GO'
 package main
@@ -87,7 +65,8 @@ func main() {
 }
 GO
 printf 'package main\n\nfunc main() {}\n' >"$tmp/empty/main.go"
-for m in floor inplace empty; do
+(cd "$root" && CGO_ENABLED=0 go build -o "$tmp/floor.bin" ./scripts/floor)
+for m in inplace empty; do
 	printf 'module %s\n\ngo 1.22\n' "$m" >"$tmp/$m/go.mod"
 	(cd "$tmp/$m" && CGO_ENABLED=0 GOFLAGS= go build -o "$tmp/$m.bin" .)
 done
