@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // stubTestName stands for a remote host in the DNS stub's tests: the
@@ -85,7 +87,7 @@ func TestDNSStubRoutes(t *testing.T) {
 	for _, tool := range []string{"node", "curl", "ssh"} {
 		needTool(t, tool)
 	}
-	s := startNetTestServers(t)
+	s := testkit.StartNetServers(t)
 	sshBanner := fmt.Sprintf("SSH-2.0-sandtable%x", rand.Uint64())
 	sshLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -108,9 +110,9 @@ func TestDNSStubRoutes(t *testing.T) {
 	if err := os.Chmod(base, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dest := stubTestName + ":" + s.port
+	dest := stubTestName + ":" + s.Port
 	node := `node -e 'fetch("http://` + dest + `/").then(r => r.text()).then(t => console.log(t), e => console.log("fetch failed", e.cause && e.cause.code))'`
-	curl := `env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy curl -sSkv --max-time 10 https://` + stubTestName + `:` + s.tls + `/ 2>&1`
+	curl := `env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy curl -sSkv --max-time 10 https://` + stubTestName + `:` + s.TLS + `/ 2>&1`
 	ssh := `ssh -v -o BatchMode=yes -o ConnectTimeout=10 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null git@` + stubTestName + ` true 2>&1`
 	attempts := []struct {
 		name            string
@@ -120,9 +122,9 @@ func TestDNSStubRoutes(t *testing.T) {
 	}{
 		// The attack lists another name on the same port, so that the stub
 		// serves it and only the policy stands in the way.
-		{"node-fetch", node, s.nonce, Network{Private: []string{"other.example:" + s.port}}, Network{Private: []string{dest}}, "refused " + dest + ": it resolves to 127.0.0.1"},
-		{"node-fetch-allowlist", node, s.nonce, Network{Allow: []string{"other.example:" + s.port}}, Network{Allow: []string{dest}}, "refused " + dest + ": not in the allowlist"},
-		{"curl-https-proxy", curl, s.nonce, Network{}, Network{Private: []string{stubTestName + ":" + s.tls}}, "refused " + stubTestName + ":" + s.tls},
+		{"node-fetch", node, s.Nonce, Network{Private: []string{"other.example:" + s.Port}}, Network{Private: []string{dest}}, "refused " + dest + ": it resolves to 127.0.0.1"},
+		{"node-fetch-allowlist", node, s.Nonce, Network{Allow: []string{"other.example:" + s.Port}}, Network{Allow: []string{dest}}, "refused " + dest + ": not in the allowlist"},
+		{"curl-https-proxy", curl, s.Nonce, Network{}, Network{Private: []string{stubTestName + ":" + s.TLS}}, "refused " + stubTestName + ":" + s.TLS},
 		{"ssh", ssh, sshBanner[8:], Network{}, Network{Private: []string{stubTestName + ":22"}}, "refused " + stubTestName + ":22"},
 	}
 	for _, u := range escUsers(t) {
@@ -141,7 +143,7 @@ func TestDNSStubRoutes(t *testing.T) {
 					if !strings.Contains(out, a.want) {
 						t.Errorf("control did not reach the listed destination, so the attack proves nothing: %q", out)
 					}
-					if a.name == "curl-https-proxy" && !strings.Contains(out, "CONNECT "+stubTestName+":"+s.tls) {
+					if a.name == "curl-https-proxy" && !strings.Contains(out, "CONNECT "+stubTestName+":"+s.TLS) {
 						t.Errorf("curl did not use HTTPS_PROXY: %q", out)
 					}
 				})

@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strconv"
@@ -19,39 +16,6 @@ import (
 
 	"github.com/sandtable/sandtable/internal/testkit"
 )
-
-// netTestServers stand in for the host's services and for remote hosts:
-// HTTP on 127.0.0.1 (two ports), HTTPS on 127.0.0.1, and an abstract unix
-// socket, each answering with a nonce only a connection that reached it
-// can print.
-type netTestServers struct {
-	nonce            string
-	port, port2, tls string
-	abstract         string
-	tlsServer        *httptest.Server
-}
-
-func startNetTestServers(t *testing.T) *netTestServers {
-	t.Helper()
-	s := &netTestServers{nonce: fmt.Sprintf("reached-%x", rand.Uint64())}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, s.nonce) })
-	for _, p := range []*string{&s.port, &s.port2} {
-		srv := httptest.NewServer(h)
-		t.Cleanup(srv.Close)
-		*p = strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
-	}
-	s.tlsServer = httptest.NewTLSServer(h)
-	t.Cleanup(s.tlsServer.Close)
-	s.tls = strconv.Itoa(s.tlsServer.Listener.Addr().(*net.TCPAddr).Port)
-	s.abstract = fmt.Sprintf("sandtable-netwrap-%x", rand.Uint64())
-	ln, err := net.Listen("unix", "@"+s.abstract)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	testkit.ServeLine(ln, s.nonce)
-	return s
-}
 
 // netWrapWorkspace makes a workspace under base that u owns.
 func netWrapWorkspace(t *testing.T, base string, u *escUser) string {
@@ -104,7 +68,7 @@ func TestNetworkProxyCommand(t *testing.T) {
 			t.Skipf("needs %s", tool)
 		}
 	}
-	s := startNetTestServers(t)
+	s := testkit.StartNetServers(t)
 	base, _, _ := fixture(t)
 	if err := os.Chmod(base, 0o755); err != nil {
 		t.Fatal(err)
@@ -114,7 +78,7 @@ func TestNetworkProxyCommand(t *testing.T) {
 s=socket.socket(socket.AF_UNIX)
 s.settimeout(5)
 s.connect("\0"+sys.argv[1])
-print(s.recv(100).decode())' ` + s.abstract
+print(s.recv(100).decode())' ` + s.Abstract
 	proxy := Network{Mode: NetworkProxy}
 	attempts := []struct {
 		name            string
@@ -123,26 +87,26 @@ print(s.recv(100).decode())' ` + s.abstract
 		refused         string // in the command's output
 	}{
 		{"abstract-unix", abstract, proxy, Network{Mode: NetworkHost}, ""},
-		{"loopback-direct", `exec 3<>/dev/tcp/127.0.0.1/` + s.port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
+		{"loopback-direct", `exec 3<>/dev/tcp/127.0.0.1/` + s.Port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
 			proxy, Network{Mode: NetworkHost}, ""},
 		// The zero Network: the default mode (network-default-linux).
-		{"loopback-direct-default", `exec 3<>/dev/tcp/127.0.0.1/` + s.port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
+		{"loopback-direct-default", `exec 3<>/dev/tcp/127.0.0.1/` + s.Port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
 			Network{}, Network{Mode: NetworkHost}, ""},
 		{"abstract-unix-default", abstract, Network{}, Network{Mode: NetworkHost}, ""},
-		{"loopback-through-proxy", curl + "http://127.0.0.1:" + s.port + "/",
-			proxy, Network{Mode: NetworkProxy, Private: []string{"127.0.0.1:" + s.port}}, "refused 127.0.0.1:" + s.port + ": it is a loopback address"},
-		{"loopback-through-socks", curl + "--proxy socks5h://127.0.0.1:1080 http://localhost:" + s.port + "/",
-			proxy, Network{Mode: NetworkProxy, Private: []string{"localhost:" + s.port}}, ""},
-		{"allowlist-unlisted-name", curl + "http://localhost:" + s.port + "/",
-			Network{Mode: NetworkProxy, Allow: []string{"localhost:" + s.port2}}, Network{Mode: NetworkProxy, Allow: []string{"localhost:" + s.port}},
-			"refused localhost:" + s.port + ": not in the allowlist"},
-		{"allowlist-ip-literal", curl + "http://127.0.0.1:" + s.port + "/",
-			Network{Mode: NetworkProxy, Allow: []string{"localhost:" + s.port}}, Network{Mode: NetworkProxy, Allow: []string{"127.0.0.1:" + s.port}},
-			"refused 127.0.0.1:" + s.port + ": not in the allowlist"},
+		{"loopback-through-proxy", curl + "http://127.0.0.1:" + s.Port + "/",
+			proxy, Network{Mode: NetworkProxy, Private: []string{"127.0.0.1:" + s.Port}}, "refused 127.0.0.1:" + s.Port + ": it is a loopback address"},
+		{"loopback-through-socks", curl + "--proxy socks5h://127.0.0.1:1080 http://localhost:" + s.Port + "/",
+			proxy, Network{Mode: NetworkProxy, Private: []string{"localhost:" + s.Port}}, ""},
+		{"allowlist-unlisted-name", curl + "http://localhost:" + s.Port + "/",
+			Network{Mode: NetworkProxy, Allow: []string{"localhost:" + s.Port2}}, Network{Mode: NetworkProxy, Allow: []string{"localhost:" + s.Port}},
+			"refused localhost:" + s.Port + ": not in the allowlist"},
+		{"allowlist-ip-literal", curl + "http://127.0.0.1:" + s.Port + "/",
+			Network{Mode: NetworkProxy, Allow: []string{"localhost:" + s.Port}}, Network{Mode: NetworkProxy, Allow: []string{"127.0.0.1:" + s.Port}},
+			"refused 127.0.0.1:" + s.Port + ": not in the allowlist"},
 		{"https-proxy-variable",
 			// The attack has no proxy variable: nothing gets out.
-			`env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy -u NO_PROXY -u no_proxy -u HTTPS_PROXY -u https_proxy curl -sSk --max-time 10 https://localhost:` + s.tls + `/`,
-			Network{Mode: NetworkProxy, Private: []string{"localhost:" + s.tls}}, Network{}, ""},
+			`env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy -u NO_PROXY -u no_proxy -u HTTPS_PROXY -u https_proxy curl -sSk --max-time 10 https://localhost:` + s.TLS + `/`,
+			Network{Mode: NetworkProxy, Private: []string{"localhost:" + s.TLS}}, Network{}, ""},
 	}
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
@@ -150,7 +114,7 @@ print(s.recv(100).decode())' ` + s.abstract
 			for _, a := range attempts {
 				t.Run(a.name, func(t *testing.T) {
 					out := runCommandAs(t, u, ws, a.attack, a.script)
-					if strings.Contains(out, s.nonce) {
+					if strings.Contains(out, s.Nonce) {
 						t.Errorf("ATTACK SUCCEEDED: reached the host's service: %q", out)
 					}
 					if a.refused != "" && !strings.Contains(out, a.refused) {
@@ -160,7 +124,7 @@ print(s.recv(100).decode())' ` + s.abstract
 					if a.name == "https-proxy-variable" {
 						control, script = a.attack, strings.Replace(script, "-u HTTPS_PROXY -u https_proxy ", "", 1)
 					}
-					if c := runCommandAs(t, u, ws, control, script); !strings.Contains(c, s.nonce) {
+					if c := runCommandAs(t, u, ws, control, script); !strings.Contains(c, s.Nonce) {
 						t.Errorf("control did not reach the service, so the attack proves nothing: %q", c)
 					}
 				})
@@ -278,7 +242,7 @@ func sleepRunning(mark string) bool {
 func TestNetworkProxyPrefix(t *testing.T) {
 	requireBwrap(t)
 	_, _, ws := fixture(t)
-	s := startNetTestServers(t)
+	s := testkit.StartNetServers(t)
 	w, err := Prefix(Config{Workspace: ws, Policy: Required, Network: Network{Mode: NetworkProxy}})
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +255,7 @@ func TestNetworkProxyPrefix(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeAll(owned)
-	script := `tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; curl -s --noproxy '' --max-time 10 -o /dev/null -w '%{http_code}\n' http://127.0.0.1:` + s.port + `/`
+	script := `tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; curl -s --noproxy '' --max-time 10 -o /dev/null -w '%{http_code}\n' http://127.0.0.1:` + s.Port + `/`
 	c := exec.Command(w.Program, append(w.Args, "bash", "-c", script)...)
 	c.Env = setEnv(os.Environ(), w.Env)
 	c.ExtraFiles = fds

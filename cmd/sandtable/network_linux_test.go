@@ -2,11 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"math/rand/v2"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"os/user"
@@ -106,38 +101,6 @@ func (u *netUser) exec(t *testing.T, prog string, args ...string) result {
 	return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
 }
 
-// netServers are the stand-ins for the host's services and for remote
-// hosts: all on 127.0.0.1 (and one abstract unix socket), each answering
-// with a nonce that only a connection that reached it can print.
-type netServers struct {
-	nonce            string
-	port, port2, tls string
-	abstract         string
-}
-
-func startNetServers(t *testing.T) *netServers {
-	t.Helper()
-	s := &netServers{nonce: fmt.Sprintf("reached-%x", rand.Uint64())}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, s.nonce) })
-	for _, p := range []*string{&s.port, &s.port2} {
-		srv := httptest.NewServer(h)
-		t.Cleanup(srv.Close)
-		*p = strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
-	}
-	tls := httptest.NewTLSServer(h)
-	t.Cleanup(tls.Close)
-	s.tls = strconv.Itoa(tls.Listener.Addr().(*net.TCPAddr).Port)
-
-	s.abstract = fmt.Sprintf("sandtable-net-%x", rand.Uint64())
-	ln, err := net.Listen("unix", "@"+s.abstract)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	testkit.ServeLine(ln, s.nonce)
-	return s
-}
-
 const connectAbstractPy = `import socket,sys
 s=socket.socket(socket.AF_UNIX)
 s.settimeout(5)
@@ -156,7 +119,7 @@ func TestNetworkProxyAttacks(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("needs python3")
 	}
-	s := startNetServers(t)
+	s := testkit.StartNetServers(t)
 	curl := "curl -sS --max-time 10 --noproxy '' "
 	attempts := []struct {
 		name    string
@@ -167,74 +130,74 @@ func TestNetworkProxyAttacks(t *testing.T) {
 	}{
 		{
 			name:    "abstract-unix",
-			script:  `python3 -c '` + connectAbstractPy + `' ` + s.abstract,
+			script:  `python3 -c '` + connectAbstractPy + `' ` + s.Abstract,
 			args:    []string{"--network", "proxy"},
 			control: []string{"--network", "host", "--host-abstract"},
 		},
 		{
 			name:    "abstract-unix-host-mode",
-			script:  `python3 -c '` + connectAbstractPy + `' ` + s.abstract,
+			script:  `python3 -c '` + connectAbstractPy + `' ` + s.Abstract,
 			args:    []string{"--network", "host"},
 			control: []string{"--network", "host", "--host-abstract"},
 		},
 		{
 			name:   "abstract-unix-outside",
-			script: `python3 -c '` + connectAbstractPy + `' ` + s.abstract,
+			script: `python3 -c '` + connectAbstractPy + `' ` + s.Abstract,
 			args:   []string{"--network", "proxy"},
 		},
 		{
 			name:    "loopback-direct",
-			script:  `exec 3<>/dev/tcp/127.0.0.1/` + s.port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
+			script:  `exec 3<>/dev/tcp/127.0.0.1/` + s.Port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
 			args:    []string{"--network", "proxy"},
 			control: []string{"--network", "host"},
 		},
 		{
 			// No flag: the default mode (network-default-linux).
 			name:    "loopback-direct-default",
-			script:  `exec 3<>/dev/tcp/127.0.0.1/` + s.port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
+			script:  `exec 3<>/dev/tcp/127.0.0.1/` + s.Port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
 			args:    []string{},
 			control: []string{"--network", "host"},
 		},
 		{
 			name:    "abstract-unix-default",
-			script:  `python3 -c '` + connectAbstractPy + `' ` + s.abstract,
+			script:  `python3 -c '` + connectAbstractPy + `' ` + s.Abstract,
 			args:    []string{},
 			control: []string{"--network", "host", "--host-abstract"},
 		},
 		{
 			name:    "loopback-through-proxy",
-			script:  curl + "http://127.0.0.1:" + s.port + "/",
+			script:  curl + "http://127.0.0.1:" + s.Port + "/",
 			args:    []string{"--network", "proxy"},
-			control: []string{"--network", "proxy", "--allow-private", "127.0.0.1:" + s.port},
-			refused: []string{"refused 127.0.0.1:" + s.port + ": it is a loopback address", "--allow-private 127.0.0.1:" + s.port},
+			control: []string{"--network", "proxy", "--allow-private", "127.0.0.1:" + s.Port},
+			refused: []string{"refused 127.0.0.1:" + s.Port + ": it is a loopback address", "--allow-private 127.0.0.1:" + s.Port},
 		},
 		{
 			name:    "loopback-through-socks",
-			script:  curl + "--proxy socks5h://127.0.0.1:1080 http://localhost:" + s.port + "/",
+			script:  curl + "--proxy socks5h://127.0.0.1:1080 http://localhost:" + s.Port + "/",
 			args:    []string{"--network", "proxy"},
-			control: []string{"--network", "proxy", "--allow-private", "localhost:" + s.port},
-			refused: []string{"refused localhost:" + s.port + ": it resolves to 127.0.0.1, a loopback address"},
+			control: []string{"--network", "proxy", "--allow-private", "localhost:" + s.Port},
+			refused: []string{"refused localhost:" + s.Port + ": it resolves to 127.0.0.1, a loopback address"},
 		},
 		{
 			name:    "allowlist-unlisted-name",
-			script:  curl + "http://localhost:" + s.port + "/",
-			args:    []string{"--allow-host", "localhost:" + s.port2},
-			control: []string{"--allow-host", "localhost:" + s.port},
-			refused: []string{"refused localhost:" + s.port + ": not in the allowlist", "--allow-host localhost:" + s.port},
+			script:  curl + "http://localhost:" + s.Port + "/",
+			args:    []string{"--allow-host", "localhost:" + s.Port2},
+			control: []string{"--allow-host", "localhost:" + s.Port},
+			refused: []string{"refused localhost:" + s.Port + ": not in the allowlist", "--allow-host localhost:" + s.Port},
 		},
 		{
 			name:    "allowlist-ip-literal",
-			script:  curl + "http://127.0.0.1:" + s.port + "/",
-			args:    []string{"--allow-host", "localhost:" + s.port},
-			control: []string{"--allow-host", "127.0.0.1:" + s.port},
-			refused: []string{"refused 127.0.0.1:" + s.port + ": not in the allowlist"},
+			script:  curl + "http://127.0.0.1:" + s.Port + "/",
+			args:    []string{"--allow-host", "localhost:" + s.Port},
+			control: []string{"--allow-host", "127.0.0.1:" + s.Port},
+			refused: []string{"refused 127.0.0.1:" + s.Port + ": not in the allowlist"},
 		},
 		{
 			// curl reads only HTTPS_PROXY for an https URL: the tunnel
 			// works, and without the variable nothing gets out.
 			name:   "https-proxy-variable",
-			script: `env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy -u NO_PROXY -u no_proxy -u HTTPS_PROXY -u https_proxy curl -sSk --max-time 10 https://localhost:` + s.tls + `/`,
-			args:   []string{"--network", "proxy", "--allow-private", "localhost:" + s.tls},
+			script: `env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy -u NO_PROXY -u no_proxy -u HTTPS_PROXY -u https_proxy curl -sSk --max-time 10 https://localhost:` + s.TLS + `/`,
+			args:   []string{"--network", "proxy", "--allow-private", "localhost:" + s.TLS},
 		},
 	}
 	for _, u := range netUsers(t) {
@@ -244,11 +207,11 @@ func TestNetworkProxyAttacks(t *testing.T) {
 					if a.name == "https-proxy-variable" {
 						// Inverted: the control strips the variable.
 						ok := u.run(t, append(append([]string{"run"}, a.args...), "--", "bash", "-c", strings.Replace(a.script, "-u HTTPS_PROXY -u https_proxy ", "", 1))...)
-						if !strings.Contains(ok.stdout, s.nonce) {
+						if !strings.Contains(ok.stdout, s.Nonce) {
 							t.Fatalf("curl with only HTTPS_PROXY did not get through: exit %d\n%s%s", ok.code, ok.stdout, ok.stderr)
 						}
 						no := u.run(t, append(append([]string{"run"}, a.args...), "--", "bash", "-c", a.script)...)
-						if strings.Contains(no.stdout, s.nonce) {
+						if strings.Contains(no.stdout, s.Nonce) {
 							t.Fatalf("without HTTPS_PROXY curl still got through: the proxy is not what carried it")
 						}
 						return
@@ -257,7 +220,7 @@ func TestNetworkProxyAttacks(t *testing.T) {
 					if r.code == 125 || strings.Contains(r.stderr, "sandbox: unavailable") {
 						t.Fatalf("the sandbox did not run: exit %d\n%s", r.code, r.stderr)
 					}
-					if strings.Contains(r.stdout, s.nonce) {
+					if strings.Contains(r.stdout, s.Nonce) {
 						t.Errorf("ATTACK SUCCEEDED: reached the host's service\nstdout %q\nstderr %q", r.stdout, r.stderr)
 					}
 					for _, want := range a.refused {
@@ -271,7 +234,7 @@ func TestNetworkProxyAttacks(t *testing.T) {
 					} else {
 						c = u.run(t, append(append([]string{"run"}, a.control...), "--", "bash", "-c", a.script)...)
 					}
-					if !strings.Contains(c.stdout, s.nonce) {
+					if !strings.Contains(c.stdout, s.Nonce) {
 						t.Errorf("control %q did not reach the service, so the attack proves nothing: exit %d\n%s%s", a.control, c.code, c.stdout, c.stderr)
 					}
 				})
