@@ -4,8 +4,6 @@ package sandbox
 
 import (
 	"path/filepath"
-	"strings"
-	"testing"
 )
 
 // defaultAttempts try the credential stores and histories the default
@@ -48,30 +46,7 @@ var defaultAttempts = []*attempt{
 	},
 }
 
-// defaultFixtures puts one secret in the pass's home where each of
-// defaultAttempts looks for it.
-func defaultFixtures(t *testing.T, p *escPass, _ func(k, v string)) {
-	secret := escToken("agent-secret")
-	p.fixture["agent-secret"] = secret
-	for _, d := range []string{".claude", ".codex"} {
-		p.escMkdir(t, filepath.Join(p.home, d), 0o700)
-	}
-	for _, f := range []string{".claude/.credentials.json", ".codex/auth.json", ".bash_history"} {
-		p.escWrite(t, filepath.Join(p.home, f), secret+"\n", 0o600)
-	}
-}
-
 func init() {
 	escAttempts = append(escAttempts, defaultAttempts...)
 	passFixtures = append(passFixtures, defaultFixtures)
-}
-
-// containsAny reports whether s contains any of subs.
-func containsAny(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
 }

@@ -10,8 +10,6 @@ import "path/filepath"
 // status runs outside the sandbox (rule protect-git-include).
 func init() { escAttempts = append(escAttempts, gitIncludeAttempts...) }
 
-const fsmonitorPlant = `printf '[core]\n\tfsmonitor = "echo pwned; false"\n' >> `
-
 var gitIncludeAttempts = []*attempt{
 	{
 		name: "git-include-create",

@@ -9,18 +9,6 @@ import (
 	"unicode"
 )
 
-// proxyForgeScript asks the proxy, over SOCKS5, for a name holding a
-// newline and an escape sequence: a line of its own making in the caller's
-// log, and a terminal control sequence, if the refusal repeats it as is.
-const proxyForgeScript = `import socket
-name = b"x.invalid\nsandbox: forged line \x1b]0;owned\x07"
-s = socket.create_connection(("127.0.0.1", 1080))
-s.sendall(b"\x05\x01\x00")
-s.recv(2)
-s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name + b"\x00\x50")
-print("reply", s.recv(10)[1])
-`
-
 // TestProxyForgedName: a command in mode proxy cannot put control
 // characters into the caller's log through Network.Refused (what sandtable
 // run prints on stderr): the proxy refuses a destination that is not a

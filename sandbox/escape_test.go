@@ -12,8 +12,9 @@ package sandbox
 // upstream argv (README, "What is proved") and checks the suite catches
 // the holes that argv leaves.
 //
-// The attempts themselves are in escape_attempts_test.go; the terminal ones
-// (TIOCSTI, job control) in escape_pty_test.go.
+// The attempts themselves are in escape_attempts_test.go and the
+// escape_TOPIC_test.go files, each table's fixtures (setups, programs,
+// servers, runners) in the matching _fixtures_test.go file.
 
 import (
 	"bytes"
