@@ -8,6 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// The fixtures of the main table's socket-family attempts
+// (escape_attempts_test.go's vsock rows): the AF_VSOCK check and the
+// i386 socketcall program.
+
 // setupVsock skips where this kernel has no AF_VSOCK: there is nothing to
 // refuse, and no control could open one.
 func setupVsock(e *escEnv) {
