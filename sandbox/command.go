@@ -32,7 +32,9 @@ type Wrap struct {
 	Files []WrapFile
 	// Env is NAME=VALUE for the command's environment, in place of any
 	// value it had: the table's cache variables, each pointing at its
-	// private directory, and on macOS TMPDIR.
+	// private directory; on macOS TMPDIR; on Linux, when Program is the
+	// wrap helper, the pid of the process that may run it (the helper's
+	// parent), which the helper checks and removes.
 	Env []string
 	// TempDir is the spawn's own temporary directory on macOS, which the
 	// profile lets the command write and TMPDIR names: the caller of
@@ -55,6 +57,7 @@ func Prefix(cfg Config) (Wrap, error) {
 	if err == nil && p != nil && p.netProxy && w.Program != "" {
 		args := netWrapArgs(p.net, w.Program, w.Args)
 		w.Program, w.Args = netWrapExe, args
+		w.Env = append(w.Env, netWrapParent())
 	}
 	return w, err
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"os"
 	"os/exec"
 	"strconv"
 )
@@ -13,8 +14,15 @@ const netWrapArg = "-sandtable-network-proxy-helper"
 const netWrapConns = "connections="
 
 // netWrapExe is the program of a wrapped argv: the executable of the process
-// that runs it.
+// that runs it. It is also the helper's argv[0], which the helper requires.
 const netWrapExe = "/proc/self/exe"
+
+// netWrapEnv, in a wrapped argv's environment, is the pid of the process that
+// built it, which must be the helper's parent; the helper removes it.
+const netWrapEnv = "SANDTABLE_WRAP_PARENT"
+
+// netWrapParent is the netWrapEnv entry for a wrapped argv built here.
+func netWrapParent() string { return netWrapEnv + "=" + strconv.Itoa(os.Getpid()) }
 
 // netWrapArgs is the wrapped argv after the program: the marker, the
 // proxy's lists, "--", and bwrap's own argv from its path on.
@@ -42,12 +50,15 @@ func wrapNetCmd(cmd *exec.Cmd, n Network) {
 	args := netWrapArgs(n, cmd.Path, cmd.Args[1:])
 	cmd.Path = netWrapExe
 	cmd.Args = append([]string{netWrapExe}, args...)
+	cmd.Env = append(cmd.Env, netWrapParent())
 }
 
 // NetworkHelperArgv is the words to put before bwrap's path to run a Linux
 // argv built in network mode proxy (PrefixFor's) through program as the
-// wrap helper, which serves the proxy with n's lists. program must import
-// this package, whose init runs the helper: sandtable explain names itself.
+// wrap helper, which serves the proxy with n's lists. program must run the
+// helper itself when its arguments start with these words
+// ([RunNetworkHelper]; the package's init does not): sandtable explain
+// names itself.
 func NetworkHelperArgv(program string, n Network) []string {
 	args := netWrapArgs(n, "", nil)
 	return append([]string{program}, args[:len(args)-1]...)

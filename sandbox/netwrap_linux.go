@@ -1,10 +1,12 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,10 +30,65 @@ import (
 // (wrapStdio), forwards the signals a caller sends, and ends as bwrap ends,
 // with its status.
 
+// The argv alone does not start the helper: a program that imports this
+// package and passes untrusted words as its first arguments would run
+// whatever follows the words' "--" outside any sandbox. init runs it only
+// for what a deliberate re-exec by Command or Prefix has (netWrapCalled);
+// a program that dispatches the helper itself (sandtable, whose explain
+// prints a line to paste) calls RunNetworkHelper.
 func init() {
-	if len(os.Args) > 1 && os.Args[1] == netWrapArg && os.Getenv(netnsEnv) == "" {
-		os.Exit(runNetWrap(os.Args[2:]))
+	if len(os.Args) < 2 || os.Args[1] != netWrapArg || os.Getenv(netnsEnv) != "" || os.Args[0] != netWrapExe {
+		return
 	}
+	if err := netWrapCalled(); err != nil {
+		fmt.Fprintf(os.Stderr, "sandbox: network proxy helper: %v\n", err)
+		os.Exit(125)
+	}
+	os.Exit(runNetWrap(os.Args[2:]))
+}
+
+// RunNetworkHelper runs the wrap helper when args, a program's arguments
+// after its name, start with the words [NetworkHelperArgv] renders, and
+// returns its exit status; ok is false, and nothing ran, otherwise. A
+// program calls it from main to serve a line NetworkHelperArgv printed;
+// Command and Prefix need nothing of the kind.
+func RunNetworkHelper(args []string) (status int, ok bool) {
+	if len(args) == 0 || args[0] != netWrapArg {
+		return 0, false
+	}
+	return runNetWrap(args[1:]), true
+}
+
+// netWrapCalled checks, beyond argv[0], what only a deliberate re-exec by
+// Command or Prefix has: netWrapEnv names this process's parent, which
+// (where the kernel shows it: not a parent of another user) is the same
+// executable as this one. The helper also dies with that parent.
+func netWrapCalled() error {
+	want, ppid := os.Getenv(netWrapEnv), os.Getppid()
+	if want == "" || want != strconv.Itoa(ppid) {
+		return fmt.Errorf("%s is %q, not this process's parent %d: not started by Command or Prefix", netWrapEnv, want, ppid)
+	}
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+		return fmt.Errorf("parent death signal: %w", err)
+	}
+	if os.Getppid() != ppid {
+		return errors.New("the parent ended before the helper started")
+	}
+	var self, parent unix.Stat_t
+	if err := unix.Stat("/proc/self/exe", &self); err != nil {
+		return fmt.Errorf("own executable: %w", err)
+	}
+	err := unix.Stat("/proc/"+want+"/exe", &parent)
+	switch {
+	case errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM):
+		// A parent of another user (a caller that set a Credential):
+		// the kernel hides its executable, and the variable stands alone.
+	case err != nil:
+		return fmt.Errorf("parent's executable: %w", err)
+	case parent.Dev != self.Dev || parent.Ino != self.Ino:
+		return fmt.Errorf("the parent %d runs another executable: not started by Command or Prefix", ppid)
+	}
+	return nil
 }
 
 // netWrapSignals are forwarded to bwrap; bwrap dies of each (and the
@@ -82,8 +139,9 @@ func runNetWrap(args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, netWrapEnv+"=") })
 	run := &exec.Cmd{
-		Path: args[i+1], Args: args[i+1:], Env: os.Environ(),
+		Path: args[i+1], Args: args[i+1:], Env: env,
 		ExtraFiles: extra,
 		// bwrap dies with this helper, and the sandbox with bwrap.
 		SysProcAttr: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},

@@ -40,6 +40,11 @@ func dispatch(args []string) int {
 		usage(os.Stderr)
 		return exitUsage
 	}
+	// The wrap helper of a line explain printed for network mode proxy:
+	// the package's init serves only Command's and Prefix's re-execs.
+	if status, ok := sandbox.RunNetworkHelper(args); ok {
+		return status
+	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		usage(os.Stdout)

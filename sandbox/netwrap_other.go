@@ -1,0 +1,21 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+)
+
+// RunNetworkHelper runs the wrap helper when args, a program's arguments
+// after its name, start with the words [NetworkHelperArgv] renders, and
+// returns its exit status; ok is false, and nothing ran, otherwise. The
+// helper exists on Linux only: here it fails with status 125.
+func RunNetworkHelper(args []string) (status int, ok bool) {
+	if len(args) == 0 || args[0] != netWrapArg {
+		return 0, false
+	}
+	fmt.Fprintf(os.Stderr, "sandbox: network proxy helper: none on %s\n", runtime.GOOS)
+	return 125, true
+}
