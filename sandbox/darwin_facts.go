@@ -30,18 +30,15 @@ func darwinFacts(p *plan) error {
 				return err
 			}
 		}
-		folded, err := foldPattern(h.path)
-		if err != nil && h.writable && h.kind == kindMissing {
-			return err
-		}
-		h.folded = folded
+		// A path that cannot be folded keeps its spelled deny alone: rows
+		// no-caret-hidden and no-unfoldable-hidden refuse the missing
+		// writable ones, where that is not enough.
+		h.folded, _ = foldPattern(h.path)
 	}
 	if err := refuse(&refuseSubject{in: refuseHome, field: "home directory", path: p.home, pattern: p.home}); err != nil {
 		return err
 	}
-	if p.homeRegex, err = homePattern(p.home); err != nil {
-		return err
-	}
+	p.homeRegex = homePattern(p.home)
 	p.ancestors = ancestorFacts(p)
 	p.guards = guardFacts(p)
 	return protectSBPLFacts(p)
@@ -113,30 +110,26 @@ func guardFacts(p *plan) []pathFact {
 // foldPattern is an anchored pattern matching path and everything under
 // it in every spelling APFS takes for it (see writeFolded): [aA] for an
 // ASCII letter, (é|É|e\u0301|E\u0301) for a letter that decomposes, [.]
-// for a metacharacter. A path holding a character beyond the fold table
-// is refused, since APFS may take other spellings of it too, and so is
-// one holding ^, which a bracket cannot hold alone without a backslash.
-func foldPattern(p string) (string, error) {
+// for a metacharacter. ok is false, and the pattern "", for a path
+// holding a character beyond the fold table (APFS may take other
+// spellings of it too) or ^ (a bracket cannot hold it alone without a
+// backslash); whether that refuses a spawn is the refuse rows' to say.
+func foldPattern(p string) (pattern string, ok bool) {
 	var b strings.Builder
 	b.Grow(4*len(p) + 8)
 	b.WriteString("^")
 	if !writeFolded(&b, p, false) {
-		if strings.Contains(p, "^") {
-			return "", badPath("hidden path", p, "does not exist and holds ^: inside a writable place on macOS it must exist to be hidden")
-		}
-		return "", badPath("hidden path", p, "does not exist and holds a character beyond the Latin letters: inside a writable place on macOS, which treats other spellings of it as the same name, it must exist to be hidden")
+		return "", false
 	}
 	b.WriteString("(/|$)")
-	return b.String(), nil
+	return b.String(), true
 }
 
 // homePattern is home as a pattern matches it, each metacharacter
-// bracketed, for the rows whose patterns start there; a home holding ^,
-// which a bracket cannot hold alone, is refused.
-func homePattern(home string) (string, error) {
-	if strings.Contains(home, "^") {
-		return "", badPath("home directory", home, "holds ^, which the macOS profile's patterns cannot match (want a home directory without ^)")
-	}
+// bracketed, for the rows whose patterns start there. A ^, which a
+// bracket cannot hold alone, stays as it is, and the patterns then match
+// nothing (row no-caret-home refuses such a home).
+func homePattern(home string) string {
 	var b strings.Builder
 	for i := 0; i < len(home); i++ {
 		if c := home[i]; strings.IndexByte(".+*?()[]{}|$", c) >= 0 {
@@ -147,7 +140,7 @@ func homePattern(home string) (string, error) {
 			b.WriteByte(c)
 		}
 	}
-	return b.String(), nil
+	return b.String()
 }
 
 // darwinHome records the resolved home directory, under which the profile

@@ -49,7 +49,7 @@ func derivedHidden(lookup func(string) (string, bool)) ([]derivedPath, error) {
 			}
 			p, problem := cleanEnvPath(value)
 			if problem != "" {
-				return nil, badPath("default hidden path $env:"+d.env, value, problem)
+				continue // names no one place: refused by row no-unclean-derived alone
 			}
 			if d.path != "" {
 				p = strings.TrimSuffix(p, "/") + "/" + d.path

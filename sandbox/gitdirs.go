@@ -36,7 +36,7 @@ type gitFinds struct {
 // bounded, opened without following a symlink, and must be regular.
 func findGit(r *resolver, root string, roots []string) (gitFinds, error) {
 	g := &gitFinder{r: r, roots: roots, seen: map[string]bool{}}
-	dot := root + "/.git"
+	dot := childPath(root, ".git")
 	fi, err := r.lstat(dot)
 	if err != nil {
 		return gitFinds{}, nil // not a repository, or not one we can look at

@@ -56,7 +56,7 @@ func protectFacts(r *resolver, p *plan, cfg Config) ([]pathFact, error) {
 			var cands []string
 			switch row.base {
 			case protectRoot:
-				cands = []string{root + "/" + row.path}
+				cands = []string{childPath(root, row.path)}
 			case protectGitdir:
 				for _, d := range g.dirs {
 					cands = append(cands, d+"/"+row.path)
@@ -152,6 +152,14 @@ func protectable(p *plan, c string, roots []string) bool {
 		}
 	}
 	return best != "" && writable
+}
+
+// childPath is dir/rel, for a dir that may be the root directory.
+func childPath(dir, rel string) string {
+	if dir == "/" {
+		return "/" + rel
+	}
+	return dir + "/" + rel
 }
 
 func isRoot(p string, roots []string) bool {

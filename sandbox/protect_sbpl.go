@@ -41,11 +41,7 @@ func protectSBPLFacts(p *plan) error {
 		if err := refuse(&refuseSubject{in: refuseProtectedPath, field: "protected path", path: f.path, pattern: f.path}); err != nil {
 			return err
 		}
-		folded, err := foldBelow(inner, f.path)
-		if err != nil {
-			return err
-		}
-		f.folded = folded
+		f.folded = foldBelow(inner, f.path)
 		for dir := path.Dir(f.path); dir != outer && strings.HasPrefix(dir, outer+"/"); dir = path.Dir(dir) {
 			if !seen[dir] {
 				seen[dir] = true
@@ -59,18 +55,16 @@ func protectSBPLFacts(p *plan) error {
 // foldBelow is foldPattern for p with its prefix root (already resolved,
 // its case the file system's own) matched as it is: only the names below
 // the root are folded, so a root that is not ASCII still works. A
-// character below it beyond the fold table is matched as it is spelled;
-// a ^ anywhere is refused, as foldPattern refuses it.
-func foldBelow(root, p string) (string, error) {
+// character below it beyond the fold table is matched as it is spelled,
+// and so is a ^, with which the pattern matches nothing (row
+// no-caret-protected refuses such a path).
+func foldBelow(root, p string) string {
 	var b strings.Builder
 	b.Grow(4*len(p) + 8)
 	b.WriteString("^")
 	rest, ok := strings.CutPrefix(p, root)
 	if !ok {
 		root, rest = "", p
-	}
-	if strings.Contains(p, "^") {
-		return "", badPath("protected path", p, "holds ^, which a pattern cannot match without a backslash (want a workspace without ^ on macOS)")
 	}
 	for _, c := range []byte(root) {
 		if strings.IndexByte(".+*?()[]{}|$", c) >= 0 {
@@ -83,5 +77,5 @@ func foldBelow(root, p string) (string, error) {
 	}
 	writeFolded(&b, rest, true)
 	b.WriteString("(/|$)")
-	return b.String(), nil
+	return b.String()
 }

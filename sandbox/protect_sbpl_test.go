@@ -1,6 +1,9 @@
 package sandbox
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 // TestProtectDecisions judges, with the SBPL evaluator, the protect
 // section's attacks on the macOS profile: each is denied by the rule
@@ -61,11 +64,16 @@ func TestFoldBelow(t *testing.T) {
 		{"/Users/José/ws", "/Users/José/ws/.git/hooks", "^/Users/José/ws/[.][gG][iI][tT]/[hH][oO][oO](K|k|\u212a)(S|s|\u017f)(/|$)"},
 		{"/a+b", "/a+b/.x", "^/a[+]b/[.][xX](/|$)"},
 	} {
-		if got, err := foldBelow(c.root, c.p); err != nil || got != c.want {
-			t.Errorf("foldBelow(%q, %q) = %q, %v; want %q", c.root, c.p, got, err, c.want)
+		if got := foldBelow(c.root, c.p); got != c.want {
+			t.Errorf("foldBelow(%q, %q) = %q; want %q", c.root, c.p, got, c.want)
 		}
 	}
-	if _, err := foldBelow("/a^b", "/a^b/.git"); err == nil {
-		t.Error("a ^ in the path was folded; a bracket cannot hold it")
+	// A ^ cannot be bracketed: the pattern matches nothing, which is why
+	// row no-caret-protected refuses such a path.
+	caret := regexp.MustCompilePOSIX(foldBelow("/a^b", "/a^b/.git"))
+	for _, s := range []string{"/a^b/.git", "/a^b/.GIT/x", "/ab/.git"} {
+		if caret.MatchString(s) {
+			t.Errorf("%s matches %q", caret, s)
+		}
 	}
 }

@@ -10,12 +10,14 @@ import (
 	"testing"
 )
 
-// TestRefuseRows gives every row of the refuse section (rules/common.yaml)
-// a configuration only that row refuses: the error must name the row, so
-// a deleted row, or one that no longer names the input, fails here. A row
-// without a case fails too.
-func TestRefuseRows(t *testing.T) {
-	cases := map[string]func(t *testing.T, dir, ws string) Config{
+// refuseCase sets up, in dir, a configuration with workspace ws that one
+// refuse row refuses.
+type refuseCase func(t *testing.T, dir, ws string) Config
+
+// refuseCases are TestRefuseRows' and TestRefuseRowRemoved's cases, one
+// per row of the refuse section.
+func refuseCases() map[string]refuseCase {
+	return map[string]refuseCase{
 		"no-link-grant": func(t *testing.T, dir, ws string) Config {
 			link(t, mkdir(t, dir, "host"), ws, "out")
 			return Config{Workspace: ws, Write: []string{ws + "/out"}}
@@ -33,7 +35,10 @@ func TestRefuseRows(t *testing.T) {
 		"no-link-cache": func(t *testing.T, dir, ws string) Config {
 			link(t, mkdir(t, dir, "cache"), ws, "clink")
 			t.Setenv("XDG_CACHE_HOME", ws+"/clink")
-			return Config{Workspace: ws}
+			// The hidden path derived from XDG_CACHE_HOME goes through the
+			// same link (row no-link-hidden, first in table order):
+			// revealed, so this row alone refuses.
+			return Config{Workspace: ws, Reveal: []string{ws + "/clink/huggingface/token"}}
 		},
 		"no-link-git": func(t *testing.T, dir, ws string) Config {
 			mkdir(t, ws, "real", "hooks")
@@ -145,22 +150,42 @@ func TestRefuseRows(t *testing.T) {
 			return Config{Workspace: ws}
 		},
 	}
-	// darwinRows are refused only where the macOS profile is built.
-	darwinRows := map[string]bool{"no-caret-hidden": true, "no-unfoldable-hidden": true, "no-caret-protected": true, "no-caret-home": true}
+}
+
+// refuseRowGOOS is the platform a row's case is planned for: the macOS
+// rows are refused only where the macOS profile is built.
+func refuseRowGOOS(id string) string {
+	switch id {
+	case "no-caret-hidden", "no-unfoldable-hidden", "no-caret-protected", "no-caret-home":
+		return "darwin"
+	}
+	return "linux"
+}
+
+// setupRefuseCase runs row id's case in a fresh directory with its own
+// HOME and XDG_CACHE_HOME.
+func setupRefuseCase(t *testing.T, cases map[string]refuseCase, id string) Config {
+	t.Helper()
+	setup, ok := cases[id]
+	if !ok {
+		t.Fatalf("refuse row %q has no case here", id)
+	}
+	dir := realTempDir(t)
+	t.Setenv("HOME", mkdir(t, dir, "home"))
+	t.Setenv("XDG_CACHE_HOME", mkdir(t, dir, "xdg-cache"))
+	return setup(t, dir, mkdir(t, dir, "ws"))
+}
+
+// TestRefuseRows gives every row of the refuse section (rules/common.yaml)
+// a configuration only that row refuses: the error must name the row, so
+// a deleted row, or one that no longer names the input, fails here. A row
+// without a case fails too.
+func TestRefuseRows(t *testing.T) {
+	cases := refuseCases()
 	for _, row := range refuseRows {
 		t.Run(row.id, func(t *testing.T) {
-			setup, ok := cases[row.id]
-			if !ok {
-				t.Fatalf("refuse row %q has no case here", row.id)
-			}
-			dir := realTempDir(t)
-			t.Setenv("HOME", mkdir(t, dir, "home"))
-			t.Setenv("XDG_CACHE_HOME", mkdir(t, dir, "xdg-cache"))
-			cfg := setup(t, dir, mkdir(t, dir, "ws"))
-			goos := "linux"
-			if darwinRows[row.id] {
-				goos = "darwin"
-			}
+			cfg := setupRefuseCase(t, cases, row.id)
+			goos := refuseRowGOOS(row.id)
 			_, err := newPlan(goos, cfg)
 			if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "(refuse: "+row.id+")") {
 				t.Errorf("newPlan(%s) = %v, want a refusal by %s", goos, err, row.id)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -53,7 +52,9 @@ func (h homeDirs) list() []string {
 
 // grant is the grantPath of p, just resolved by r to real.
 func (r *resolver) grant(p, real string) grantPath {
-	return grantPath{path: p, real: real, via: slices.Clone(r.via)}
+	// Never nil, even without links: a nil via would read as "not
+	// known here" and fall back to the resolver's last resolve.
+	return grantPath{path: p, real: real, via: append(make([]string, 0, len(r.via)), r.via...)}
 }
 
 // resolveWorkspace resolves the workspace, which must be a directory, and

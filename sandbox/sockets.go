@@ -30,10 +30,9 @@ func socketFacts(r *resolver, goos string, cfg Config, p *plan, roots []string, 
 		if err := refuse(&refuseSubject{in: refuseSocket, field: "socket", path: s, sock: fi}); err != nil {
 			return nil, nil, err
 		}
-		if fi.Mode()&fs.ModeSocket == 0 {
-			return nil, nil, badPath("socket", s, "not a unix socket")
-		}
-		grants = append(grants, fact(real, kindFile, p.workspace))
+		// Row no-nonsocket-grant alone refuses anything but a socket; the
+		// builders bind whatever is granted.
+		grants = append(grants, fact(real, kindOf(fi), p.workspace))
 	}
 	if !strict || goos != "linux" {
 		return nil, grants, nil
