@@ -1,26 +1,18 @@
 // Package sandbox runs a native subprocess inside an OS sandbox: bubblewrap
 // (bwrap) on Linux, Seatbelt (sandbox-exec) on macOS. The policy is the rule
 // table under rules/, compiled into this package by go generate; this file and
-// its neighbours turn a Config into the facts the generated builders need.
+// its neighbours turn a [Config] into the facts the generated builders need.
 //
 // The subprocess can write only to its workspace (and a private /tmp), reads
 // the host read-only on Linux minus the hidden paths, and reads only system
 // directories and the workspace on macOS. A Config that cannot be enforced
 // exactly is rejected before anything is spawned.
 //
-// Network mode proxy (NetworkProxy) runs a helper before bwrap: the calling
-// program's own executable (/proc/self/exe), started in a new user and
-// network namespace. This package's init recognises it by the
-// SANDTABLE_NETNS_HELPER variable, sets up the namespace, hands its
-// listeners to the caller and becomes bwrap; it never returns to the
-// program's main. Nothing needs adding to main, but init functions that run
-// before this package's (of packages it does not import) also run in the
-// helper, so keep them free of side effects. NewCmd serves the proxy from
-// the caller's process; Command and Prefix return an argv that starts with
-// /proc/self/exe and the argument -sandtable-network-proxy-helper (also
-// caught by init), a helper that serves it in its own process and runs the
-// namespace helper and bwrap below it. That argv must be executed by this
-// process or a fork of it (exec.Cmd does).
+// Network mode proxy ([NetworkProxy]) re-executes the calling program as
+// helpers that this package's init catches, so nothing needs adding to
+// main; init functions of packages this one does not import run in them
+// too, so keep those free of side effects. README.md, "Network modes", says
+// how the helpers start and what they do.
 package sandbox
 
 import "errors"
