@@ -97,8 +97,8 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 		}
 	}
 	if c.fold != nil && ctx != nil {
-		// A retry replaces the embedded exec.Cmd; exec.CommandContext's
-		// default would kill the first attempt's process, not the current.
+		// A retry renews the embedded exec.Cmd in place (renew): Cancel
+		// kills the process of the attempt that runs.
 		s.cmd.Cancel = func() error { return c.Process.Kill() }
 	}
 	return c, nil
@@ -238,7 +238,7 @@ func (c *Cmd) guard(gate *stdinGate) error {
 	return nil
 }
 
-// StdinPipe is exec.Cmd.StdinPipe.
+// StdinPipe is [exec.Cmd.StdinPipe].
 func (c *Cmd) StdinPipe() (io.WriteCloser, error) {
 	c.pipes = true
 	w, err := c.Cmd.StdinPipe()
@@ -248,7 +248,7 @@ func (c *Cmd) StdinPipe() (io.WriteCloser, error) {
 	return w, err
 }
 
-// StdoutPipe is exec.Cmd.StdoutPipe.
+// StdoutPipe is [exec.Cmd.StdoutPipe].
 func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
 	c.pipes = true
 	r, err := c.Cmd.StdoutPipe()
@@ -258,9 +258,9 @@ func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
 	return r, err
 }
 
-// StderrPipe is exec.Cmd.StderrPipe. The pipe is an *os.File, so bwrap's
+// StderrPipe is [exec.Cmd.StderrPipe]. The pipe is an [*os.File], so bwrap's
 // own message on a failure reaches the reader, and the error comes from a
-// re-run (see Cmd).
+// re-run (see [Cmd]).
 func (c *Cmd) StderrPipe() (io.ReadCloser, error) {
 	c.pipes = true
 	r, err := c.Cmd.StderrPipe()
