@@ -20,7 +20,7 @@ test: ## run every test (sandbox tests skip without bwrap unless SANDTABLE_REQUI
 	$(GO) test -count=1 ./...
 
 golden: ## rewrite golden files after a deliberate change; review the diff before committing
-	$(GO) test ./gen ./sandbox ./cmd/... -run 'TestGen|TestDoc|TestSemDiff|TestProfile|TestGolden' -update
+	$(GO) test ./gen ./sandbox ./cmd/... -run 'TestGen|TestDoc|TestSemDiff|TestDiffFlag|TestProfile|TestGolden' -update
 
 lint: ## gofmt, vet and staticcheck (pinned in go.mod through tools.go)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1; }

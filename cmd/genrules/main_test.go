@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sandtable/sandtable/gen"
 	"github.com/sebdah/goldie/v2"
 )
 
@@ -36,16 +37,28 @@ func copyTables(t *testing.T, dirs ...string) string {
 	return root
 }
 
+// TestDiffFlag runs -diff on gen's TestSemDiff case "condition", copied
+// into testdata/TestDiffFlag (old/, and new/ with the files that changed).
 func TestDiffFlag(t *testing.T) {
-	const cases = "../../gen/testdata/TestSemDiff"
-	old := filepath.Join(cases, "condition", "old")
-	root := copyTables(t, old, filepath.Join(cases, "condition", "new"))
+	const cases = "testdata/TestDiffFlag"
+	old := filepath.Join(cases, "old")
+	root := copyTables(t, old, filepath.Join(cases, "new"))
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"-diff", old, "-root", root}, &stdout, &stderr); code != 1 {
 		t.Errorf("exit %d with changes, want 1; stderr: %s", code, &stderr)
 	}
-	// The same golden as gen's TestSemDiff: the command adds nothing to
-	// the lines.
+	// The command adds nothing to gen.SemDiff's lines.
+	oldTable, err := gen.Load(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newTable, err := gen.Load(filepath.Join(root, "rules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Join(gen.SemDiff(oldTable, newTable), "\n") + "\n"; stdout.String() != want {
+		t.Errorf("-diff printed\n%s\nwant gen.SemDiff's lines\n%s", &stdout, want)
+	}
 	goldie.New(t, goldie.WithFixtureDir(cases), goldie.WithNameSuffix(".golden")).Assert(t, "condition", stdout.Bytes())
 
 	stdout.Reset()
