@@ -2,8 +2,6 @@ package sandbox
 
 import (
 	"fmt"
-	"math"
-	"runtime"
 	"strings"
 	"testing"
 	"text/template"
@@ -335,22 +333,4 @@ func TestBenchPlansAllocateOnce(t *testing.T) {
 			t.Errorf("hidden=%d: darwinProfile made %v allocations, want 1", n, a)
 		}
 	}
-}
-
-// fewestAllocs is the fewest allocations f made per run in up to five
-// measurements of 50 runs, stopping at want. AllocsPerRun counts the whole
-// process's allocations (a leftover goroutine of an earlier test, a
-// collection its garbage started), which can only add to f's own: the
-// fewest is the closest to f's, and f's own count, which is the same in
-// every run, is never below it.
-func fewestAllocs(want float64, f func()) float64 {
-	fewest := math.Inf(1)
-	for range 5 {
-		runtime.GC()
-		fewest = min(fewest, testing.AllocsPerRun(50, f))
-		if fewest <= want {
-			break
-		}
-	}
-	return fewest
 }

@@ -9,23 +9,6 @@ import (
 	"testing"
 )
 
-// clearDerivedEnv empties, for the test, every variable a derived
-// default-hidden row reads, so the host's (TF_CLI_CONFIG_FILE, say) do
-// not enter a count or a golden file.
-func clearDerivedEnv(t *testing.T) {
-	t.Helper()
-	for _, d := range defaultHidden {
-		if d.env != "" {
-			t.Setenv(d.env, "")
-		}
-	}
-	for _, f := range redactFiles {
-		if f.env != "" {
-			t.Setenv(f.env, "")
-		}
-	}
-}
-
 func hiddenPaths(t *testing.T, cfg Config) []string {
 	t.Helper()
 	p, err := newPlan("linux", cfg)

@@ -2,9 +2,11 @@ package sandbox
 
 import (
 	"context"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -134,4 +136,105 @@ func newHome(t *testing.T, base string) string {
 	home := mkdir(t, base, "home")
 	t.Setenv("HOME", home)
 	return home
+}
+
+// link makes the symlink dir/name pointing at target.
+func link(t *testing.T, target, dir, name string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.Symlink(target, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// clearDerivedEnv empties, for the test, every variable a derived
+// default-hidden row reads, so the host's (TF_CLI_CONFIG_FILE, say) do
+// not enter a count or a golden file.
+func clearDerivedEnv(t *testing.T) {
+	t.Helper()
+	for _, d := range defaultHidden {
+		if d.env != "" {
+			t.Setenv(d.env, "")
+		}
+	}
+	for _, f := range redactFiles {
+		if f.env != "" {
+			t.Setenv(f.env, "")
+		}
+	}
+}
+
+// fewestAllocs is the fewest allocations f made per run in up to five
+// measurements of 50 runs, stopping at want. AllocsPerRun counts the whole
+// process's allocations (a leftover goroutine of an earlier test, a
+// collection its garbage started), which can only add to f's own: the
+// fewest is the closest to f's, and f's own count, which is the same in
+// every run, is never below it.
+func fewestAllocs(want float64, f func()) float64 {
+	fewest := math.Inf(1)
+	for range 5 {
+		runtime.GC()
+		fewest = min(fewest, testing.AllocsPerRun(50, f))
+		if fewest <= want {
+			break
+		}
+	}
+	return fewest
+}
+
+// realBwrap is the resolved bwrap the fakes below hand over to.
+func realBwrap(t *testing.T) string {
+	t.Helper()
+	requireBwrap(t)
+	p, err := exec.LookPath("bwrap")
+	if err == nil {
+		p, err = filepath.EvalSymlinks(p)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// spawnEnv is a workspace and an empty home outside /tmp.
+func spawnEnv(t *testing.T) (base, ws string) {
+	t.Helper()
+	base = hostDir(t)
+	newHome(t, base)
+	return base, mkdir(t, base, "ws")
+}
+
+func newCmd(t *testing.T, cfg Config, name string, args ...string) *Cmd {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	t.Cleanup(cancel)
+	c, err := NewCmd(ctx, cfg, name, args...)
+	if err != nil {
+		t.Fatalf("NewCmd: %v", err)
+	}
+	if c.fold == nil {
+		t.Fatalf("NewCmd did not fold the check into the spawn: %v", c.Args)
+	}
+	return c
+}
+
+// spawnBenchConfig is a workspace and an empty home, so the argv is the
+// same on every host apart from the system defaults (/etc/shadow, /run/...)
+// that exist there.
+func spawnBenchConfig(b *testing.B) Config {
+	b.Helper()
+	base, err := os.MkdirTemp("/var/tmp", "sandtable-bench-")
+	if err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(base) })
+	home, ws := base+"/home", base+"/ws"
+	for _, d := range []string{home, ws} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Setenv("HOME", home)
+	return Config{Workspace: ws}
 }

@@ -222,13 +222,3 @@ func TestRefuseChecksDispatch(t *testing.T) {
 		t.Errorf("an unknown check passed")
 	}
 }
-
-// link makes the symlink dir/name pointing at target.
-func link(t *testing.T, target, dir, name string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.Symlink(target, p); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}

@@ -16,20 +16,6 @@ import (
 	"time"
 )
 
-// realBwrap is the resolved bwrap the fakes below hand over to.
-func realBwrap(t *testing.T) string {
-	t.Helper()
-	requireBwrap(t)
-	p, err := exec.LookPath("bwrap")
-	if err == nil {
-		p, err = filepath.EvalSymlinks(p)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // fakeBwrap writes an executable "bwrap" script into a fresh directory,
 // puts that directory alone first on PATH, and returns a function that
 // counts how many times the script has run. Each call makes a new path, so
@@ -50,28 +36,6 @@ func fakeBwrap(t *testing.T, base, body string) (count func() int) {
 		b, _ := os.ReadFile(counter)
 		return bytes.Count(b, []byte("x"))
 	}
-}
-
-// spawnEnv is a workspace and an empty home outside /tmp.
-func spawnEnv(t *testing.T) (base, ws string) {
-	t.Helper()
-	base = hostDir(t)
-	newHome(t, base)
-	return base, mkdir(t, base, "ws")
-}
-
-func newCmd(t *testing.T, cfg Config, name string, args ...string) *Cmd {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	t.Cleanup(cancel)
-	c, err := NewCmd(ctx, cfg, name, args...)
-	if err != nil {
-		t.Fatalf("NewCmd: %v", err)
-	}
-	if c.fold == nil {
-		t.Fatalf("NewCmd did not fold the check into the spawn: %v", c.Args)
-	}
-	return c
 }
 
 func TestNewCmdStatusPassthrough(t *testing.T) {

@@ -11,26 +11,6 @@ import (
 	"testing"
 )
 
-// spawnBenchConfig is a workspace and an empty home, so the argv is the
-// same on every host apart from the system defaults (/etc/shadow, /run/...)
-// that exist there.
-func spawnBenchConfig(b *testing.B) Config {
-	b.Helper()
-	base, err := os.MkdirTemp("/var/tmp", "sandtable-bench-")
-	if err != nil {
-		b.Skip(err)
-	}
-	b.Cleanup(func() { os.RemoveAll(base) })
-	home, ws := base+"/home", base+"/ws"
-	for _, d := range []string{home, ws} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.Setenv("HOME", home)
-	return Config{Workspace: ws}
-}
-
 // BenchmarkPrefixFor is everything a spawn does before it executes: path
 // facts for the default hidden set, the PATH lookup of bwrap, the argv.
 func BenchmarkPrefixFor(b *testing.B) {
