@@ -124,6 +124,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	checkProxyRefuse(c, cm, local, ids)
 	checkRefuse(c, cm, local, ids)
 	checkNetDefault(c, cm, local, ids)
+	checkProxyAuth(c, cm, local, ids)
 }
 
 func checkWhy(c *errs, pos Pos, id, why string) {

@@ -104,6 +104,7 @@ func Doc(t *Table) ([]byte, error) {
 	docProxyRefuse(&b, &t.Common)
 	docRefuse(&b, &t.Common)
 	docNetDefault(&b, &t.Common)
+	docProxyAuth(&b, &t.Common)
 	return b.Bytes(), nil
 }
 

@@ -25,6 +25,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitProxyRefuse(f, &t.Common)
 	emitRefuse(f, &t.Common)
 	emitNetDefault(f, &t.Common)
+	emitProxyAuth(f, &t.Common)
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
@@ -195,6 +196,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.Redact {
 			g.Add(row(e.ID, "any", "", "not revealed; on linux, a regular file", redactEmits(e), "", e.Why))
+		}
+		for _, e := range t.Common.ProxyAuth {
+			g.Add(row(e.ID, e.Platform, "", "network proxy", "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))
 		}
 		g.Line()
 	})

@@ -362,6 +362,7 @@ func commonDiff(o, n *Common) []string {
 	proxyRefuseDiff(line, o.ProxyRefuse, n.ProxyRefuse)
 	refuseDiff(line, o.Refuse, n.Refuse)
 	netDefaultDiff(line, o.NetDefault, n.NetDefault)
+	proxyAuthDiff(line, o.ProxyAuth, n.ProxyAuth)
 	return out
 }
 

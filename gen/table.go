@@ -39,6 +39,7 @@ type Common struct {
 	// Refuse is nil when the table has no refuse section.
 	Refuse     []RefuseEntry
 	NetDefault []NetDefaultEntry
+	ProxyAuth  []ProxyAuth
 }
 
 // Policy names the environment variable that selects the policy and the

@@ -214,7 +214,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 		argv = append(append(append(argv, w.Args...), name), args...)
 		cmd = exec.CommandContext(ctx, w.Program, argv...)
 	}
-	cmd.Env = setEnv(childEnv(cfg, os.Environ()), w.Env)
+	cmd.Env = commandEnv(cfg, os.Environ(), w.Env)
 	cmd.Dir = p.workspace
 	if w.Program != "" && runtime.GOOS == "linux" {
 		cmd.Dir = "/" // bwrap's own; the command's is the chdir rule's

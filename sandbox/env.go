@@ -89,6 +89,14 @@ func childEnv(cfg Config, environ []string) []string {
 	return out
 }
 
+// commandEnv is the command's environment: environ after the strip rows
+// (childEnv), then the wrapper's own variables, which replace any of the
+// same name and are not stripped (the macOS proxy's credential is in a
+// URL's password).
+func commandEnv(cfg Config, environ, wrapEnv []string) []string {
+	return setEnv(childEnv(cfg, environ), wrapEnv)
+}
+
 // stripEnv is childEnv for a Config without KeepEnv or Env.
 func stripEnv(env []string) []string { return childEnv(Config{}, env) }
 

@@ -85,6 +85,7 @@ type plan struct {
 	// proxyLn the listener itself for a spawn (proxy_mac.go).
 	proxyPort   string
 	proxyLn     net.Listener
+	proxyCred   *proxyCred // the proxy-auth credential of a spawn's proxy
 	interactive bool
 	callerRoot  bool
 	// disableUserns: the installed bwrap knows --disable-userns. It,

@@ -41,6 +41,8 @@ type proxy struct {
 
 	wg    sync.WaitGroup
 	conns connSlots // the connections served at once, and their bound
+
+	cred *proxyCred // nil: every client that reaches the listener (proxy_auth.go)
 }
 
 // newProxy checks n's lists; an entry that does not parse is an error
@@ -222,7 +224,8 @@ func closeWrite(c net.Conn) {
 	}
 }
 
-// SOCKS5 (RFC 1928), CONNECT only, no authentication.
+// SOCKS5 (RFC 1928), CONNECT only; RFC 1929 user name and password
+// where a proxy-auth row asks (proxy_auth.go).
 const (
 	socksOK          = 0
 	socksFailure     = 1
@@ -242,11 +245,7 @@ func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
 	if _, err := io.ReadFull(br, methods); err != nil {
 		return
 	}
-	if !strings.ContainsRune(string(methods), 0) {
-		_, _ = c.Write([]byte{5, 0xff})
-		return
-	}
-	if _, err := c.Write([]byte{5, 0}); err != nil {
+	if !p.socksMethod(c, br, methods) {
 		return
 	}
 	req := make([]byte, 4)

@@ -95,6 +95,9 @@ func (p *proxy) http(c net.Conn, br *bufio.Reader) {
 		httpError(c, 400, "sandbox: network proxy: "+err.Error())
 		return
 	}
+	if !p.httpAuthorized(c, h) {
+		return
+	}
 	_ = c.SetReadDeadline(timeZero)
 	var host string
 	var port int

@@ -13,13 +13,16 @@ import (
 // Linux) listens on 127.0.0.1 at a port of its own, speaking HTTP,
 // CONNECT and SOCKS5 on that one listener; the profile's proxy-outbound
 // row lets the command reach that port and no other address, and the
-// proxy-env row's variables name it. Only NewCmd spawns so: the proxy
+// proxy-env row's variables name it. The listener is the host's, so the
+// proxy-auth row has it ask every client for the spawn's own token
+// (proxy_auth.go), which only those variables carry. Only NewCmd spawns so: the proxy
 // runs in this process for as long as the command does, which Command
 // and Prefix, returning before it runs, cannot promise.
 
 // attachProxyPort gives p the port its profile names: for a spawn, a
-// listener on 127.0.0.1 chosen now; when the profile is only rendered
-// (PrefixFor, explain), the Linux HTTP port as a stand-in.
+// listener on 127.0.0.1 chosen now, and the credential of macOS's
+// proxy-auth row made for it; when the profile is only rendered
+// (PrefixFor, explain), the Linux HTTP port as a stand-in and no credential.
 func attachProxyPort(p *plan, spawn bool) error {
 	if !spawn {
 		p.proxyPort = strconv.Itoa(proxyPorts[0])
@@ -28,6 +31,12 @@ func attachProxyPort(p *plan, spawn bool) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("sandbox: network mode proxy: listen on loopback: %w", err)
+	}
+	if row, ok := proxyAuthFor("darwin"); ok {
+		if p.proxyCred, err = newProxyCred(row); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	p.proxyLn = ln
 	p.proxyPort = strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
@@ -41,7 +50,7 @@ func refuseMacProxy(p *plan, op string) error {
 		return nil
 	}
 	p.proxyLn.Close()
-	p.proxyLn = nil
+	p.proxyLn, p.proxyCred = nil, nil
 	return fmt.Errorf("sandbox: %s: network mode proxy on macOS: the proxy runs in this process while the command does, so only NewCmd can serve it (want NewCmd, or mode off or host): %w", op, ErrBadPolicy)
 }
 
@@ -56,6 +65,7 @@ func serveMacProxy(p *plan) (stop func(), err error) {
 		p.proxyLn.Close()
 		return nil, err
 	}
+	pr.cred = p.proxyCred
 	ln := p.proxyLn
 	go pr.serve(ln)
 	var once sync.Once
@@ -81,7 +91,9 @@ var proxyEnvRow = sync.OnceValue(func() [][2]string {
 
 // proxyEnv is the proxy-env row for a macOS plan in mode proxy, the
 // Linux listeners' ports (127.0.0.1:PORT, the JVM's proxyPort=PORT)
-// replaced by the one p's proxy has.
+// replaced by the one p's proxy has, and each proxy URL given p's
+// credential (http://USER:TOKEN@127.0.0.1:PORT, socks5h://...). The
+// JVM's options get none: every JVM prints them on stderr as it starts.
 func proxyEnv(p *plan) []string {
 	if !p.netProxy || p.proxyPort == "" {
 		return nil
@@ -93,6 +105,9 @@ func proxyEnv(p *plan) []string {
 		for _, port := range proxyPorts {
 			v = strings.ReplaceAll(v, "127.0.0.1:"+strconv.Itoa(port), "127.0.0.1:"+p.proxyPort)
 			v = strings.ReplaceAll(v, "proxyPort="+strconv.Itoa(port), "proxyPort="+p.proxyPort) // the JVM's
+		}
+		if p.proxyCred != nil {
+			v = strings.ReplaceAll(v, "://127.0.0.1:"+p.proxyPort, "://"+p.proxyCred.userinfo()+"127.0.0.1:"+p.proxyPort)
 		}
 		out = append(out, kv[0]+"="+v)
 	}

@@ -17,13 +17,18 @@ import (
 // TestMacProxyServe runs a macOS spawn's proxy here, where its code is
 // the same: the plan's listener on 127.0.0.1 serves the Linux proxy, with
 // its refusals (a loopback server is refused unless listed) and its
-// grants (listed, it answers), and once stopped the port is closed.
+// grants (listed, it answers), and once stopped the port is closed. The
+// client presents the spawn's credential, as the proxy variables do.
 func TestMacProxyServe(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hello") }))
 	defer srv.Close()
 	hostPort := strings.TrimPrefix(srv.URL, "http://")
-	get := func(port string) (int, string) {
-		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(&url.URL{Scheme: "http", Host: "127.0.0.1:" + port})}}
+	get := func(port string, cred *proxyCred) (int, string) {
+		pu := &url.URL{Scheme: "http", Host: "127.0.0.1:" + port}
+		if cred != nil {
+			pu.User = url.UserPassword(cred.user, cred.token)
+		}
+		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(pu)}}
 		resp, err := c.Get(srv.URL)
 		if err != nil {
 			return 0, err.Error()
@@ -44,7 +49,7 @@ func TestMacProxyServe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		code, body := get(p.proxyPort)
+		code, body := get(p.proxyPort, p.proxyCred)
 		if listed && (code != 200 || body != "hello") {
 			t.Errorf("listed: %d %q, want 200 hello", code, body)
 		}

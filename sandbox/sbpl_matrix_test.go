@@ -115,6 +115,12 @@ var decisionMatrix = []matrixEntry{
 	{name: "connect out directly (mode proxy)", q: sbplRequest{op: "network-outbound", remoteIP: "203.0.113.7:443"}, rule: "deny-default", proxy: true},
 	{name: "connect to a host loopback service (mode proxy)", q: sbplRequest{op: "network-outbound", remoteIP: "127.0.0.1:5432"}, rule: "deny-default", proxy: true,
 		old: "proxy-outbound", oldForms: "(allow network-outbound (remote ip \"localhost:*\"))"},
+	// Another run's proxy listens on the host's loopback, open to a
+	// command in mode host: proxy-auth-darwin's token is what stops it
+	// there (TestProxyAuthAttack); a command in mode proxy reaches only
+	// its own port.
+	{name: "connect to another run's proxy (mode host)", q: sbplRequest{op: "network-outbound", remoteIP: "127.0.0.1:49153"}, allow: true, rule: "network-outbound-ip"},
+	{name: "connect to another run's proxy (mode proxy)", q: sbplRequest{op: "network-outbound", remoteIP: "127.0.0.1:49153"}, rule: "deny-default", proxy: true},
 	{name: "connect to the Docker socket (mode proxy)", q: sbplRequest{op: "network-outbound", remoteUnix: "/private/var/run/docker.sock"}, rule: "deny-default", proxy: true},
 	{name: "ask mDNSResponder (mode proxy)", q: sbplRequest{op: "network-outbound", remoteUnix: "/private/var/run/mDNSResponder"}, rule: "deny-default", proxy: true},
 	{name: "listen on localhost (mode proxy)", q: sbplRequest{op: "network-bind", localIP: "127.0.0.1:8080"}, rule: "deny-default", proxy: true},

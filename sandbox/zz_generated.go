@@ -1024,6 +1024,17 @@ func defaultNetworkMode(goos string) NetworkMode {
 	return NetworkOff
 }
 
+// proxyAuthRows are the platforms whose network mode proxy answers only clients
+// that present the user name and the spawn's token (the proxy-auth rows).
+var proxyAuthRows = [...]proxyAuthRow{
+	// proxy-auth-darwin
+	{
+		goos: "darwin",
+		rule: "proxy-auth-darwin",
+		user: "sandtable",
+	},
+}
+
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome, and to the value of the variable env
 // (each of its colon-separated entries when list) when env is set.
@@ -4787,6 +4798,13 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:WGETRC: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration where WGETRC names it.",
+	},
+	{
+		ID:       "proxy-auth-darwin",
+		Platform: "darwin",
+		When:     "network proxy",
+		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
+		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be.",
 	},
 }
 

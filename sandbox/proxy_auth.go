@@ -1,0 +1,169 @@
+package sandbox
+
+import (
+	"bufio"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Network mode proxy's credentials (the proxy-auth rows). Where a row
+// names the platform, a spawn's proxy answers only a client that presents
+// the row's user and a token made for that spawn: HTTP (forwarding and
+// CONNECT) by Proxy-Authorization: Basic, SOCKS5 by RFC 1929 user name
+// and password. The command's proxy variables carry both; nothing else
+// does: not the argv, the profile, a file or a message.
+
+// proxyAuthRow is one proxy-auth row: goos's proxy asks for user.
+type proxyAuthRow struct{ rule, goos, user string }
+
+// proxyAuthTable is the rows a spawn consults; a test's control leaves
+// one out.
+var proxyAuthTable = proxyAuthRows[:]
+
+// proxyAuthFor is goos's proxy-auth row, if the table has one.
+func proxyAuthFor(goos string) (proxyAuthRow, bool) {
+	for _, r := range proxyAuthTable {
+		if r.goos == goos {
+			return r, true
+		}
+	}
+	return proxyAuthRow{}, false
+}
+
+// proxyCred is what one spawn's proxy asks of every client.
+type proxyCred struct {
+	rule, user, token string
+	reported          sync.Once // Network.Refused hears of the first refusal
+}
+
+// newProxyCred makes row's credential with a fresh 128-bit token, in hex
+// so that it goes into a URL's user part as it is.
+func newProxyCred(row proxyAuthRow) (*proxyCred, error) {
+	b := make([]byte, 16)
+	if _, err := io.ReadFull(rand.Reader, b); err != nil {
+		return nil, fmt.Errorf("sandbox: network mode proxy: make the proxy's token (rule %s): %w", row.rule, err)
+	}
+	return &proxyCred{rule: row.rule, user: row.user, token: hex.EncodeToString(b)}, nil
+}
+
+// userinfo is the credential as a URL's "user:token@".
+func (c *proxyCred) userinfo() string { return c.user + ":" + c.token + "@" }
+
+// match compares a presented user and password with the credential in
+// time that does not depend on where they differ.
+func (c *proxyCred) match(user, pass []byte) bool {
+	u := subtle.ConstantTimeCompare(user, []byte(c.user))
+	p := subtle.ConstantTimeCompare(pass, []byte(c.token))
+	return u&p == 1
+}
+
+// basicOK reports whether a Proxy-Authorization value is Basic with the
+// credential.
+func (c *proxyCred) basicOK(v string) bool {
+	scheme, b64, ok := strings.Cut(strings.TrimSpace(v), " ")
+	if !ok || !strings.EqualFold(scheme, "basic") {
+		return false
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
+	if err != nil {
+		return false
+	}
+	user, pass, ok := strings.Cut(string(raw), ":")
+	return ok && c.match([]byte(user), []byte(pass))
+}
+
+// httpAuthorized answers a request without the credential with a 407
+// that asks for Basic, and reports whether the request may go on.
+func (p *proxy) httpAuthorized(c net.Conn, h *httpHead) bool {
+	if p.cred == nil {
+		return true
+	}
+	if v, ok := h.get("Proxy-Authorization"); ok && p.cred.basicOK(v) {
+		return true
+	}
+	msg := p.authRefused()
+	body := msg + "\n"
+	_ = c.SetWriteDeadline(time.Now().Add(proxyHeaderTimeout))
+	fmt.Fprintf(c, "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"sandtable\"\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+	return false
+}
+
+// authRefused is the refusal's message, which Network.Refused hears once:
+// a client that asks without credentials first (git, anything through
+// libcurl's "any" method) is refused once before it sends them.
+func (p *proxy) authRefused() string {
+	msg := "sandbox: network proxy refused a client without this run's credentials (rule " + p.cred.rule +
+		"); the command's proxy variables carry them, and a tool that reads only the host and port (the JVM's proxy properties) cannot use the proxy"
+	p.cred.reported.Do(func() {
+		if p.refused != nil {
+			p.refused(msg)
+		}
+	})
+	return msg
+}
+
+// SOCKS5 methods and the RFC 1929 sub-negotiation.
+const (
+	socksNoAuth      = 0
+	socksUserPass    = 2
+	socksNoMethod    = 0xff
+	socksUserPassVer = 1
+)
+
+// socksMethod chooses the greeting's method and, when the proxy asks for
+// the credential, reads and checks it (RFC 1929); false ends the
+// connection.
+func (p *proxy) socksMethod(c net.Conn, br *bufio.Reader, methods []byte) bool {
+	if p.cred == nil {
+		if !strings.ContainsRune(string(methods), socksNoAuth) {
+			_, _ = c.Write([]byte{5, socksNoMethod})
+			return false
+		}
+		_, err := c.Write([]byte{5, socksNoAuth})
+		return err == nil
+	}
+	if !strings.ContainsRune(string(methods), socksUserPass) {
+		p.authRefused()
+		_, _ = c.Write([]byte{5, socksNoMethod})
+		return false
+	}
+	if _, err := c.Write([]byte{5, socksUserPass}); err != nil {
+		return false
+	}
+	field := func() ([]byte, bool) {
+		n, err := br.ReadByte()
+		if err != nil {
+			return nil, false
+		}
+		b := make([]byte, n)
+		_, err = io.ReadFull(br, b)
+		return b, err == nil
+	}
+	ver, err := br.ReadByte()
+	if err != nil || ver != socksUserPassVer {
+		return false
+	}
+	user, ok := field()
+	if !ok {
+		return false
+	}
+	pass, ok := field()
+	if !ok {
+		return false
+	}
+	if !p.cred.match(user, pass) {
+		p.authRefused()
+		_, _ = c.Write([]byte{socksUserPassVer, 1})
+		return false
+	}
+	_, err = c.Write([]byte{socksUserPassVer, 0})
+	return err == nil
+}
