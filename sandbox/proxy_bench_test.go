@@ -21,19 +21,22 @@ import (
 // downloadSize is what one download of BenchmarkProxyDownload fetches.
 const downloadSize = 100 << 20
 
-// downloadWays are the ways BenchmarkProxyDownload fetches it, in the
-// order of each round.
-var downloadWays = []string{"direct", "forward", "connect"}
+// proxyWays are the ways through the proxy BenchmarkProxyDownload
+// fetches it; each round also fetches it direct first, then through each
+// bare relay (bareRelays), then these.
+var proxyWays = []string{"forward", "connect"}
 
 // BenchmarkProxyDownload times 100 MB downloads from a server on
 // 127.0.0.1 three ways, interleaved (one round is one download each way):
-// direct, through mode proxy's server by HTTP forwarding, and through a
-// CONNECT tunnel (plain HTTP inside, so that the relays are compared, not
-// TLS). The server and the client, one HTTP/1.1 client for all three, run
+// direct, through each bare relay (bareRelays: the least any relay
+// between the same client and server costs), through mode proxy's server
+// by HTTP forwarding, and through a CONNECT tunnel (plain HTTP inside, so
+// that the relays are compared, not TLS). The server and the client, one HTTP/1.1 client for all three, run
 // in a child process, as the internet and the sandboxed command would; the
 // proxy runs in the benchmark's process, as it runs in the caller's. It
-// reports each way's median MB/s over the rounds and the ratios of the
-// medians to direct's (README, Performance: the target is at least 0.8).
+// reports each way's median MB/s over the rounds, the ratios of the
+// medians to direct's (README, Performance: the target is at least 0.8),
+// and the proxy's to the bare copy relay's.
 func BenchmarkProxyDownload(b *testing.B) {
 	child := exec.Command(os.Args[0], "-test.run=^TestProxyDownloadHelper$", "download-helper", strconv.Itoa(b.N))
 	child.Stderr = os.Stderr
@@ -59,8 +62,18 @@ func BenchmarkProxyDownload(b *testing.B) {
 	}
 	server := out.Text()
 	proxy := loopProxy(b, Network{Mode: NetworkProxy, Private: []string{server}})
+	ways := []string{"direct"}
+	line := "direct=" + server
+	for _, r := range bareRelays {
+		ways = append(ways, r.way)
+		line += " " + r.way + "=" + startBareRelay(b, r, server)
+	}
+	for _, w := range proxyWays {
+		ways = append(ways, w)
+		line += " " + w + "=" + proxy
+	}
 	b.ResetTimer()
-	if _, err := fmt.Fprintln(in, proxy); err != nil {
+	if _, err := fmt.Fprintln(in, line); err != nil {
 		b.Fatal(err)
 	}
 	took := map[string][]float64{}
@@ -82,7 +95,7 @@ func BenchmarkProxyDownload(b *testing.B) {
 	proxyCPU = cpuTime() - proxyCPU
 	b.StopTimer()
 	mbps := map[string]float64{}
-	for _, way := range downloadWays {
+	for _, way := range ways {
 		if len(took[way]) != b.N {
 			b.Fatalf("download helper: %d %s downloads, want %d", len(took[way]), way, b.N)
 		}
@@ -90,14 +103,17 @@ func BenchmarkProxyDownload(b *testing.B) {
 		mbps[way] = downloadSize / 1e6 / (median(took[way]) / 1e9)
 		b.ReportMetric(mbps[way], way+"-MB/s")
 	}
-	for _, way := range downloadWays[1:] {
+	for _, way := range ways[1:] {
 		b.ReportMetric(mbps[way]/mbps["direct"], way+"/direct")
 	}
-	for _, way := range downloadWays {
+	for _, way := range proxyWays {
+		b.ReportMetric(mbps[way]/mbps["bare-copy"], way+"/bare-copy")
+	}
+	for _, way := range ways {
 		slices.Sort(cpu[way])
 		b.ReportMetric(median(cpu[way])/1e6, way+"-client+server-cpu-ms")
 	}
-	b.ReportMetric(float64(proxyCPU.Milliseconds())/float64(2*b.N), "proxy-cpu-ms/download")
+	b.ReportMetric(float64(proxyCPU.Milliseconds())/float64((len(ways)-1)*b.N), "relay-cpu-ms/download")
 }
 
 func median(sorted []float64) float64 {
@@ -112,9 +128,10 @@ func median(sorted []float64) float64 {
 //
 //	sandbox.test -test.run '^TestProxyDownloadHelper$' download-helper ROUNDS
 //
-// It serves 100 MB on 127.0.0.1, prints the server's address, reads the
-// proxy's from stdin, and prints "WAY NANOSECONDS" for each download of
-// ROUNDS rounds.
+// It serves 100 MB on 127.0.0.1, prints the server's address, reads one
+// line of WAY=ADDRESS words from stdin (the address a way's client dials),
+// and prints "WAY NANOSECONDS CPU-NANOSECONDS" for each download of ROUNDS
+// rounds, each round the ways in the line's order.
 func TestProxyDownloadHelper(t *testing.T) {
 	args := flag.Args()
 	if len(args) != 2 || args[0] != "download-helper" {
@@ -136,15 +153,23 @@ func TestProxyDownloadHelper(t *testing.T) {
 	defer srv.Close()
 	server := strings.TrimPrefix(srv.URL, "http://")
 	fmt.Println(server)
-	var proxy string
-	if _, err := fmt.Scanln(&proxy); err != nil {
+	line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+	if err != nil {
 		t.Fatal(err)
+	}
+	var ways, addrs []string
+	for _, f := range strings.Fields(line) {
+		way, addr, ok := strings.Cut(f, "=")
+		if !ok {
+			t.Fatalf("want WAY=ADDRESS words, got %q", f)
+		}
+		ways, addrs = append(ways, way), append(addrs, addr)
 	}
 	buf := make([]byte, 64<<10)
 	for range rounds {
-		for _, way := range downloadWays {
+		for i, way := range ways {
 			cpu0 := cpuTime()
-			d, err := download(way, server, proxy, buf)
+			d, err := download(way, server, addrs[i], buf)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "download %s: %v\n", way, err)
 				os.Exit(1)
@@ -155,14 +180,11 @@ func TestProxyDownloadHelper(t *testing.T) {
 	os.Exit(0)
 }
 
-// download fetches http://server/ one way, reading the body 64 KiB at a
-// time, and returns how long it took from the dial to the last byte.
-func download(way, server, proxy string, buf []byte) (time.Duration, error) {
+// download fetches http://server/ one way, dialing addr (the server, a
+// bare relay to it, or the proxy), reading the body 64 KiB at a time, and
+// returns how long it took from the dial to the last byte.
+func download(way, server, addr string, buf []byte) (time.Duration, error) {
 	start := time.Now()
-	addr := proxy
-	if way == "direct" {
-		addr = server
-	}
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		return 0, err
