@@ -43,12 +43,24 @@ type watchTarget struct {
 func watchTargets(p *plan) []watchTarget {
 	var out []watchTarget
 	seen := map[[2]string]int{}
+	// Many missing paths share their nearest existing ancestor (the
+	// home, ~/.config): each directory is looked at once.
+	isDir := map[string]bool{}
+	dirExists := func(dir string) bool {
+		d, ok := isDir[dir]
+		if !ok {
+			fi, err := os.Lstat(dir)
+			d = err == nil && fi.IsDir()
+			isDir[dir] = d
+		}
+		return d
+	}
 	add := func(rule string, f pathFact, placeholder, removal bool) {
 		at := f.path
 		if f.kind == kindMissing && !placeholder {
 			for {
 				parent := path.Dir(at)
-				if fi, err := os.Lstat(parent); (err == nil && fi.IsDir()) || parent == "/" {
+				if parent == "/" || dirExists(parent) {
 					break
 				}
 				at = parent

@@ -64,7 +64,10 @@ func startWatch(p *plan) (*hostWatch, error) {
 	// A path missing when the plan was made, and so not hidden, that
 	// appeared before the watch was in place would go unseen.
 	for _, t := range targets {
-		if _, err := os.Lstat(t.dir + "/" + t.name); t.missing && err == nil {
+		if !t.missing {
+			continue
+		}
+		if _, err := os.Lstat(t.dir + "/" + t.name); err == nil {
 			w.close()
 			return nil, fmt.Errorf("sandbox: %s/%s appeared on the host after the sandbox was planned (rule %s): %w", t.dir, t.name, t.rule, ErrHostChanged)
 		}
