@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strconv"
 	"testing"
@@ -67,4 +68,53 @@ func foreignNetThreads(t *testing.T, own unix.Stat_t) []string {
 		}
 	}
 	return foreign
+}
+
+// TestNetThreadEndsWhenStartFails: Start makes a root caller's network
+// thread ahead, while it takes the locks and sets the watch; a Start that
+// fails there (a hidden path appeared after NewCmd planned) must end that
+// thread, which would otherwise wait for a spawn in the sandbox's
+// namespace, its listeners open, for the rest of the process. Its control:
+// a prepared thread is one this check sees, until dropped.
+func TestNetThreadEndsWhenStartFails(t *testing.T) {
+	requireBwrap(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the thread is a root caller's")
+	}
+	var own unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/net", &own); err != nil {
+		t.Fatal(err)
+	}
+	base, _, ws := fixture(t)
+	cred := base + "/cred"
+	cfg := Config{Workspace: ws, Hidden: []string{cred}, Network: Network{Mode: NetworkProxy}}
+	foreign := func() int { return len(foreignNetThreads(t, own)) }
+
+	ctl, err := NewCmd(t.Context(), cfg, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl.fold.prepareNet(ctl)
+	if err := <-ctl.fold.early.t.ready; err != nil {
+		t.Fatal(err)
+	}
+	if n := foreign(); n != 1 {
+		t.Fatalf("control: %d threads in another network namespace after prepareNet, want 1", n)
+	}
+	ctl.fold.dropNet()
+	if n := settle(foreign); n != 0 {
+		t.Fatalf("control: %d threads in another network namespace after dropNet", n)
+	}
+
+	c, err := NewCmd(t.Context(), cfg, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, base, "cred", "LATE\n")
+	if err := c.Start(); !errors.Is(err, ErrHostChanged) {
+		t.Fatalf("Start = %v, want ErrHostChanged", err)
+	}
+	if n := settle(foreign); n != 0 {
+		t.Errorf("%d threads in another network namespace after a failed Start", n)
+	}
 }

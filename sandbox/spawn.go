@@ -139,6 +139,8 @@ func (c *Cmd) Start() error {
 		}
 		return err
 	}
+	c.fold.prepareNet(c)
+	defer c.fold.dropNet()
 	locks, err := lockProtectedDirs(c.fold.plan)
 	if err != nil {
 		return err

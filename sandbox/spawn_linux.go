@@ -34,6 +34,9 @@ type fold struct {
 
 	proxy *proxy   // mode proxy's server, for every attempt
 	gate  *netGate // the running helper's listeners, from Start to Wait
+	// early is a root caller's network thread, made while Start takes
+	// the locks and sets the watch, for the first attempt (prepareNet).
+	early *earlyNet
 	// unscope ends the thread that started bwrap in mode host's Landlock
 	// domain, or in mode proxy's network namespace (a root caller's),
 	// after Wait.
@@ -234,7 +237,11 @@ func (f *fold) startRun(run *exec.Cmd) error {
 	}
 	f.gate = &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}
 	if netThreadable(run) {
-		release, err := startNetThread(run, f.gate, func() error { return f.win.fork(run, run.Start) })
+		t := f.takeEarly()
+		if t == nil {
+			t = prepareNetThread(run.Path, f.gate)
+		}
+		release, err := t.run(func() error { return f.win.fork(run, run.Start) })
 		if err != nil {
 			f.gate = nil
 			return err
@@ -260,6 +267,51 @@ func (f *fold) startRun(run *exec.Cmd) error {
 		return err
 	}
 	return nil
+}
+
+// earlyNet is a network thread made ahead, with the gate it serves.
+type earlyNet struct {
+	gate *netGate
+	t    *netThread
+}
+
+// prepareNet starts making a root caller's network namespace for mode
+// proxy in the background, so that it overlaps the protected directories'
+// locks and the watch; the first attempt's startRun takes it, and dropNet
+// ends it if none does. Nothing is prepared when startRun would not take
+// the thread, or when the proxy cannot be made (startRun says why).
+func (f *fold) prepareNet(c *Cmd) {
+	if !f.plan.netProxy || !netThreadable(c.Cmd) || f.early != nil {
+		return
+	}
+	if f.proxy == nil {
+		p, err := newProxy(f.plan.net)
+		if err != nil {
+			return
+		}
+		f.proxy = p
+	}
+	g := &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}
+	f.early = &earlyNet{gate: g, t: prepareNetThread(c.Path, g)}
+}
+
+// takeEarly hands the prepared thread to startRun, with its gate as f.gate.
+func (f *fold) takeEarly() *netThread {
+	if f.early == nil {
+		return nil
+	}
+	e := f.early
+	f.early = nil
+	f.gate = e.gate
+	return e.t
+}
+
+// dropNet ends a prepared thread that no attempt took.
+func (f *fold) dropNet() {
+	if f.early != nil {
+		f.early.t.cancel()
+		f.early = nil
+	}
 }
 
 // stopNet stops serving the sandbox's listeners, and lets the scoped

@@ -13,6 +13,9 @@ func newFold(*Cmd, *plan, hostFacts, []WrapFile) (*fold, error) { return nil, ni
 
 func (f *fold) start(c *Cmd) error { return c.Cmd.Start() }
 
+func (f *fold) prepareNet(*Cmd) {}
+func (f *fold) dropNet()        {}
+
 func (f *fold) wait(c *Cmd) error { return c.Cmd.Wait() }
 
 // sees is true: macOS denies by path, and a denied path is still there.
