@@ -3,11 +3,13 @@ package sandbox
 import "os"
 
 // KeepClosesForExit tells the package that this process exits soon after
-// its last Wait, with Exit: a run's watch then keeps its inotify instance
-// open after Wait instead of closing it in the background, for Exit to
-// hand off. Closing an inotify instance waits for a kernel grace period
-// (0 to about 20 ms), and a process cannot finish exiting while one of its
-// threads is inside that close, so its parent would wait for it.
+// its last Wait, with Exit: a run's watch then shares its inotify instance,
+// once the command has started, with a short-lived child process (this
+// executable, re-executed, that does nothing else), so that closing it
+// after Wait is not the last close; failing that, it keeps it open for
+// Exit to hand off. Closing an inotify instance waits for a kernel grace
+// period (0 to about 20 ms), and a process cannot finish exiting while one
+// of its threads is inside that close, so its parent would wait for it.
 // sandtable run calls it; a long-running program has no reason to.
 func KeepClosesForExit() { keepClosesForExit() }
 

@@ -62,6 +62,56 @@ func handOffCloses() {
 	}
 }
 
+// earlyCloser is a closer started while a run goes on, holding a copy of
+// one descriptor that this process still uses; nil without
+// KeepClosesForExit.
+type earlyCloser struct {
+	done    chan struct{}
+	p       *os.Process
+	release func()
+}
+
+// shareSlowClose starts, after KeepClosesForExit, a closer that holds a
+// copy of fd from now on, in the background: its start then overlaps the
+// run instead of delaying the exit. closeShared ends the sharing.
+func shareSlowClose(fd int) *earlyCloser {
+	slowCloses.Lock()
+	keep := slowCloses.keep
+	slowCloses.Unlock()
+	if !keep {
+		return nil
+	}
+	// A copy to hand over: an *os.File of fd itself would close it when
+	// collected, under the watch that reads it.
+	dup, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	e := &earlyCloser{done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		f := os.NewFile(uintptr(dup), "inotify")
+		e.p, e.release = spawnCloser([]*os.File{f})
+		f.Close() // the closer's copy, if it started, keeps it open
+	}()
+	return e
+}
+
+// closeShared closes fd, which e's closer holds too (so this close is not
+// the last, and does not wait), and lets the closer exit: its exit is the
+// last close, which nobody waits for. Without a closer it is closeSlow.
+func closeShared(fd int, e *earlyCloser) {
+	if e != nil {
+		<-e.done
+		if e.p != nil {
+			unix.Close(fd)
+			e.release()
+			return
+		}
+	}
+	closeSlow(fd)
+}
+
 // startCloser starts the child that takes over the kept descriptors and
 // closes this process's copies; release ends the child's stdin, after
 // which it exits. Nil when nothing is kept or the child did not start.
@@ -77,9 +127,24 @@ func startCloser() (*os.Process, func()) {
 	for i, fd := range fds {
 		files[i] = os.NewFile(uintptr(fd), "inotify")
 	}
+	p, release := spawnCloser(files)
+	if p == nil {
+		return nil, nil // the exit closes them
+	}
+	// The child holds every one now, so these closes are not the last.
+	for _, f := range files {
+		f.Close()
+	}
+	return p, release
+}
+
+// spawnCloser starts the closer with files as its descriptors from 3 on,
+// which it holds until release ends its stdin; this process's copies stay
+// open. Nil when the child did not start.
+func spawnCloser(files []*os.File) (*os.Process, func()) {
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, nil // the exit closes them
+		return nil, nil
 	}
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Args = []string{closerArg0}
@@ -93,10 +158,6 @@ func startCloser() (*os.Process, func()) {
 	if err != nil {
 		w.Close()
 		return nil, nil
-	}
-	// The child holds every one now, so these closes are not the last.
-	for _, f := range files {
-		f.Close()
 	}
 	return cmd.Process, func() { w.Close() }
 }

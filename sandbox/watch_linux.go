@@ -24,6 +24,7 @@ type hostWatch struct {
 	started bool
 	mu      sync.Mutex
 	reason  string
+	closer  *earlyCloser // holds a copy of fd from run on (KeepClosesForExit)
 }
 
 const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO |
@@ -88,6 +89,7 @@ func (w *hostWatch) run(kill func()) {
 		return
 	}
 	w.started = true
+	w.closer = shareSlowClose(w.fd)
 	go func() {
 		defer close(w.done)
 		buf := make([]byte, 64*(unix.SizeofInotifyEvent+unix.NAME_MAX+1))
@@ -181,7 +183,7 @@ func (w *hostWatch) stop() string {
 	// (0 to about 20 ms here), which the caller need not wait for.
 	unix.Close(w.wake[0])
 	unix.Close(w.wake[1])
-	closeSlow(w.fd)
+	closeShared(w.fd, w.closer)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.reason
