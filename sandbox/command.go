@@ -14,13 +14,14 @@ import (
 type Wrap struct {
 	// Program is bwrap resolved on PATH (never from inside a writable
 	// path, where the child could plant its own) or /usr/bin/sandbox-exec;
-	// "" when the policy is Off. In network mode proxy on Linux it is
+	// "" when the policy is Off. From Prefix on Linux it is
 	// /proc/self/exe, this process's executable as the wrap helper that
-	// serves the proxy and runs bwrap (the first argument after its --):
-	// run it from this process or a fork of it.
+	// applies the stdio rows (and the mode's scope or proxy) and runs
+	// bwrap, the first argument after its --: run it from this process,
+	// with Env. PrefixFor renders bwrap itself.
 	Program string
-	// Args is bwrap's argv ending in "--" (in mode proxy after the wrap
-	// helper's own), or ["-p", Profile, "--"].
+	// Args is bwrap's argv ending in "--" (from Prefix on Linux after the
+	// wrap helper's own), or ["-p", Profile, "--"].
 	Args []string
 	// Profile is the SBPL profile on darwin, "" elsewhere.
 	Profile string
@@ -54,10 +55,8 @@ func Prefix(cfg Config) (Wrap, error) {
 			return Wrap{}, err
 		}
 	}
-	if err == nil && p != nil && p.netProxy && w.Program != "" {
-		args := netWrapArgs(p.net, w.Program, w.Args)
-		w.Program, w.Args = netWrapExe, args
-		w.Env = append(w.Env, netWrapParent())
+	if err == nil && p != nil && w.Program != "" {
+		w = wrapPrefix(w, p)
 	}
 	return w, err
 }
@@ -148,17 +147,16 @@ func Rules() []Rule {
 // Command returns an [exec.Cmd] that runs name inside the sandbox cfg
 // describes (unwrapped under [Off]): the table's environment, the resolved
 // workspace as its directory, and only cmd.ExtraFiles among this process's
-// descriptors. In network mode proxy on Linux (the default) its wrap
-// helper applies the stdio rows to the streams it is given; in modes host
-// and off, call [GuardStdio] after setting Stdin, Stdout and Stderr and
-// before Start whenever one is an *os.File (a pipe, FIFO, socket or file),
-// or the command can reopen it through /proc/self/fd ([NewCmd]'s Start does
-// it itself). A descriptor meant to reach the command as it is goes in
-// ExtraFiles (the helper's stdio=as-is word, before its --, passes the
-// three as they are). Append to ExtraFiles rather than replacing it,
-// and close the memfds in it once Start has returned. The first Command in a process
-// runs a probe first; [NewCmd] needs none. README.md, "Command, NewCmd and
-// Cmd", has the details.
+// descriptors. On Linux its program is the wrap helper (this executable,
+// re-executed: run it from this process), which applies the stdio rows to
+// the Stdin, Stdout and Stderr the caller sets, the abstract-socket scope
+// in mode host and the proxy in mode proxy before it starts bwrap. A
+// descriptor meant to reach the command as it is goes in ExtraFiles (the
+// helper's stdio=as-is word, before its --, passes the three as they are).
+// Append to ExtraFiles rather than replacing it, and close the memfds in it
+// once Start has returned. The first Command in a process runs a probe
+// first; [NewCmd] needs none. README.md, "Command, NewCmd and Cmd", has
+// the details.
 func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {
 	s, err := command(ctx, cfg, checkWorks, name, args...)
 	if err == nil {
@@ -167,8 +165,8 @@ func Command(ctx context.Context, cfg Config, name string, args ...string) (*exe
 	if err == nil {
 		err = refuseMacProxy(s.plan, "Command")
 	}
-	if err == nil && s.plan != nil && s.plan.netProxy {
-		wrapNetCmd(s.cmd, s.plan.net)
+	if err == nil && s.plan != nil {
+		wrapCommand(s.cmd, s.plan)
 	}
 	if err != nil {
 		closeAll(s.owned)

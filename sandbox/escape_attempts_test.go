@@ -609,9 +609,11 @@ unshare -Urm sh -c 'mknod "$WS/disk2" b "$DEV_MAJ" "$DEV_MIN" && head -c 512 "$W
 			e.t.Cleanup(func() { f.Close() })
 			e.stdin = f
 		},
-		script:     `echo pwned > /proc/self/fd/0`,
-		escaped:    func(e *escEnv, r *escResult) bool { return fileHas(filepath.Join(e.out, "victim"), "pwned") },
-		documented: "a descriptor the caller hands in is a capability the sandbox cannot narrow: a read-only host file as stdin reopens read-write through /proc/self/fd; give the child pipes (an io.Reader), not host files",
+		script:  `echo pwned > /proc/self/fd/0`,
+		escaped: func(e *escEnv, r *escResult) bool { return fileHas(filepath.Join(e.out, "victim"), "pwned") },
+		// Command's wrap helper copies a file stdin by the stdio rows; its
+		// stdio=as-is passes the file, which reopens read-write.
+		control: func(e *escEnv) escMode { return helperCtl([]string{netWrapStdioAsIs}, nil) },
 	},
 
 	// ---- socket families no namespace covers ----

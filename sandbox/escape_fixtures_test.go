@@ -378,7 +378,13 @@ func procCtl(e *escEnv) escMode {
 	if !e.u.isRoot() {
 		return outsideCtl()
 	}
-	return dropRules("unshare-all", "unshare-user", "disable-userns", "cap-drop")
+	m := dropRules("unshare-all", "unshare-user", "disable-userns", "cap-drop")
+	// A Landlock domain also keeps ptrace (and /proc/PID/root) from
+	// processes outside it: in mode host the wrap helper's scope goes too.
+	if e.cfg.Network.Mode == NetworkHost && !e.cfg.Network.HostAbstract && landlockABI() >= 6 {
+		m.helperDrop = []string{netWrapScope}
+	}
+	return m
 }
 
 // ptracePy attaches to $VICTIM_PID, reads its environment block word by
@@ -488,7 +494,7 @@ if libc.syscall(int(os.environ["SYS_KEYCTL"]), 1, None) < 0:
     sys.exit("join session keyring: " + os.strerror(ctypes.get_errno()))
 if libc.syscall(int(os.environ["SYS_ADD_KEY"]), b"user", os.environ["KEY_DESC"].encode(), secret, len(secret), ctypes.c_int(-3)) < 0:
     sys.exit("add_key: " + os.strerror(ctypes.get_errno()))
-os.execve(sys.argv[1], sys.argv[1:], dict(os.environ))
+os.execve(sys.argv[1], sys.argv[2:], dict(os.environ))
 `
 
 func keyringSyscalls(e *escEnv) {
@@ -510,7 +516,19 @@ func setupSessionKey(e *escEnv) {
 	keyringSyscalls(e)
 	e.secret = escToken("session-key")
 	e.wrap = func(cmd *exec.Cmd, _ escMode) {
-		cmd.Args = append([]string{e.py, "-c", keyLauncherPy, cmd.Path}, cmd.Args[1:]...)
+		path := cmd.Path
+		if path == netWrapExe {
+			// python's /proc/self/exe is python: it execs this test
+			// binary through a descriptor of it, with the helper's argv.
+			self, err := os.Open(netWrapExe)
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			e.t.Cleanup(func() { self.Close() })
+			path = "/proc/self/fd/" + strconv.Itoa(3+len(cmd.ExtraFiles))
+			cmd.ExtraFiles = append(cmd.ExtraFiles, self)
+		}
+		cmd.Args = append([]string{e.py, "-c", keyLauncherPy, path}, cmd.Args...)
 		cmd.Path = e.py
 		cmd.Env = append(cmd.Env, "SANDTABLE_KEY_SECRET="+e.secret)
 	}
@@ -618,6 +636,11 @@ func runOutlive(e *escEnv, cmd *exec.Cmd) *escResult {
 	defer log.Close()
 	parent := exec.Command(e.bash, append([]string{"-c", `"$@" & wait`, "parent", cmd.Path}, cmd.Args[1:]...)...)
 	parent.Env, parent.Dir, parent.ExtraFiles, parent.SysProcAttr = cmd.Env, cmd.Dir, cmd.ExtraFiles, cmd.SysProcAttr
+	if cmd.Path == netWrapExe {
+		// The wrap helper runs only as a child of this process, and is
+		// the process that starts bwrap: it is the parent killed.
+		parent = cmd
+	}
 	parent.Stdout, parent.Stderr = log, log
 	if err := parent.Start(); err != nil {
 		e.t.Fatal(err)

@@ -14,49 +14,30 @@ import (
 )
 
 // A Command whose caller sets a pipe as Stdin and does not call
-// GuardStdio. In network mode proxy, the default, the argv starts with the
-// wrap helper, which copies its own stdin into bwrap by the stdio rows: the
-// attack is blocked, and the control turns the helper's copy off (its
-// stdio=as-is word). In modes host and off the argv is bwrap's own and
-// nothing runs before the command: the pipe reaches it as it is
-// (documented; stdin-write-back is the same attack with GuardStdio).
+// GuardStdio. In every network mode the argv starts with the wrap helper,
+// which copies its own stdin into bwrap by the stdio rows: the attack is
+// blocked, and the control turns the helper's copy off (its stdio=as-is
+// word), which passes the caller's pipe as it is (stdin-write-back is the
+// same attack with GuardStdio).
 func init() {
-	escAttempts = append(escAttempts,
-		&attempt{
-			name: "stdin-write-back-unguarded",
-			what: "write a command into the caller's stdin pipe through Command in network mode proxy, whose caller did not call GuardStdio (the wrap helper copies it)",
+	for _, mode := range []NetworkMode{NetworkProxy, NetworkHost, NetworkOff} {
+		name := "stdin-write-back-unguarded"
+		if mode != NetworkProxy {
+			name += "-" + mode.String()
+		}
+		escAttempts = append(escAttempts, &attempt{
+			name: name,
+			what: "write a command into the caller's stdin pipe through Command in network mode " + mode.String() + ", whose caller did not call GuardStdio (the wrap helper copies it)",
 			setup: func(e *escEnv) {
-				e.cfg.Network = Network{Mode: NetworkProxy}
+				e.cfg.Network = Network{Mode: mode}
 				unguardedStdin(e)
-				pipe := e.wrap
-				e.wrap = func(cmd *exec.Cmd, m escMode) {
-					pipe(cmd, m)
-					if m.kind == modeSandbox && m.note != "" {
-						// The control: the wrap helper passes its stdin as it is.
-						if len(cmd.Args) < 2 || cmd.Args[1] != netWrapArg {
-							e.t.Fatalf("no wrap helper in %q", cmd.Args)
-						}
-						cmd.Args = slices.Insert(cmd.Args, 2, netWrapStdioAsIs)
-					}
-				}
 			},
 			script:  `printf 'touch %s\n' "$MARKER" > /proc/self/fd/0`,
 			run:     runStdioHarness,
 			escaped: func(e *escEnv, r *escResult) bool { return exists(e.vars["MARKER"]) },
-			control: func(e *escEnv) escMode {
-				return escMode{kind: modeSandbox, note: "the wrap helper's " + netWrapStdioAsIs}
-			},
-		},
-		&attempt{
-			name:       "stdin-write-back-unguarded-host",
-			what:       "write a command into the caller's stdin pipe through Command in network mode host, whose caller did not call GuardStdio",
-			documented: "in modes host and off Command's argv is bwrap's own, which nothing runs before the command: the caller calls GuardStdio (NewCmd's Start does it itself)",
-			setup:      unguardedStdin,
-			script:     `printf 'touch %s\n' "$MARKER" > /proc/self/fd/0`,
-			run:        runStdioHarness,
-			escaped:    func(e *escEnv, r *escResult) bool { return exists(e.vars["MARKER"]) },
-		},
-	)
+			control: func(e *escEnv) escMode { return helperCtl([]string{netWrapStdioAsIs}, nil) },
+		})
+	}
 }
 
 // unguardedStdin gives each run a fresh stdin pipe and no GuardStdio.
@@ -83,7 +64,7 @@ func init() {
 		script:  `printf 'touch %s\n' "$MARKER" > /proc/self/fd/0`,
 		run:     runStdioNewCmd,
 		escaped: func(e *escEnv, r *escResult) bool { return exists(e.vars["MARKER"]) },
-		control: func(e *escEnv) escMode { return realArgvCtl("stdin passed as it is") },
+		control: func(e *escEnv) escMode { return asIsCtl("stdin passed as it is") },
 	})
 }
 
@@ -97,8 +78,12 @@ func runStdioNewCmd(e *escEnv, cmd *exec.Cmd) *escResult {
 	}
 	v, _ := stdioRuns.LoadAndDelete(cmd)
 	run := v.(*stdioRun)
-	end := slices.Index(cmd.Args, "--")
-	c, err := NewCmd(e.t.Context(), e.cfg, cmd.Args[end+1], cmd.Args[end+2:]...)
+	argv := cmd.Args
+	if len(argv) > 1 && argv[1] == netWrapArg { // bwrap's argv follows the helper's "--"
+		argv = argv[slices.Index(argv, "--")+1:]
+	}
+	end := slices.Index(argv, "--")
+	c, err := NewCmd(e.t.Context(), e.cfg, argv[end+1], argv[end+2:]...)
 	if err != nil {
 		e.t.Fatalf("NewCmd: %v", err)
 	}

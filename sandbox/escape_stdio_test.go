@@ -18,7 +18,8 @@ import (
 // The stdio attempts: a caller's pipe reopened through /proc/self/fd. In
 // the sandbox the command runs as a caller of Command is told to run it,
 // with GuardStdio after its streams are set; the control passes the same
-// pipe as it is (the real argv, every rule in, no GuardStdio).
+// pipe as it is (the real argv, every rule in, no GuardStdio, and the wrap
+// helper's stdio=as-is).
 func init() {
 	escAttempts = append(escAttempts,
 		&attempt{
@@ -31,7 +32,7 @@ func init() {
 			script:  `printf 'touch %s\n' "$MARKER" > /proc/self/fd/0`,
 			run:     runStdioHarness,
 			escaped: func(e *escEnv, r *escResult) bool { return exists(e.vars["MARKER"]) },
-			control: func(e *escEnv) escMode { return realArgvCtl("stdin passed as it is") },
+			control: func(e *escEnv) escMode { return asIsCtl("stdin passed as it is") },
 		},
 		&attempt{
 			name: "stdout-read-back",
@@ -42,7 +43,7 @@ func init() {
 			},
 			script:  `read -t 2 -r line < /proc/self/fd/1; echo "took: $line" >&2`,
 			run:     runStdioHarness,
-			control: func(e *escEnv) escMode { return realArgvCtl("stdout passed as it is") },
+			control: func(e *escEnv) escMode { return asIsCtl("stdout passed as it is") },
 		},
 	)
 }

@@ -362,6 +362,10 @@ type escMode struct {
 	// seccompOut are seccomp entries (rule ids) the control's filter is
 	// assembled without; the rest of the filter stays.
 	seccompOut []string
+	// helperAdd and helperDrop are words the control adds to or drops
+	// from the wrap helper's, before its "--" (stdio=as-is,
+	// scope=abstract); see editHelper.
+	helperAdd, helperDrop []string
 }
 
 func dropRules(ids ...string) escMode { return escMode{kind: modeRules, drop: ids} }
@@ -380,6 +384,18 @@ func unstrippedCtl() escMode            { return escMode{kind: modeUnstripped} }
 // that the control's setup (note) reopens.
 func realArgvCtl(note string) escMode { return escMode{kind: modeRules, note: note} }
 
+// asIsCtl is realArgvCtl with the wrap helper's stdio=as-is: the caller's
+// streams reach the command as they are.
+func asIsCtl(note string) escMode {
+	return escMode{kind: modeRules, note: note, helperAdd: []string{netWrapStdioAsIs}}
+}
+
+// helperCtl runs the snippet through Command with the wrap helper's words
+// edited: added, or dropped (each must be there).
+func helperCtl(add, drop []string) escMode {
+	return escMode{kind: modeSandbox, helperAdd: add, helperDrop: drop}
+}
+
 func rootOnly(e *escEnv, m escMode) escMode {
 	if e.u.isRoot() {
 		return m
@@ -390,10 +406,11 @@ func rootOnly(e *escEnv, m escMode) escMode {
 func (m escMode) String() string {
 	switch m.kind {
 	case modeSandbox:
+		s := "sandbox"
 		if m.note != "" {
-			return "sandbox + " + m.note
+			s += " + " + m.note
 		}
-		return "sandbox"
+		return s + m.helperString()
 	case modeOutside:
 		return "outside the sandbox"
 	case modeUnstripped:
@@ -419,7 +436,18 @@ func (m escMode) String() string {
 	if m.note != "" {
 		parts = append(parts, "+ "+m.note)
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, " ") + m.helperString()
+}
+
+func (m escMode) helperString() string {
+	var s string
+	for _, w := range m.helperAdd {
+		s += " +helper:" + w
+	}
+	for _, w := range m.helperDrop {
+		s += " -helper:" + w
+	}
+	return s
 }
 
 func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
@@ -450,7 +478,7 @@ func (e *escEnv) command(ctx context.Context, m escMode) *exec.Cmd {
 		if err != nil {
 			e.t.Fatalf("Command: %v", err)
 		}
-		if filepath.Base(c.Path) != "bwrap" && (c.Path != netWrapExe || !slices.Contains(c.Args, "--")) {
+		if !runsBwrap(c) {
 			e.t.Fatalf("Command did not sandbox: %v", c.Args)
 		}
 		cmd = c
@@ -465,9 +493,13 @@ func (e *escEnv) command(ctx context.Context, m escMode) *exec.Cmd {
 		if m.kind == modeUnstripped {
 			cmd.Env = os.Environ()
 		}
+		if prog == netWrapExe {
+			cmd.Env = append(cmd.Env, netWrapParent())
+		}
 		cmd.Dir = e.ws
 		cmd.ExtraFiles = openTestFiles(e.t, files)
 	}
+	cmd.Args = editHelper(e.t, cmd.Args, m)
 	cmd.Env = e.childEnv(cmd.Env)
 	if e.u.cred != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: e.u.cred}
@@ -508,9 +540,10 @@ func (e *escEnv) childEnv(env []string) []string {
 func (e *escEnv) argv(m escMode) (string, []string, []WrapFile) {
 	e.t.Helper()
 	var (
-		w     Wrap
-		steps []Step
-		err   error
+		w      Wrap
+		helper []string // the wrap helper's argv up to its "--"
+		steps  []Step
+		err    error
 	)
 	// The host's sockets are listed anew by each call (hide-host-socket),
 	// and a concurrent attempt's may come or go between the two.
@@ -518,9 +551,8 @@ func (e *escEnv) argv(m escMode) (string, []string, []WrapFile) {
 		if w, err = Prefix(e.cfg); err != nil {
 			e.t.Fatal(err)
 		}
-		if end := slices.Index(w.Args, "--"); w.Program == netWrapExe && end >= 0 {
-			// Mode proxy: the wrap helper's words, then bwrap's argv.
-			w.Program, w.Args = w.Args[end+1], w.Args[end+2:]
+		if helper, err = splitHelper(&w); err != nil {
+			e.t.Fatal(err)
 		}
 		if steps, err = Explain("linux", e.cfg); err != nil {
 			e.t.Fatal(err)
@@ -535,9 +567,10 @@ func (e *escEnv) argv(m escMode) (string, []string, []WrapFile) {
 	}
 	switch m.kind {
 	case modeSpec:
-		return w.Program, e.specArgs(steps), nil
+		return w.Program, e.specArgs(steps), nil // upstream had no helper
 	case modeUnstripped:
-		return w.Program, w.Args, w.Files
+		prog, args := withHelper(helper, w.Program, w.Args)
+		return prog, args, w.Files
 	}
 	var all, a []string
 	used := map[string]bool{}
@@ -567,7 +600,57 @@ func (e *escEnv) argv(m escMode) (string, []string, []WrapFile) {
 			e.t.Fatalf("control swaps %q, but no step matches it in %q", id, all)
 		}
 	}
-	return w.Program, a, e.withoutSeccomp(w.Files, m.seccompOut)
+	prog, args := withHelper(helper, w.Program, a)
+	return prog, args, e.withoutSeccomp(w.Files, m.seccompOut)
+}
+
+// splitHelper takes the wrap helper off w, whose Program and Args become
+// bwrap's own, and returns the helper's words through its "--" (nil when
+// there is no helper).
+func splitHelper(w *Wrap) ([]string, error) {
+	if w.Program != netWrapExe {
+		return nil, nil
+	}
+	end := slices.Index(w.Args, "--")
+	if len(w.Args) == 0 || w.Args[0] != netWrapArg || end < 0 || end+1 >= len(w.Args) {
+		return nil, fmt.Errorf("malformed wrap helper argv %q", w.Args)
+	}
+	words := slices.Clone(w.Args[:end+1])
+	w.Program, w.Args = w.Args[end+1], w.Args[end+2:]
+	return words, nil
+}
+
+// withHelper puts bwrap's argv back behind the helper's words.
+func withHelper(words []string, bwrap string, args []string) (string, []string) {
+	if words == nil {
+		return bwrap, args
+	}
+	return netWrapExe, append(append(slices.Clone(words), bwrap), args...)
+}
+
+// editHelper adds and drops the wrap helper's words in argv (an exec.Cmd's
+// Args, argv[0] first) as m says. An edit is never silently lost: without
+// a helper, or a dropped word that is not there, the test fails.
+func editHelper(t *testing.T, argv []string, m escMode) []string {
+	t.Helper()
+	if len(m.helperAdd) == 0 && len(m.helperDrop) == 0 {
+		return argv
+	}
+	end := slices.Index(argv, "--")
+	if len(argv) < 2 || argv[1] != netWrapArg || end < 0 {
+		t.Fatalf("control edits the wrap helper's words (%s), but the argv has no helper: %q", m.helperString(), argv)
+	}
+	words := slices.Clone(argv[2:end])
+	for _, d := range m.helperDrop {
+		i := slices.Index(words, d)
+		if i < 0 {
+			t.Fatalf("control drops the wrap helper's %q, which its words %q lack", d, words)
+		}
+		words = slices.Delete(words, i, i+1)
+	}
+	words = append(words, m.helperAdd...)
+	out := append(append([]string{argv[0], argv[1]}, words...), argv[end:]...)
+	return out
 }
 
 // withoutSeccomp replaces the filter among files by one assembled without

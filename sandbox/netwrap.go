@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"os"
-	"os/exec"
 	"strconv"
 )
 
@@ -24,33 +23,44 @@ const netWrapEnv = "SANDTABLE_WRAP_PARENT"
 // netWrapParent is the netWrapEnv entry for a wrapped argv built here.
 func netWrapParent() string { return netWrapEnv + "=" + strconv.Itoa(os.Getpid()) }
 
-// netWrapArgs is the wrapped argv after the program: the marker, the
-// proxy's lists, "--", and bwrap's own argv from its path on.
-func netWrapArgs(n Network, bwrap string, bwrapArgs []string) []string {
-	args := make([]string, 0, 3+len(n.Allow)+len(n.Private)+len(bwrapArgs))
+// The wrap helper's mode words, before its "--". Without one the mode is
+// proxy, whose lists follow (NetworkHelperArgv's line has none).
+const (
+	netWrapHost  = "network=host"   // mode host: no proxy, no namespace helper
+	netWrapOff   = "network=off"    // mode off: likewise
+	netWrapScope = "scope=abstract" // mode host: bwrap starts in Landlock's abstract-unix-socket scope
+)
+
+// netWrapArgs is the wrapped argv after the program: the marker, the mode's
+// words (in mode proxy the proxy's lists), "--", and bwrap's own argv from
+// its path on.
+func netWrapArgs(n Network, mode NetworkMode, scope bool, bwrap string, bwrapArgs []string) []string {
+	args := make([]string, 0, 4+len(n.Allow)+len(n.Private)+len(bwrapArgs))
 	args = append(args, netWrapArg)
-	for _, a := range n.Allow {
-		args = append(args, "allow="+a)
-	}
-	for _, p := range n.Private {
-		args = append(args, "private="+p)
-	}
-	switch {
-	case n.conns > 0:
-		args = append(args, netWrapConns+strconv.Itoa(n.conns))
-	case n.conns < 0:
-		args = append(args, netWrapConns+"none")
+	switch mode {
+	case NetworkHost:
+		args = append(args, netWrapHost)
+		if scope {
+			args = append(args, netWrapScope)
+		}
+	case NetworkOff:
+		args = append(args, netWrapOff)
+	default:
+		for _, a := range n.Allow {
+			args = append(args, "allow="+a)
+		}
+		for _, p := range n.Private {
+			args = append(args, "private="+p)
+		}
+		switch {
+		case n.conns > 0:
+			args = append(args, netWrapConns+strconv.Itoa(n.conns))
+		case n.conns < 0:
+			args = append(args, netWrapConns+"none")
+		}
 	}
 	args = append(args, "--", bwrap)
 	return append(args, bwrapArgs...)
-}
-
-// wrapNetCmd turns a bwrap exec.Cmd into the wrapped one.
-func wrapNetCmd(cmd *exec.Cmd, n Network) {
-	args := netWrapArgs(n, cmd.Path, cmd.Args[1:])
-	cmd.Path = netWrapExe
-	cmd.Args = append([]string{netWrapExe}, args...)
-	cmd.Env = append(cmd.Env, netWrapParent())
 }
 
 // NetworkHelperArgv is the words to put before bwrap's path to run a Linux
@@ -60,6 +70,6 @@ func wrapNetCmd(cmd *exec.Cmd, n Network) {
 // ([RunNetworkHelper]; the package's init does not): sandtable explain
 // names itself.
 func NetworkHelperArgv(program string, n Network) []string {
-	args := netWrapArgs(n, "", nil)
+	args := netWrapArgs(n, NetworkProxy, false, "", nil)
 	return append([]string{program}, args[:len(args)-1]...)
 }

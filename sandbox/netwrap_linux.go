@@ -15,20 +15,22 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The wrap helper carries network mode proxy into the argv that Command and
-// Prefix return, which the caller runs after they have returned. The argv
-// starts with this process's own executable (/proc/self/exe, so the process
-// that runs it must be a fork of this one, as exec.Cmd's is) and
-// netWrapArg; this package's init catches it. The helper stays in the
-// caller's network namespace, the only one that reaches the network, and
-// serves the proxy there, while its child, the network helper of NewCmd's
-// mode proxy, makes the sandbox's user and network namespace and becomes
-// bwrap. The proxy's lists travel in the argv, which nothing in the
-// sandbox can read or change (bwrap's pid namespace hides the helper), and
-// not in the environment the command inherits. The helper passes its
-// descriptors on as they are and its standard streams after the stdio rows
-// (wrapStdio), forwards the signals a caller sends, and ends as bwrap ends,
-// with its status.
+// The wrap helper runs every sandboxed argv that Command and Prefix return,
+// which the caller runs after they have returned, so that what the sandbox
+// decides at the start still applies: the stdio rows to the helper's own
+// standard streams (wrapStdio), in mode host Landlock's abstract-unix-socket
+// scope around bwrap, in mode proxy the proxy. The argv starts with this
+// process's own executable (/proc/self/exe, so the process that runs it must
+// be this one, as exec.Cmd's fork is) and netWrapArg; this package's init
+// catches it. In mode proxy the helper stays in the caller's network
+// namespace, the only one that reaches the network, and serves the proxy
+// there, while its child, the network helper of NewCmd's mode proxy, makes
+// the sandbox's user and network namespace and becomes bwrap; the proxy's
+// lists travel in the argv, which nothing in the sandbox can read or change
+// (bwrap's pid namespace hides the helper), and not in the environment the
+// command inherits. In modes host and off it starts bwrap itself. It passes
+// its other descriptors on as they are, forwards the signals a caller sends,
+// and ends as bwrap ends, with its status.
 
 // The argv alone does not start the helper: a program that imports this
 // package and passes untrusted words as its first arguments would run
@@ -41,7 +43,7 @@ func init() {
 		return
 	}
 	if err := netWrapCalled(); err != nil {
-		fmt.Fprintf(os.Stderr, "sandbox: network proxy helper: %v\n", err)
+		fmt.Fprintf(os.Stderr, "sandbox: wrap helper: %v\n", err)
 		os.Exit(125)
 	}
 	os.Exit(runNetWrap(os.Args[2:]))
@@ -91,27 +93,58 @@ func netWrapCalled() error {
 	return nil
 }
 
+// wrapArgs is bwrap's argv behind the wrap helper, for plan p's network
+// mode: Command and Prefix run every sandboxed argv through it.
+func wrapArgs(p *plan, bwrap string, bwrapArgs []string) []string {
+	mode := NetworkOff
+	switch {
+	case p.netProxy:
+		mode = NetworkProxy
+	case p.netHost:
+		mode = NetworkHost
+	}
+	scope := p.netHost && !p.net.HostAbstract && scopeAbstract(bwrap)
+	return netWrapArgs(p.net, mode, scope, bwrap, bwrapArgs)
+}
+
+// wrapCommand turns Command's bwrap exec.Cmd into the wrap helper's.
+func wrapCommand(cmd *exec.Cmd, p *plan) {
+	args := wrapArgs(p, cmd.Path, cmd.Args[1:])
+	cmd.Path = netWrapExe
+	cmd.Args = append([]string{netWrapExe}, args...)
+	cmd.Env = append(cmd.Env, netWrapParent())
+}
+
+// wrapPrefix puts Prefix's bwrap argv behind the wrap helper.
+func wrapPrefix(w Wrap, p *plan) Wrap {
+	w.Args = wrapArgs(p, w.Program, w.Args)
+	w.Program = netWrapExe
+	w.Env = append(w.Env, netWrapParent())
+	return w
+}
+
 // netWrapSignals are forwarded to bwrap; bwrap dies of each (and the
 // sandbox with it), as it would had the caller sent it there.
 var netWrapSignals = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
 	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM}
 
 // runNetWrap is the wrap helper's whole life: its exit status is bwrap's,
-// or 125 when the sandbox's network could not be set up.
+// or 125 when the helper could not start it.
 func runNetWrap(args []string) int {
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(os.Stderr, "sandbox: network proxy helper: "+format+"\n", a...)
+		fmt.Fprintf(os.Stderr, "sandbox: wrap helper: "+format+"\n", a...)
 		return 125
 	}
-	var n Network
-	asIs := false
+	n := Network{Mode: NetworkProxy}
+	asIs, scope, lists := false, false, ""
 	i := 0
 	for ; i < len(args) && args[i] != "--"; i++ {
 		if v, ok := strings.CutPrefix(args[i], "allow="); ok {
-			n.Allow = append(n.Allow, v)
+			n.Allow, lists = append(n.Allow, v), args[i]
 		} else if v, ok := strings.CutPrefix(args[i], "private="); ok {
-			n.Private = append(n.Private, v)
+			n.Private, lists = append(n.Private, v), args[i]
 		} else if v, ok := strings.CutPrefix(args[i], netWrapConns); ok {
+			lists = args[i]
 			c, err := strconv.Atoi(v)
 			switch {
 			case v == "none":
@@ -123,6 +156,12 @@ func runNetWrap(args []string) int {
 			}
 		} else if args[i] == netWrapStdioAsIs {
 			asIs = true
+		} else if args[i] == netWrapHost {
+			n.Mode = NetworkHost
+		} else if args[i] == netWrapOff {
+			n.Mode = NetworkOff
+		} else if args[i] == netWrapScope {
+			scope = true
 		} else {
 			return fail("unknown argument %q", args[i])
 		}
@@ -130,10 +169,11 @@ func runNetWrap(args []string) int {
 	if i+1 >= len(args) {
 		return fail("no program after --")
 	}
-	n.Mode = NetworkProxy
-	p, err := newProxy(n)
-	if err != nil {
-		return fail("%v", err)
+	if lists != "" && n.Mode != NetworkProxy {
+		return fail("argument %q needs network mode proxy", lists)
+	}
+	if scope && n.Mode != NetworkHost {
+		return fail("argument %q needs %s", netWrapScope, netWrapHost)
 	}
 	extra, err := inheritedFiles()
 	if err != nil {
@@ -151,17 +191,8 @@ func runNetWrap(args []string) int {
 	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, netWrapSignals...)
-	gate := &netGate{serve: p.serve, stub: newDNSStub(p), ports: stubPorts(n)}
-	if _, err := gate.prepare(run); err != nil {
-		return fail("%v", err)
-	}
-	if err := run.Start(); err != nil {
-		gate.abort()
-		return fail("%v", helperStartError(args[i+1], err))
-	}
-	if err := gate.started(); err != nil {
-		_ = run.Process.Kill()
-		_ = run.Wait()
+	end, err := startWrapped(run, n, scope)
+	if err != nil {
 		return fail("%v", err)
 	}
 	for _, f := range extra {
@@ -182,7 +213,7 @@ func runNetWrap(args []string) int {
 	}()
 	_ = run.Wait()
 	close(done)
-	gate.close()
+	end()
 	ws, _ := run.ProcessState.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
 		// The caller sees bwrap's death by the same signal.
@@ -193,6 +224,38 @@ func runNetWrap(args []string) int {
 		return 128 + int(sig)
 	}
 	return ws.ExitStatus()
+}
+
+// startWrapped starts the helper's bwrap as n's mode needs: in mode proxy
+// through the namespace helper, with the proxy served here; in mode host,
+// with scope, from a thread in Landlock's abstract-unix-socket scope; in
+// mode off as it is. end is called once bwrap has ended.
+func startWrapped(run *exec.Cmd, n Network, scope bool) (end func(), err error) {
+	switch {
+	case n.Mode == NetworkHost && scope:
+		return startScoped(run, run.Start)
+	case n.Mode != NetworkProxy:
+		return func() {}, run.Start()
+	}
+	p, err := newProxy(n)
+	if err != nil {
+		return nil, err
+	}
+	prog := run.Path
+	gate := &netGate{serve: p.serve, stub: newDNSStub(p), ports: stubPorts(n)}
+	if _, err := gate.prepare(run); err != nil {
+		return nil, err
+	}
+	if err := run.Start(); err != nil {
+		gate.abort()
+		return nil, helperStartError(prog, err)
+	}
+	if err := gate.started(); err != nil {
+		_ = run.Process.Kill()
+		_ = run.Wait()
+		return nil, err
+	}
+	return gate.close, nil
 }
 
 // inheritedFiles lists the descriptors from 3 up that this process

@@ -86,13 +86,13 @@ print(s.recv(100).decode())' ` + s.Abstract
 		attack, control Network
 		refused         string // in the command's output
 	}{
-		{"abstract-unix", abstract, proxy, Network{Mode: NetworkHost}, ""},
+		{"abstract-unix", abstract, proxy, Network{Mode: NetworkHost, HostAbstract: true}, ""},
 		{"loopback-direct", `exec 3<>/dev/tcp/127.0.0.1/` + s.Port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
 			proxy, Network{Mode: NetworkHost}, ""},
 		// The zero Network: the default mode (network-default-linux).
 		{"loopback-direct-default", `exec 3<>/dev/tcp/127.0.0.1/` + s.Port + ` && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3`,
 			Network{}, Network{Mode: NetworkHost}, ""},
-		{"abstract-unix-default", abstract, Network{}, Network{Mode: NetworkHost}, ""},
+		{"abstract-unix-default", abstract, Network{}, Network{Mode: NetworkHost, HostAbstract: true}, ""},
 		{"loopback-through-proxy", curl + "http://127.0.0.1:" + s.Port + "/",
 			proxy, Network{Mode: NetworkProxy, Private: []string{"127.0.0.1:" + s.Port}}, "refused 127.0.0.1:" + s.Port + ": it is a loopback address"},
 		{"loopback-through-socks", curl + "--proxy socks5h://127.0.0.1:1080 http://localhost:" + s.Port + "/",

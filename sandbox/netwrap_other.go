@@ -5,6 +5,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 )
 
@@ -16,6 +17,12 @@ func RunNetworkHelper(args []string) (status int, ok bool) {
 	if len(args) == 0 || args[0] != netWrapArg {
 		return 0, false
 	}
-	fmt.Fprintf(os.Stderr, "sandbox: network proxy helper: none on %s\n", runtime.GOOS)
+	fmt.Fprintf(os.Stderr, "sandbox: wrap helper: none on %s\n", runtime.GOOS)
 	return 125, true
 }
+
+// wrapCommand leaves Command's exec.Cmd as it is: the wrap helper is Linux's.
+func wrapCommand(*exec.Cmd, *plan) {}
+
+// wrapPrefix leaves Prefix's Wrap as it is.
+func wrapPrefix(w Wrap, _ *plan) Wrap { return w }
