@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ErrBadEnv is every rejected Config.Env entry or Config.KeepEnv name.
+// ErrBadEnv is every rejected [Config.Env] entry or [Config.KeepEnv] name.
 var ErrBadEnv = errors.New("bad environment")
 
 // envError names the Config field and the entry it rejects.

@@ -3,7 +3,7 @@ package sandbox
 import "os"
 
 // KeepClosesForExit tells the package that this process exits soon after
-// its last Wait, with Exit: a run's watch then shares its inotify instance,
+// its last Wait, with [Exit]: a run's watch then shares its inotify instance,
 // once the command has started, with a short-lived child process (this
 // executable, re-executed, that does nothing else), so that closing it
 // after Wait is not the last close; failing that, it keeps it open for

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// ErrBadLimit is a Config.Limits value that cannot be a bound.
+// ErrBadLimit is a [Config.Limits] value that cannot be a bound.
 var ErrBadLimit = errors.New("bad limit")
 
 // Limits bound what one sandboxed run may use. A zero field takes the
@@ -204,15 +204,15 @@ func refuseRequired(p *plan, why, hint string) error {
 // Unenforced lists the table's default limits this spawn could not apply
 // on this machine (the rows that allow a run without them), one sentence
 // each; nil before Start, and when every limit holds. sandtable run prints
-// them. A limit set in Config.Limits is never here: it is enforced, or
+// them. A limit set in [Config.Limits] is never here: it is enforced, or
 // Start fails.
 func (c *Cmd) Unenforced() []string { return c.fold.unenforced() }
 
-// ExplainLimits lists the run-time limits NewCmd would apply for cfg, one
+// ExplainLimits lists the run-time limits [NewCmd] would apply for cfg, one
 // Step each: the row of the limits section that sets the default (or the
 // caller's value), and Args naming the limit, its value in its unit
 // (bytes, processes, seconds) and whether it is required or skipped where
-// this machine cannot enforce it. The sizes are in Explain's argv.
+// this machine cannot enforce it. The sizes are in [Explain]'s argv.
 func ExplainLimits(cfg Config) ([]Step, error) {
 	var p plan
 	if err := p.setLimits(cfg.Limits); err != nil {

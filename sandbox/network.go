@@ -14,7 +14,7 @@ type NetworkMode uint8
 
 const (
 	// NetworkDefault is the zero value: the table's default mode for the
-	// OS (DefaultNetworkMode): NetworkProxy on Linux, NetworkHost on macOS.
+	// OS ([DefaultNetworkMode]): [NetworkProxy] on Linux, [NetworkHost] on macOS.
 	NetworkDefault NetworkMode = iota
 	// NetworkOff gives the command a network namespace of its own with
 	// only a loopback interface: no network, and none of the host's
@@ -29,7 +29,7 @@ const (
 	// whose only way out is a proxy in the caller's process (HTTP,
 	// HTTPS through CONNECT, and SOCKS5 for other TCP), set in the
 	// command's proxy variables. It reaches every public destination, or
-	// only Network.Allow's, and none of the host's loopback services,
+	// only [Network.Allow]'s, and none of the host's loopback services,
 	// abstract unix sockets or private addresses unless listed. Linux
 	// only; see the package documentation for the helper it runs.
 	NetworkProxy
@@ -45,7 +45,7 @@ func (m NetworkMode) String() string {
 }
 
 // ParseNetworkMode reads a mode name as `sandtable run --network` takes it:
-// off, proxy or host. An unknown name is an error wrapping ErrBadPolicy.
+// off, proxy or host. An unknown name is an error wrapping [ErrBadPolicy].
 func ParseNetworkMode(s string) (NetworkMode, error) {
 	for m, name := range networkModes {
 		if m != int(NetworkDefault) && strings.EqualFold(s, name) {
@@ -55,7 +55,7 @@ func ParseNetworkMode(s string) (NetworkMode, error) {
 	return NetworkDefault, fmt.Errorf("sandbox: network mode %q: %w (accepted: %s)", s, ErrBadPolicy, strings.Join(networkModes[1:], ", "))
 }
 
-// DefaultNetworkMode is the mode a Config that names none gets on goos: the
+// DefaultNetworkMode is the mode a [Config] that names none gets on goos: the
 // table's network-default rows (docs/POLICY.md).
 func DefaultNetworkMode(goos string) NetworkMode { return defaultNetworkMode(goos) }
 
@@ -68,7 +68,7 @@ func withDefaultNetwork(goos string, cfg Config) Config {
 	return cfg
 }
 
-// Network is the network part of a Config.
+// Network is the network part of a [Config].
 type Network struct {
 	// Mode is the network mode; the zero value is the default.
 	Mode NetworkMode
@@ -150,5 +150,5 @@ func checkNetwork(cfg Config) error {
 
 // Check reports what is wrong with n, as a spawn would: an unknown mode, or
 // an entry of Allow or Private that does not parse or needs mode proxy.
-// The error wraps ErrBadPolicy.
+// The error wraps [ErrBadPolicy].
 func (n Network) Check() error { return checkNetwork(Config{Network: n}) }

@@ -9,7 +9,7 @@ import (
 
 // Policy is whether the sandbox is required or off. There is deliberately no
 // "sandbox if it works, else run anyway" value: either the sandbox applies,
-// or an operator explicitly accepted that it does not. Off is that
+// or an operator explicitly accepted that it does not. [Off] is that
 // acceptance, and it holds on every machine alike, so a command that runs
 // unsandboxed on one does not run sandboxed on the next.
 type Policy uint8
@@ -18,8 +18,8 @@ const (
 	// FromEnv, the zero value, is the policy PolicyVariable names when the
 	// spawn is built, so an operator's opt-out reaches every runtime that
 	// leaves the field alone. Unset or empty, it is the table's default,
-	// Required: a forgotten field still fails closed, and a value that
-	// names no policy is an error, never Off.
+	// [Required]: a forgotten field still fails closed, and a value that
+	// names no policy is an error, never [Off].
 	FromEnv Policy = iota
 	// Required refuses to spawn without a working sandbox, whatever the
 	// environment says.
@@ -30,7 +30,7 @@ const (
 	Off
 )
 
-// String returns the policy's name as PolicyVariable spells it; FromEnv,
+// String returns the policy's name as PolicyVariable spells it; [FromEnv],
 // which is no value of it, reads as the variable itself.
 func (p Policy) String() string {
 	switch p {
@@ -45,7 +45,7 @@ func (p Policy) String() string {
 }
 
 // ParsePolicy reads a policy name, ignoring case. An unknown name is an error,
-// never Off: a typo in an opt-out must not turn the sandbox off.
+// never [Off]: a typo in an opt-out must not turn the sandbox off.
 func ParsePolicy(s string) (Policy, error) {
 	p, ok := lookupPolicy(s)
 	if !ok {
@@ -55,7 +55,7 @@ func ParsePolicy(s string) (Policy, error) {
 }
 
 // PolicyFromEnv reads PolicyVariable. Unset or empty means the table's
-// default, Required.
+// default, [Required].
 func PolicyFromEnv() (Policy, error) {
 	s := os.Getenv(PolicyVariable)
 	if s == "" {

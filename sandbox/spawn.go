@@ -167,7 +167,7 @@ func (c *Cmd) closeOwned() {
 }
 
 // Wait waits for the command and tells a sandbox that failed apart from the
-// command's own status; see Cmd.
+// command's own status; see [Cmd].
 func (c *Cmd) Wait() error {
 	if c.fold == nil {
 		defer removeTmpdir(c.tmpdir)
@@ -193,7 +193,7 @@ func (c *Cmd) Run() error {
 }
 
 // Output runs the command and returns its standard output. As with
-// exec.Cmd, an *exec.ExitError carries the end of stderr when Stderr was nil.
+// [exec.Cmd], an *exec.ExitError carries the end of stderr when Stderr was nil.
 func (c *Cmd) Output() ([]byte, error) {
 	if c.fold == nil {
 		return c.Cmd.Output()
@@ -374,7 +374,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	return t.w.Write(p)
 }
 
-// ReadFrom is what exec.Cmd's copy from the stderr pipe ends up calling
+// ReadFrom is what [exec.Cmd]'s copy from the stderr pipe ends up calling
 // (io.Copy prefers it), so the copy uses this smaller buffer rather than
 // allocating io.Copy's 32 KB for every spawn.
 func (t *tail) ReadFrom(r io.Reader) (int64, error) {

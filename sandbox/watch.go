@@ -6,7 +6,7 @@ import (
 	"path"
 )
 
-// ErrHostChanged is wrapped by Cmd.Wait when the run was stopped because a
+// ErrHostChanged is wrapped by [Cmd.Wait] when the run was stopped because a
 // watched path (rules/linux.yaml, watch) was created, removed or replaced
 // on the host while it ran.
 var ErrHostChanged = errors.New("a hidden or protected path changed on the host during the run")
