@@ -8,7 +8,7 @@ import (
 )
 
 // Doc renders docs/POLICY.md from a checked table. It comes from the same
-// Table as the builders, so what a reviewer approves is what runs; it holds
+// [Table] as the builders, so what a reviewer approves is what runs; it holds
 // nothing that changes between runs, so -check can hold it to the table.
 func Doc(t *Table) ([]byte, error) {
 	var b bytes.Buffer

@@ -31,7 +31,7 @@ func Generate(rulesDir string) ([]Output, error) {
 	return GenerateFS(os.DirFS(rulesDir), "rules")
 }
 
-// GenerateFS is Generate over any file system, naming its files name/FILE.
+// GenerateFS is [Generate] over any file system, naming its files name/FILE.
 func GenerateFS(fsys fs.FS, name string) ([]Output, error) {
 	t, err := LoadFS(fsys, name)
 	if err != nil {

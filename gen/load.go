@@ -23,7 +23,7 @@ func Load(dir string) (*Table, error) {
 }
 
 // LoadFS reads every *.yaml file at the top of fsys, naming them name/FILE
-// in errors. On errors it still returns what it could read, so Check can
+// in errors. On errors it still returns what it could read, so [Check] can
 // report the rest of the table's problems in the same run. It walks yaml.Node itself rather than decoding into structs:
 // Node.Decode ignores KnownFields, and the walk gives every error a line and
 // column. Every problem in the table is reported, not just the first.

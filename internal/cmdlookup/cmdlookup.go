@@ -28,7 +28,7 @@ const (
 const DefaultPath = "/bin:/usr/bin"
 
 // SearchPath is env's PATH as exec reads it (the last entry wins), or
-// DefaultPath.
+// [DefaultPath].
 func SearchPath(env []string) string {
 	path := DefaultPath
 	for _, kv := range env {

@@ -17,7 +17,7 @@ import (
 	"unicode/utf8"
 )
 
-// Problem is what is wrong with a path, or OK.
+// Problem is what is wrong with a path, or [OK].
 type Problem uint8
 
 // The problems, in the order [Check] reports them: the first that applies.
@@ -53,7 +53,7 @@ func (p Problem) String() string {
 	return "unknown problem"
 }
 
-// Check returns the first problem of p, or OK.
+// Check returns the first problem of p, or [OK].
 func Check(p string) Problem {
 	switch {
 	case p == "":

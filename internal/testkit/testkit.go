@@ -30,7 +30,7 @@ for k in kids:
     os.waitpid(k, 0)
 `
 
-// ForksStarted is the N of ForkScript's "STARTED=N" in out, or -1.
+// ForksStarted is the N of [ForkScript]'s "STARTED=N" in out, or -1.
 func ForksStarted(out string) int {
 	_, rest, ok := strings.Cut(out, "STARTED=")
 	if !ok {
