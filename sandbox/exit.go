@@ -13,7 +13,7 @@ import "os"
 // sandtable run calls it; a long-running program has no reason to.
 func KeepClosesForExit() { keepClosesForExit() }
 
-// Exit ends the process with code, like os.Exit. What KeepClosesForExit
+// Exit ends the process with code, like [os.Exit]. What [KeepClosesForExit]
 // kept open is first handed to a short-lived child process (this
 // executable, re-executed, that does nothing else), which closes it once
 // this process has closed its own copies, so the exit does not wait for
