@@ -89,11 +89,11 @@ type Network struct {
 
 	// HostAbstract, in mode host, leaves the host's abstract unix sockets
 	// reachable. Without it, where the kernel has Landlock's
-	// abstract-unix-socket scope (Linux 6.12 and later), NewCmd starts
-	// bwrap inside a Landlock domain with that scope, and the command
-	// cannot connect to an abstract socket made outside the sandbox (an
-	// X server, D-Bus, a host service); Command, which starts nothing
-	// itself, cannot apply it.
+	// abstract-unix-socket scope (Linux 6.12 and later), NewCmd and the
+	// wrap helper of Command and Prefix start bwrap inside a Landlock
+	// domain with that scope, and the command cannot connect to an
+	// abstract socket made outside the sandbox (an X server, D-Bus, a
+	// host service).
 	HostAbstract bool
 
 	// Refused, when set, is called with the message of each destination
