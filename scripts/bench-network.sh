@@ -10,7 +10,10 @@
 # Prints the network helper's cost per spawn (proxy minus off) and the
 # ratio to the floor; with STRICT=1 it exits 1 when the 1.25x is missed.
 #
-# Needs bwrap, jq, python3 and go. RUNS (default 200).
+# Needs bwrap, jq, python3 and go. RUNS (default 200). With BASE=REV
+# (a git revision) it also times that revision's sandtable in modes off
+# and proxy, in the same interleaved rounds, for a change's before and
+# after side by side.
 set -eu
 
 RUNS=${RUNS:-200}
@@ -26,6 +29,11 @@ trap 'rm -rf "$tmp" "$base"' EXIT
 # the binary dynamically linked, which costs every start about 1 ms here.
 (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/sandtable" ./cmd/sandtable)
 (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/floor.bin" ./scripts/floor)
+if [ -n "${BASE:-}" ]; then
+	mkdir "$tmp/base"
+	git -C "$root" archive "$BASE" | tar -x -C "$tmp/base"
+	(cd "$tmp/base" && CGO_ENABLED=0 go build -o "$tmp/sandtable-base" ./cmd/sandtable)
+fi
 
 mkdir "$base/home" "$base/ws"
 export HOME="$base/home"
@@ -48,11 +56,18 @@ raw="$(printf '%s' "$json" | jq -r '[.program] + .args | map(@sh) | join(" ")')$
 
 echo "machine: $(nproc) cores, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); $(bwrap --version), $(go version | cut -d' ' -f3); $(date -u +%F)"
 echo "medians of $RUNS interleaved runs, each through sh; ratios to the first line"
-python3 "$root/scripts/bench-interleaved.py" "$RUNS" \
-	"sh -c 'FLOOR_FDS=$nfiles $tmp/floor.bin $raw'" \
+set -- "sh -c 'FLOOR_FDS=$nfiles $tmp/floor.bin $raw'" \
 	"sh -c '$tmp/sandtable run --network off -- /bin/true'" \
 	"sh -c '$tmp/sandtable run --network host -- /bin/true'" \
-	"sh -c '$tmp/sandtable run --network proxy -- /bin/true'" >"$tmp/out"
+	"sh -c '$tmp/sandtable run --network proxy -- /bin/true'"
+if [ -n "${BASE:-}" ]; then
+	set -- "$@" "sh -c '$tmp/sandtable-base run --network off -- /bin/true'" \
+		"sh -c '$tmp/sandtable-base run --network proxy -- /bin/true'"
+fi
+# A failed run (the floor's bwrap, say, when a host socket its argv binds
+# has gone since explain) is named on stderr; the figures are then void.
+failed=0
+python3 "$root/scripts/bench-interleaved.py" "$RUNS" "$@" >"$tmp/out" || failed=1
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The floor's line is long (the whole argv): print it shortened.
 awk '{ if (NR == 1) { printf "%s %s  the floor: a static Go program running the network-off argv\n", $1 " " $2, $3 } else print }' "$tmp/out"
@@ -62,5 +77,12 @@ awk -v bar=1.25 '
 		printf "network helper per spawn (proxy - off): %.2f ms\n", ms[4] - ms[2]
 		r = ms[4] / ms[1]
 		printf "sandtable run --network proxy / floor: %.2f (target <= %s): %s\n", r, bar, (r <= bar) ? "yes" : "NO"
+		if (NR >= 6) {
+			printf "BASE %s: off %.2f ms (%.2f of the floor), proxy %.2f ms (%.2f); this tree / BASE: off %.3f, proxy %.3f\n", ENVIRON["BASE"], ms[5], ms[5] / ms[1], ms[6], ms[6] / ms[1], ms[2] / ms[5], ms[4] / ms[6]
+		}
 		if (ENVIRON["STRICT"] == "1" && r > bar) exit 1
 	}' "$tmp/out"
+if [ "$failed" = 1 ]; then
+	echo "bench-network: some runs failed (above): these figures do not hold" >&2
+	exit 1
+fi
