@@ -88,6 +88,7 @@ func TestProxyAuthAttack(t *testing.T) {
 					t.Errorf("ATTACK SUCCEEDED: %s: a client without the run's token used its proxy: %q", name, out)
 				}
 			}
+			needCred(t, p)
 			if len(*refused) == 0 || strings.Contains(strings.Join(*refused, "\n"), p.proxyCred.token) {
 				t.Errorf("Network.Refused heard %q, want the refusal without the token", *refused)
 			}
@@ -157,6 +158,7 @@ func TestProxyAuthToolClients(t *testing.T) {
 	npmDest := strings.TrimPrefix(startPingServer(t), "http://")
 	dest, destTLS := "127.0.0.1:"+s.Port, "127.0.0.1:"+s.TLS
 	p, _ := macProxyRun(t, dest, destTLS, gitDest, gitTLS, npmDest)
+	needCred(t, p)
 	env := withoutNoProxy(proxyEnv(p))
 	u := escUsers(t)[0]
 	py := `import sys, ssl, urllib.request

@@ -45,6 +45,15 @@ func macProxyRun(t *testing.T, dests ...string) (*plan, *[]string) {
 	return p, refused
 }
 
+// needCred fails the test when p has no credential: the table lacks the
+// proxy-auth row whose work the test checks.
+func needCred(t *testing.T, p *plan) {
+	t.Helper()
+	if p.proxyCred == nil {
+		t.Fatal("a macOS spawn in mode proxy has no credential: is the proxy-auth-darwin row gone?")
+	}
+}
+
 // withoutProxyAuth leaves the proxy-auth row of goos out of the table
 // until the test ends: the control of the attacks it stops.
 func withoutProxyAuth(t *testing.T, goos string) {
@@ -179,9 +188,7 @@ func TestProxyAuthClients(t *testing.T) {
 	dest := strings.TrimPrefix(up.URL, "http://")
 	destTLS := strings.TrimPrefix(upTLS.URL, "https://")
 	p, refused := macProxyRun(t, dest, destTLS)
-	if p.proxyCred == nil {
-		t.Fatal("a macOS spawn in mode proxy has no credential")
-	}
+	needCred(t, p)
 	tok := p.proxyCred.token
 	if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(tok) {
 		t.Errorf("token %q, want 128 random bits in hex", tok)
@@ -294,6 +301,7 @@ func TestProxyTokenPerSpawn(t *testing.T) {
 	var plans []*plan
 	for range 8 {
 		p, _ := macProxyRun(t, dest)
+		needCred(t, p)
 		if seen[p.proxyCred.token] {
 			t.Fatalf("token %s made twice", p.proxyCred.token)
 		}
@@ -337,6 +345,7 @@ func TestProxyTokenOnlyInEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { refuseMacProxy(p, "test") })
+	needCred(t, p)
 	tok := p.proxyCred.token
 	prof := darwinProfile(p.with(hf))
 	args := darwinArgs(prof)
@@ -369,6 +378,7 @@ func TestProxyTokenOnlyInEnv(t *testing.T) {
 // caller's proxy variables, and not beside them.
 func TestProxyCredentialSurvivesStrip(t *testing.T) {
 	p, _ := macProxyRun(t)
+	needCred(t, p)
 	ours := proxyEnv(p)
 	https := envValue(ours, "HTTPS_PROXY")
 	if !envval.URLPassword(https) {
