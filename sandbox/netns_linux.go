@@ -69,6 +69,9 @@ func runNetnsHelper(v string) int {
 		}
 		return 125
 	}
+	if secureExec() {
+		return fail(errSecureExec)
+	}
 	if ino, err := netnsID(); err != nil {
 		return fail(err)
 	} else if ino == parts[1] {

@@ -58,6 +58,10 @@ func RunNetworkHelper(args []string) (status int, ok bool) {
 	if len(args) == 0 || args[0] != netWrapArg {
 		return 0, false
 	}
+	if secureExec() {
+		fmt.Fprintf(os.Stderr, "sandbox: wrap helper: %v\n", errSecureExec)
+		return 125, true
+	}
 	return runNetWrap(args[1:]), true
 }
 
@@ -66,6 +70,9 @@ func RunNetworkHelper(args []string) (status int, ok bool) {
 // (where the kernel shows it: not a parent of another user) is the same
 // executable as this one. The helper also dies with that parent.
 func netWrapCalled() error {
+	if secureExec() {
+		return errSecureExec
+	}
 	want, ppid := os.Getenv(netWrapEnv), os.Getppid()
 	if want == "" || want != strconv.Itoa(ppid) {
 		return fmt.Errorf("%s is %q, not this process's parent %d: not started by Command or Prefix", netWrapEnv, want, ppid)
