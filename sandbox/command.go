@@ -154,7 +154,8 @@ func Rules() []Rule {
 // descriptor meant to reach the command as it is goes in ExtraFiles (the
 // helper's stdio=as-is word, before its --, passes the three as they are).
 // Append to ExtraFiles rather than replacing it, and close the memfds in it
-// once Start has returned. The first Command in a process runs a probe
+// once Start has returned (in mode proxy, Network.Refused's socket follows
+// them; Command closes that one itself). The first Command in a process runs a probe
 // first; [NewCmd] needs none. README.md, "Command, NewCmd and Cmd", has
 // the details.
 func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {
@@ -166,7 +167,7 @@ func Command(ctx context.Context, cfg Config, name string, args ...string) (*exe
 		err = refuseMacProxy(s.plan, "Command")
 	}
 	if err == nil && s.plan != nil {
-		wrapCommand(s.cmd, s.plan)
+		err = wrapCommand(s.cmd, s.plan)
 	}
 	if err != nil {
 		closeAll(s.owned)

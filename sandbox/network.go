@@ -98,8 +98,10 @@ type Network struct {
 
 	// Refused, when set, is called with the message of each destination
 	// the proxy refuses (the command sees the same message); sandtable run
-	// prints it on stderr. It runs on the proxy's goroutines, only for
-	// NewCmd: Command's and Prefix's proxy runs in a helper process.
+	// prints it on stderr. NewCmd calls it on the proxy's goroutines;
+	// Command, whose proxy runs in its wrap helper, on a goroutine that
+	// reads the helper's reports, possibly just after Wait has returned.
+	// A Prefix argv's helper reports to nothing.
 	Refused func(msg string)
 
 	// conns is Config.Limits.ProxyConnections, set with the other limits

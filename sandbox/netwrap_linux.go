@@ -114,12 +114,17 @@ func wrapArgs(p *plan, bwrap string, bwrapArgs []string) []string {
 	return netWrapArgs(p.net, mode, scope, bwrap, bwrapArgs)
 }
 
-// wrapCommand turns Command's bwrap exec.Cmd into the wrap helper's.
-func wrapCommand(cmd *exec.Cmd, p *plan) {
+// wrapCommand turns Command's bwrap exec.Cmd into the wrap helper's, which
+// in mode proxy reports refusals to Network.Refused when it is set.
+func wrapCommand(cmd *exec.Cmd, p *plan) error {
 	args := wrapArgs(p, cmd.Path, cmd.Args[1:])
 	cmd.Path = netWrapExe
 	cmd.Args = append([]string{netWrapExe}, args...)
 	cmd.Env = append(cmd.Env, netWrapParent())
+	if p.netProxy && p.net.Refused != nil {
+		return hearRefused(cmd, p.net.Refused)
+	}
+	return nil
 }
 
 // wrapPrefix puts Prefix's bwrap argv behind the wrap helper.
@@ -143,7 +148,7 @@ func runNetWrap(args []string) int {
 		return 125
 	}
 	n := Network{Mode: NetworkProxy}
-	asIs, scope, lists := false, false, ""
+	asIs, scope, lists, report := false, false, "", ""
 	i := 0
 	for ; i < len(args) && args[i] != "--"; i++ {
 		if v, ok := strings.CutPrefix(args[i], "allow="); ok {
@@ -161,6 +166,8 @@ func runNetWrap(args []string) int {
 			default:
 				n.conns = c
 			}
+		} else if strings.HasPrefix(args[i], netWrapRefused) {
+			report, lists = args[i], args[i]
 		} else if args[i] == netWrapStdioAsIs {
 			asIs = true
 		} else if args[i] == netWrapHost {
@@ -185,6 +192,11 @@ func runNetWrap(args []string) int {
 	extra, err := inheritedFiles()
 	if err != nil {
 		return fail("%v", err)
+	}
+	if report != "" {
+		if n.Refused, err = helperReporter(report, extra); err != nil {
+			return fail("%v", err)
+		}
 	}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, netWrapEnv+"=") })
 	run := &exec.Cmd{

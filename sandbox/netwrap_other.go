@@ -22,7 +22,7 @@ func RunNetworkHelper(args []string) (status int, ok bool) {
 }
 
 // wrapCommand leaves Command's exec.Cmd as it is: the wrap helper is Linux's.
-func wrapCommand(*exec.Cmd, *plan) {}
+func wrapCommand(*exec.Cmd, *plan) error { return nil }
 
 // wrapPrefix leaves Prefix's Wrap as it is.
 func wrapPrefix(w Wrap, _ *plan) Wrap { return w }
