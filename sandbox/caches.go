@@ -23,8 +23,16 @@ const cacheSubdir = "sandtable/caches"
 // XDG_CACHE_HOME is absolute, else $HOME/.cache/sandtable/caches; "" when
 // there is no home to put it under. It is not created here.
 func CacheRoot() (string, error) {
-	home, err := homeDir()
-	base, err := cacheBase(home, err)
+	h := readHomes()
+	if h.err == nil && h.home != "" {
+		// The refuse rows on the home, as a plan's refuse stage runs them
+		// on its spelling.
+		in := []refuseSubject{{refuseCtx: &refuseCtx{}, in: refuseHome, field: "home", path: h.home, spelled: true}}
+		if err := refuseInputs(refuseRows[:], in); err != nil {
+			return "", err
+		}
+	}
+	base, err := cacheBase(h.home, h.err)
 	if base == "" || err != nil {
 		return "", err
 	}
@@ -46,20 +54,21 @@ func cacheBase(home string, homeErr error) (string, error) {
 	if home == "" || homeErr != nil {
 		return "", homeErr
 	}
-	return home + "/.cache", nil
+	return childPath(home, ".cache"), nil
 }
 
 // cachePaths decides where the table's caches are for this spawn, without
-// creating anything: the cache root's parent is resolved, refused when it
-// goes through a symlink the sandbox can write, and each cache directory
+// creating anything: the cache root's parent is resolved (an input of the
+// refuse stage, with the links it went through), and each cache directory
 // is the resolved parent joined with sandtable's names, which makeCaches
 // creates without following links. It returns no caches with NoCache, or
 // with no home to put them under.
-func cachePaths(r *resolver, cfg Config, p *plan, homes homeDirs) ([]pathFact, error) {
+func cachePaths(res *resolved, cfg Config, p *plan) ([]pathFact, error) {
 	if cfg.NoCache || len(cacheDirs) == 0 {
 		return nil, nil
 	}
-	base, err := cacheBase(homes.home, homes.err)
+	r := res.r
+	base, err := cacheBase(res.homes.home, res.homes.err)
 	if base == "" || err != nil {
 		return nil, err
 	}
@@ -67,9 +76,7 @@ func cachePaths(r *resolver, cfg Config, p *plan, homes homeDirs) ([]pathFact, e
 	if err != nil && !isMissing(err) {
 		return nil, fsPathError("cache directory", base, err)
 	}
-	if err := checkVia(r, refuseCacheDir, "cache directory", base, p.roots); err != nil {
-		return nil, err
-	}
+	viaInput(res, refuseCacheDir, "cache directory", base)
 	if err := checkResolved("cache directory", base, real); err != nil {
 		return nil, err
 	}
@@ -93,27 +100,20 @@ func cacheScopeDir(ws string) string {
 	return "ws-" + hex.EncodeToString(sum[:16])
 }
 
-// makeCaches creates the cache directories of a plan for this machine's
-// OS, once every other check has passed. What exists above sandtable's own
-// directory is created as the XDG cache directory would be (0700), and
-// sandtable's directories are made one component at a time, 0700, and each
-// must then be a directory owned by the caller, never a symlink: the
-// sandbox writes inside them, so nothing there is followed on the host.
-//
-// What the spawn's resolver has seen is reused, so a cache that exists
-// costs no look beyond the one it had as a writable root.
-func makeCaches(r *resolver, goos string, p *plan) error {
+// cacheInputs lists sandtable's cache directories of a plan for this
+// machine's OS (below the XDG cache directory: sandtable's, the root, the
+// scopes, each cache, outermost first) and gives the refuse stage each
+// that exists, as lstat finds it: the sandbox writes inside them, so each
+// must be a directory owned by the caller, never a symlink. What the
+// spawn's resolver has seen is reused, so a cache that exists costs no
+// look beyond the one it had as a writable root.
+func cacheInputs(res *resolved, goos string) {
+	p := res.p
 	if len(p.caches) == 0 || goos != runtime.GOOS {
-		return nil
+		return
 	}
 	root := path.Dir(path.Dir(p.caches[0].path))
 	base := strings.TrimSuffix(root, "/"+cacheSubdir)
-	if _, err := r.lstat(base); err != nil {
-		if err := os.MkdirAll(base, 0o700); err != nil {
-			return cacheError(base, err.Error())
-		}
-		r.forget(base)
-	}
 	dirs := []string{base + "/sandtable", root}
 	for _, f := range p.caches {
 		if scope := path.Dir(f.path); !slices.Contains(dirs, scope) {
@@ -121,8 +121,39 @@ func makeCaches(r *resolver, goos string, p *plan) error {
 		}
 		dirs = append(dirs, f.path)
 	}
-	for _, d := range dirs {
-		if err := mkdirOwned(r, d); err != nil {
+	res.cacheDirs, res.cacheSeen = dirs, make([]bool, len(dirs))
+	for i, d := range dirs {
+		if fi, err := res.r.lstat(d); err == nil {
+			res.cacheSeen[i] = fi.IsDir()
+			res.input(refuseSubject{in: refuseCacheMade, field: "cache directory", path: d, fi: fi})
+		}
+	}
+}
+
+// makeCaches creates the cache directories cacheInputs listed that did
+// not exist, once the refuse stage has passed: what exists above
+// sandtable's own directory as the XDG cache directory would be (0700),
+// sandtable's directories one component at a time, 0700, without
+// following a link. One that appeared since, made by another spawn, is
+// given the rows of input cache-made itself, as the refuse stage would
+// have.
+func makeCaches(res *resolved, rows []refuseRow) error {
+	if len(res.cacheDirs) == 0 {
+		return nil
+	}
+	r := res.r
+	base := path.Dir(res.cacheDirs[0])
+	if _, err := r.lstat(base); err != nil {
+		if err := os.MkdirAll(base, 0o700); err != nil {
+			return cacheError(base, err.Error())
+		}
+		r.forget(base)
+	}
+	for i, d := range res.cacheDirs {
+		if res.cacheSeen[i] {
+			continue // a directory the refuse stage has checked
+		}
+		if err := mkdirOwned(res, rows, d); err != nil {
 			return err
 		}
 	}
@@ -132,13 +163,17 @@ func makeCaches(r *resolver, goos string, p *plan) error {
 // forget drops what r remembers of p, which this spawn has just created.
 func (r *resolver) forget(p string) { delete(r.seen, p) }
 
-func mkdirOwned(r *resolver, d string) error {
-	if fi, err := r.lstat(d); err == nil && fi.IsDir() {
-		// Made by an earlier spawn; still checked below.
-	} else if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+// mkdirOwned makes the cache directory d; one found in its place is
+// checked as the refuse stage checks the directories it finds.
+func mkdirOwned(res *resolved, rows []refuseRow, d string) error {
+	r := res.r
+	err := os.Mkdir(d, 0o700)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return cacheError(d, err.Error())
-	} else {
-		r.forget(d)
+	}
+	r.forget(d)
+	if err == nil {
+		return nil // made now, by this caller
 	}
 	fi, err := r.lstat(d)
 	switch {
@@ -147,7 +182,9 @@ func mkdirOwned(r *resolver, d string) error {
 	case fi.Mode()&fs.ModeSymlink == 0 && !fi.IsDir():
 		return cacheError(d, "not a directory (want a directory; remove it)")
 	}
-	return refuse(&refuseSubject{in: refuseCacheMade, field: "cache directory", path: d, lfi: fi, guard: true})
+	c := &refuseCtx{guard: res.strict, r: r, roots: res.p.roots}
+	in := []refuseSubject{{refuseCtx: c, in: refuseCacheMade, field: "cache directory", path: d, fi: fi}}
+	return refuseInputs(rows, in)
 }
 
 func cacheError(d, problem string) error {

@@ -2,16 +2,17 @@ package sandbox
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
 // darwinFacts adds what only the macOS profile reads: each existing
 // hidden path's spelling on disk when it differs from the caller's
 // (respellHidden), which hidden paths lie where the command writes, the
-// folded pattern of each (a missing one there that cannot be folded is
-// refused: rows no-caret-hidden, no-unfoldable-hidden), the directories above the workspace and the granted paths,
-// and the rename guards. It is pure but for storedName, which asks a
-// Mac's file system, so the profile matrix runs it on any OS.
+// folded pattern of each, the directories above the workspace and the
+// granted paths, and the rename guards. It is pure but for storedName,
+// which asks a Mac's file system, so the profile matrix runs it on any
+// OS. What the refuse rows look at here, darwinInputs gave them.
 func darwinFacts(p *plan) error {
 	var err error
 	if p.hidden, err = respellHidden(p.hidden, p.workspace, storedName); err != nil {
@@ -23,25 +24,35 @@ func darwinFacts(p *plan) error {
 		if h.ancestor {
 			continue // no deny at all: the workspace's own lookups pass it
 		}
-		if h.writable && h.kind == kindMissing {
-			// The plan merged the hidden inputs: each is checked as all three.
-			if err := refuse(&refuseSubject{in: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden,
-				field: "hidden path", path: h.path, pattern: h.path}); err != nil {
-				return err
-			}
-		}
 		// A path that cannot be folded keeps its spelled deny alone: rows
 		// no-caret-hidden and no-unfoldable-hidden refuse the missing
 		// writable ones, where that is not enough.
 		h.folded, _ = foldPattern(h.path)
 	}
-	if err := refuse(&refuseSubject{in: refuseHome, field: "home directory", path: p.home, pattern: p.home}); err != nil {
-		return err
-	}
 	p.homeRegex = homePattern(p.home)
 	p.ancestors = ancestorFacts(p)
 	p.guards = guardFacts(p)
 	return protectSBPLFacts(p)
+}
+
+// darwinInputs gives the refuse stage what the macOS profile matches by
+// a pattern: each hidden path that does not exist, inside the workspace
+// or a write path (the plan merged the hidden inputs: each is checked as
+// all three), each protected path inside one, and the home.
+func darwinInputs(res *resolved, p *plan) {
+	for _, h := range p.hidden {
+		if !h.ancestor && h.kind == kindMissing && (h.inside || underFact(h.path, p.write)) {
+			res.input(refuseSubject{in: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden, field: "hidden path", path: h.path, pattern: h.path})
+		}
+	}
+	for _, f := range p.protected {
+		if strictlyUnder(f.path, p.workspace) || slices.ContainsFunc(p.write, func(w pathFact) bool { return strictlyUnder(f.path, w.path) }) {
+			res.input(refuseSubject{in: refuseProtectedPath, field: "protected path", path: f.path, pattern: f.path})
+		}
+	}
+	if p.home != "" {
+		res.input(refuseSubject{in: refuseHome, field: "home directory", path: p.home, pattern: p.home})
+	}
 }
 
 func underFact(path string, roots []pathFact) bool {
@@ -145,12 +156,12 @@ func homePattern(home string) string {
 
 // darwinHome records the resolved home directory, under which the profile
 // names the toolchains the user installed; none when it is missing.
-func darwinHome(r *resolver, p *plan) error {
-	home, err := homeDir()
+func darwinHome(res *resolved, p *plan) error {
+	home, err := res.homes.home, res.homes.err
 	if err != nil || home == "" {
 		return err
 	}
-	real, _, err := r.resolve(home)
+	real, _, err := res.r.resolve(home)
 	if err != nil {
 		return nil // no home: nothing under it to name
 	}

@@ -16,13 +16,13 @@ type derivedPath struct {
 }
 
 // derivedHidden expands the derived rows from lookup (this process's
-// environment). An unset or empty variable, or an empty list entry, names
-// nothing. A value must be absolute: a relative one names a place relative
-// to whichever directory the reader runs in, which the sandbox cannot
-// know, so it is refused rather than skipped, as is one with .. (whose
-// meaning a symlink decides): row no-unclean-derived. Trailing slashes,
-// // and . are cleaned.
-func derivedHidden(lookup func(string) (string, bool)) ([]derivedPath, error) {
+// environment), giving the refuse stage each value. An unset or empty
+// variable, or an empty list entry, names nothing. A value that is not
+// absolute names a place relative to whichever directory the reader runs
+// in, which the sandbox cannot know, and one with .. a place a symlink
+// decides: such a value names no path here, and row no-unclean-derived
+// refuses it. Trailing slashes, // and . are cleaned.
+func derivedHidden(res *resolved, lookup func(string) (string, bool)) ([]derivedPath, error) {
 	var out []derivedPath
 	for i, d := range defaultHidden {
 		if d.env == "" {
@@ -44,19 +44,16 @@ func derivedHidden(lookup func(string) (string, bool)) ([]derivedPath, error) {
 			// shown, so its control characters (a terminal's escapes)
 			// reach no error message as they are.
 			label := "$env:" + d.env + "=" + strconv.Quote(value)
-			if err := refuse(&refuseSubject{in: refuseDerivedHidden, field: "default hidden path $env:" + d.env, path: value, envValue: value}); err != nil {
-				return nil, err
-			}
+			field := "default hidden path $env:" + d.env
 			p, problem := cleanEnvPath(value)
 			if problem != "" {
-				continue // names no one place: refused by row no-unclean-derived alone
+				res.input(refuseSubject{in: refuseDerivedHidden, field: field, path: value, envValue: value})
+				continue // names no one place
 			}
 			if d.path != "" {
 				p = strings.TrimSuffix(p, "/") + "/" + d.path
 			}
-			if err := refuse(&refuseSubject{in: refuseDerivedHidden, field: "default hidden path $env:" + d.env, path: value, as: p, spelled: true}); err != nil {
-				return nil, err
-			}
+			res.input(refuseSubject{in: refuseDerivedHidden, field: field, path: value, as: p, spelled: true, envValue: value})
 			if err := checkPath("default hidden path "+label, p); err != nil {
 				return nil, err
 			}
@@ -99,7 +96,8 @@ func cleanEnvPath(v string) (string, string) {
 // a file with a second name is refused; a missing one is kept as missing
 // (the Linux rules skip it); the workspace itself is left, as for the
 // other defaults.
-func derivedFacts(r *resolver, derived []derivedPath, ws string, roots []string, add func(pathFact)) error {
+func derivedFacts(res *resolved, derived []derivedPath, ws string, add func(pathFact)) error {
+	r := res.r
 	derived, err := expandDerivedStars(r, derived)
 	if err != nil {
 		return err
@@ -110,16 +108,15 @@ func derivedFacts(r *resolver, derived []derivedPath, ws string, roots []string,
 		}
 		field := "default hidden path " + d.label
 		real, fi, err := r.resolve(d.path)
-		s := refuseSubject{in: refuseDerivedHidden, field: field, path: d.path, real: real, err: err, r: r, roots: roots, guard: true}
+		s := refuseSubject{in: refuseDerivedHidden, field: field, path: d.path, real: real, err: err, via: viaOf(r)}
 		if err == nil {
 			s.fi, s.resolved = fi, true
 		}
-		if err := refuse(&s); err != nil {
-			return err
-		}
+		res.input(s)
 		if err != nil {
 			if !isMissing(err) {
-				return fsPathError(field, d.path, err)
+				res.fail(fsPathError(field, d.path, err))
+				continue
 			}
 			if checkResolved(field, d.path, real) == nil {
 				add(fact(real, kindMissing, ws))

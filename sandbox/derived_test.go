@@ -138,10 +138,15 @@ func TestDerivedRedacted(t *testing.T) {
 }
 
 // TestDerivedLabelQuoted: a variable's value with a terminal's escapes
-// reaches the error quoted, never as the raw bytes.
+// reaches the error quoted, never as the raw bytes: the expansion's
+// own, or the refuse stage's over what it gave it.
 func TestDerivedLabelQuoted(t *testing.T) {
 	for _, v := range []string{"/var/tmp/\x1b[31mred", "rel\x1b[2Jative", "/\x1b]0;t\x07/../x"} {
-		_, err := derivedHidden(func(name string) (string, bool) { return v, name == "XDG_CONFIG_HOME" })
+		res := &resolved{r: &resolver{}, p: &plan{}, strict: true}
+		_, err := derivedHidden(res, func(name string) (string, bool) { return v, name == "XDG_CONFIG_HOME" })
+		if err == nil {
+			err = refuseStage(refuseRows[:], res)
+		}
 		if err == nil || strings.ContainsAny(err.Error(), "\x1b\x07") || !strings.Contains(err.Error(), `\x1b`) {
 			t.Errorf("XDG_CONFIG_HOME=%q: %v, want an error with the value quoted", v, err)
 		}

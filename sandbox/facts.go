@@ -8,132 +8,15 @@ import (
 	"strings"
 )
 
-// newPlan validates cfg and gathers the path facts the builders for goos
-// need. It is the only place that touches the file system on the way to a
-// profile; everything after it is pure.
-func newPlan(goos string, cfg Config) (*plan, error) {
-	var r resolver
-	return newPlanWith(&r, goos, cfg)
-}
-
-// newPlanWith is newPlan with the spawn's resolver, which the program lookup
-// shares afterwards, so a component both need (a PATH entry under the
-// workspace's parent, say) is looked at once per spawn.
-func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
-	cfg = withDefaultNetwork(goos, cfg)
-	if err := checkConfig(cfg); err != nil {
-		return nil, err
-	}
-	wsGrant, err := resolveWorkspace(r, cfg.Workspace)
-	if err != nil {
-		return nil, err
-	}
-	ws := wsGrant.real
-	homes := readHomes()
-	mode, _ := networkMode(cfg) // checkConfig refused a bad one
-	p := &plan{
-		workspace:   ws,
-		network:     mode != NetworkOff,
-		netHost:     mode == NetworkHost,
-		netProxy:    mode == NetworkProxy,
-		net:         cfg.Network,
-		interactive: cfg.Interactive,
-		callerRoot:  os.Geteuid() == 0,
-	}
-	if err := p.setLimits(cfg.Limits); err != nil {
-		return nil, err
-	}
-	grants := []grantPath{wsGrant}
-	if p.write, err = grantFacts(r, "write path", cfg.Write, ws, nil, &grants); err != nil {
-		return nil, err
-	}
-	// What follows the syntax and the paths' existence guards a sandbox
-	// against the command it runs, and under Off nothing is hidden or
-	// granted: no roots, no refusals for the sandbox's sake.
-	strict := cfg.Policy != Off
-	if strict {
-		// The writable roots, computed once: the caches' root is checked
-		// against those known before it, and the caches join them.
-		p.roots = writableRoots(goos, p)
-		if p.caches, err = cachePaths(r, cfg, p, homes); err != nil {
-			return nil, err
-		}
-		for _, c := range p.caches {
-			p.roots = append(p.roots, c.path)
-		}
-	}
-	roots := p.roots
-	// The workspace and the write paths are checked against the roots once
-	// all of them are known, since one can lie inside another, with the
-	// links their one resolve went through.
-	for i, g := range grants {
-		s := refuseSubject{in: refuseWritePath, field: "write path", path: g.path, via: g.via, r: r, roots: roots, guard: true}
-		if i == 0 {
-			s.in, s.field = refuseWorkspace, "workspace"
-		}
-		if err := refuse(&s); err != nil {
-			return nil, err
-		}
-	}
-	if strict {
-		if err := checkHomes(r, grants, homes, roots); err != nil {
-			return nil, err
-		}
-		if goos == "linux" {
-			if err := checkLoaderEnv(r, roots, os.LookupEnv); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if p.read, err = grantFacts(r, "read path", cfg.Read, ws, roots, nil); err != nil {
-		return nil, err
-	}
-	if p.hidden, err = hiddenFacts(r, cfg, ws, homes, roots, strict); err != nil {
-		return nil, err
-	}
-	if strict {
-		if p.protected, err = protectFacts(r, p, cfg); err != nil {
-			return nil, err
-		}
-		if err := redactFacts(r, goos, cfg, p, homes, roots); err != nil {
-			return nil, err
-		}
-		p.pins = pinFacts(p)
-		if err := makeCaches(r, goos, p); err != nil {
-			return nil, err
-		}
-	}
-	if goos == "darwin" && strict {
-		p.allMach = cfg.AllowAllMach
-		if err := darwinHome(r, p); err != nil {
-			return nil, err
-		}
-		p.ttys = ownTerminals()
-		if err := darwinFacts(p); err != nil {
-			return nil, err
-		}
-	}
-	if goos == "linux" {
-		p.mounts = sortMounts(linuxMounts(p, nil))
-	}
-	if p.sockets, p.socketGrants, err = socketFacts(r, goos, cfg, p, roots, strict); err != nil {
-		return nil, err
-	}
-	if goos == "linux" && len(p.sockets)+len(p.socketGrants) > 0 {
-		p.mounts = sortMounts(linuxMounts(p, p.mounts[:0]))
-	}
-	p.numberFiles(nativeSeccomp() != nil)
-	return p, nil
-}
-
 // grantFacts resolves Read or Write paths, which must exist: bwrap cannot
-// bind a missing source. Each runs the refuse rows of its input: with
-// roots, those that look at the links it went through. grants, when not
-// nil, gets each path's grantPath.
-func grantFacts(r *resolver, field string, paths []string, ws string, roots []string, grants *[]grantPath) ([]pathFact, error) {
+// bind a missing source. grants, when not nil, gets each path's
+// grantPath, which the caller gives the refuse stage once the writable
+// roots are known; without, each read path is an input of its own.
+func grantFacts(res *resolved, field string, paths []string, ws string, grants *[]grantPath) ([]pathFact, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
+	r := res.r
 	facts := make([]pathFact, 0, len(paths))
 	for _, p := range paths {
 		real, fi, err := r.resolve(p)
@@ -143,18 +26,13 @@ func grantFacts(r *resolver, field string, paths []string, ws string, roots []st
 		if err != nil {
 			return nil, fsPathError(field, p, err)
 		}
-		in := refuseReadPath
-		if field == "write path" {
-			in = refuseWritePath
-		}
-		if err := refuse(&refuseSubject{in: in, field: field, path: p, resolved: true, real: real, r: r, roots: roots, guard: roots != nil}); err != nil {
-			return nil, err
-		}
 		if err := checkResolved(field, p, real); err != nil {
 			return nil, err
 		}
 		if grants != nil {
 			*grants = append(*grants, r.grant(p, real))
+		} else {
+			res.input(refuseSubject{in: refuseReadPath, field: field, path: p, resolved: true, real: real, via: viaOf(r)})
 		}
 		facts = append(facts, fact(real, kindOf(fi), ws))
 	}
@@ -164,14 +42,15 @@ func grantFacts(r *resolver, field string, paths []string, ws string, roots []st
 // hiddenFacts builds the hidden set: the table's defaults that are not
 // revealed, then the caller's paths, deduplicated after resolution so two
 // spellings of one directory produce one mount.
-func hiddenFacts(r *resolver, cfg Config, ws string, homeDirs homeDirs, roots []string, strict bool) ([]pathFact, error) {
+func hiddenFacts(res *resolved, cfg Config, ws string) ([]pathFact, error) {
+	r, homeDirs := res.r, res.homes
 	home, err := homeDirs.home, homeDirs.err
 	if err != nil {
 		return nil, err
 	}
 	var derived []derivedPath
-	if strict {
-		if derived, err = derivedHidden(os.LookupEnv); err != nil {
+	if res.strict {
+		if derived, err = derivedHidden(res, os.LookupEnv); err != nil {
 			return nil, err
 		}
 	}
@@ -205,9 +84,7 @@ func hiddenFacts(r *resolver, cfg Config, ws string, homeDirs homeDirs, roots []
 				if !isMissing(err) {
 					return nil, fsPathError("home", home, err)
 				}
-				if err := refuse(&refuseSubject{in: refuseHome, field: "home", path: home, real: realHome, err: err, r: r, roots: roots, guard: strict}); err != nil {
-					return nil, err
-				}
+				res.input(refuseSubject{in: refuseHome, field: "home", path: home, real: realHome, err: err, via: viaOf(r)})
 				home, realHome = "", "" // no home: nothing under it to hide
 			}
 		}
@@ -234,19 +111,18 @@ func hiddenFacts(r *resolver, cfg Config, ws string, homeDirs homeDirs, roots []
 			} else {
 				real, fi, err = r.resolve(d.path)
 			}
-			s := refuseSubject{in: refuseDefaultHidden, field: field, path: d.path, real: real, err: err, r: r, roots: roots, guard: strict}
+			s := refuseSubject{in: refuseDefaultHidden, field: field, path: d.path, real: real, err: err, via: viaOf(r)}
 			if d.underHome {
 				s.under = home
 			}
 			if err == nil {
 				s.fi = fi
 			}
-			if err := refuse(&s); err != nil {
-				return nil, err
-			}
+			res.input(s)
 			if err != nil {
 				if !isMissing(err) {
-					return nil, fsPathError(field, defaultPath(d, home), err)
+					res.fail(fsPathError(field, defaultPath(d, home), err))
+					continue
 				}
 				// Kept, as a missing Config.Hidden entry is: the Linux rules
 				// skip it, and on macOS its deny pair stops the path from
@@ -279,28 +155,25 @@ func hiddenFacts(r *resolver, cfg Config, ws string, homeDirs homeDirs, roots []
 			derived[i].revealed = true
 		}
 	}
-	if err := derivedFacts(r, derived, ws, roots, add); err != nil {
+	if err := derivedFacts(res, derived, ws, add); err != nil {
 		return nil, err
 	}
 
 	for _, h := range cfg.Hidden {
 		real, fi, err := r.resolve(h)
 		if err != nil && !isMissing(err) {
-			if err := checkVia(r, refuseHiddenPath, "hidden path", h, roots); err != nil {
-				return nil, err
-			}
-			return nil, fsPathError("hidden path", h, err)
+			res.input(refuseSubject{in: refuseHiddenPath, field: "hidden path", path: h, spelled: true, via: viaOf(r)})
+			res.fail(fsPathError("hidden path", h, err))
+			continue
 		}
 		// Kept when missing: a deny rule on macOS is harmless and stops
 		// the path from appearing later; the Linux rules skip it.
 		kind := kindOf(fi)
-		s := refuseSubject{in: refuseHiddenPath, field: "hidden path", path: h, resolved: true, real: real, err: err, ws: ws, r: r, roots: roots, guard: strict}
+		s := refuseSubject{in: refuseHiddenPath, field: "hidden path", path: h, spelled: true, resolved: true, real: real, err: err, via: viaOf(r)}
 		if err == nil {
 			s.fi = fi
 		}
-		if err := refuse(&s); err != nil {
-			return nil, err
-		}
+		res.input(s)
 		if err := checkResolved("hidden path", h, real); err != nil {
 			return nil, err
 		}

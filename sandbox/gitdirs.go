@@ -31,19 +31,21 @@ type gitFinds struct {
 // worktree shares, the git directories of its submodules (.git/modules)
 // and worktrees (.git/worktrees), with the .git files that point at them
 // and the hooks directories their configs name. Only what lies inside one
-// of roots (symlink-free, and reached through no symlink in one) is kept:
-// anything else is read-only in the sandbox already. Every file read is
-// bounded, opened without following a symlink, and must be regular.
-func findGit(r *resolver, root string, roots []string) (gitFinds, error) {
-	g := &gitFinder{r: r, roots: roots, seen: map[string]bool{}}
+// of roots (symlink-free) is kept: anything else is read-only in the
+// sandbox already. Every file read is bounded, opened without following a
+// symlink, and must be regular. The .git, each pointer's target (with the
+// links it went through) and each file read past its bound are inputs of
+// the refuse stage; a .git that is a symlink is not followed, and a file
+// past its bound is not read.
+func findGit(res *resolved, root string, roots []string) (gitFinds, error) {
+	r := res.r
+	g := &gitFinder{r: r, res: res, roots: roots, seen: map[string]bool{}}
 	dot := childPath(root, ".git")
 	fi, err := r.lstat(dot)
 	if err != nil {
 		return gitFinds{}, nil // not a repository, or not one we can look at
 	}
-	if err := refuse(&refuseSubject{in: refuseGitDir, field: "git directory", path: dot, lfi: fi, guard: true}); err != nil {
-		return gitFinds{}, err
-	}
+	res.input(refuseSubject{in: refuseGitDir, field: "git directory", path: dot, fi: fi})
 	switch {
 	case fi.IsDir():
 		err = g.dir(dot, root)
@@ -55,6 +57,7 @@ func findGit(r *resolver, root string, roots []string) (gitFinds, error) {
 
 type gitFinder struct {
 	r     *resolver
+	res   *resolved
 	roots []string
 	seen  map[string]bool
 	out   gitFinds
@@ -66,9 +69,9 @@ func (g *gitFinder) file(f, wt string) error {
 	if !slicesContains(g.out.files, f) {
 		g.out.files = append(g.out.files, f)
 	}
-	data, err := readSmall(f, maxGitPointer)
+	data, err := g.read(f, maxGitPointer)
 	if err != nil {
-		return gitReadError(f, err)
+		return err
 	}
 	target, ok := strings.CutPrefix(string(firstLine(data)), "gitdir:")
 	if !ok {
@@ -210,9 +213,7 @@ func (g *gitFinder) inside(from, base, target string) (string, bool, error) {
 		return "", false, gitPointerError(from, "names "+strconv.Quote(target)+", which cannot be protected: "+err.Error())
 	}
 	real, _, err := g.r.resolve(target)
-	if err := checkVia(g.r, refuseGitPointer, "git pointer target", target, g.roots); err != nil {
-		return "", false, gitPointerError(from, err.Error())
-	}
+	g.res.input(refuseSubject{in: refuseGitPointer, field: "git pointer target", path: target, via: viaOf(g.r)})
 	if err != nil && !isMissing(err) {
 		return "", false, gitPointerError(from, "names "+strconv.Quote(target)+", which cannot be resolved: "+err.Error())
 	}
@@ -232,9 +233,19 @@ func (g *gitFinder) optional(p string, max int64) ([]byte, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil, nil
 	}
+	return g.read(p, max)
+}
+
+// read reads the regular file p, bounded by max (readSmall); a file past
+// it is the refuse stage's input, and reads as nothing here.
+func (g *gitFinder) read(p string, max int64) ([]byte, error) {
 	data, err := readSmall(p, max)
 	if err != nil {
 		return nil, gitReadError(p, err)
+	}
+	if n := int64(len(data)); n > max {
+		g.res.input(refuseSubject{in: refuseGitFile, field: "git file", path: p, size: n, max: max})
+		return nil, nil
 	}
 	return data, nil
 }

@@ -13,22 +13,52 @@ var loaderVars = []string{"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT"}
 // loaderSeparators are what glibc splits each variable's entries on.
 var loaderSeparators = map[string]string{"LD_LIBRARY_PATH": ":;", "LD_PRELOAD": ": ", "LD_AUDIT": ":"}
 
-// checkLoaderEnv runs the refuse rows on each entry of the loader
-// variables of bwrap's environment (lookup reads it), as glibc splits
-// them (loaderSeparators).
-func checkLoaderEnv(r *resolver, roots []string, lookup func(string) (string, bool)) error {
+// loaderInputs gives the refuse stage each entry of the loader variables
+// of bwrap's environment (lookup reads it), as glibc splits them
+// (loaderSeparators). An entry the loader would look a path up for is
+// resolved here, as / joined with it (bwrap's working directory), with
+// the links it went through; a bare library name or one the checks
+// refuse on its spelling is not.
+func loaderInputs(res *resolved, lookup func(string) (string, bool)) {
 	for _, name := range loaderVars {
 		v, ok := lookup(name)
 		if !ok {
 			continue
 		}
 		for _, e := range strings.FieldsFunc(v, func(c rune) bool { return strings.ContainsRune(loaderSeparators[name], c) }) {
-			if err := refuse(&refuseSubject{in: refuseLoaderEnv, field: name + " entry", path: e, loader: name, r: r, roots: roots, guard: true}); err != nil {
-				return err
+			s := refuseSubject{in: refuseLoaderEnv, field: name + " entry", path: e, loader: name}
+			if loaderLooksUp(name, e) {
+				s.as = path.Join("/", e)
+				s.real, _, _ = res.r.resolve(s.as)
+				s.via = viaOf(res.r)
 			}
+			res.input(s)
 		}
 	}
-	return nil
+}
+
+// refuseSpawnLoaderEnv runs the refuse rows on the loader variables of an
+// environment a spawn was given after its plan was made (Cmd.Env): the
+// resolve and refuse stages over that one input, against p's roots.
+func refuseSpawnLoaderEnv(p *plan, lookup func(string) (string, bool)) error {
+	res := &resolved{r: &resolver{}, p: p, strict: true}
+	loaderInputs(res, lookup)
+	return refuseStage(refuseRows[:], res)
+}
+
+// loaderLooksUp reports whether the loader looks the entry e of variable
+// name up as a path: not a bare library name, nothing it expands ($),
+// no . or .. component.
+func loaderLooksUp(name, e string) bool {
+	if strings.Contains(e, "$") || !strings.Contains(e, "/") && name != "LD_LIBRARY_PATH" {
+		return false
+	}
+	for _, c := range strings.Split(e, "/") {
+		if c == "." || c == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // loaderWritable refuses a loader variable's entry that could name a place
@@ -55,8 +85,7 @@ func (s *refuseSubject) loaderWritable() error {
 			return badPath(s.field, e, "has . or .. components, whose meaning a sandboxed run can change (want a clean path)")
 		}
 	}
-	p := path.Join("/", e)
-	real, _, _ := r.resolve(p)
+	p, real := s.as, s.real // resolved by loaderInputs
 	// glibc also searches subdirectories of each entry
 	// (glibc-hwcaps/x86-64-v3, tls, x86_64, ...), so a writable root
 	// below one is as good as one above it.
@@ -64,7 +93,7 @@ func (s *refuseSubject) loaderWritable() error {
 	for _, root := range roots {
 		below = below || r.within(root, []string{real})
 	}
-	if below || r.plantable(roots) != "" || r.within(real, roots) || r.within(p, roots) {
+	if below || r.plantableIn(s.via, roots) != "" || r.within(real, roots) || r.within(p, roots) {
 		return badPath(s.field, e, "leads where a sandboxed command can write, and bwrap, "+
 			"which runs outside the sandbox, would load a library it left there (want the entry removed)")
 	}

@@ -120,3 +120,65 @@ type plan struct {
 	// and table order on ties; see sortMounts.
 	mounts []mount
 }
+
+// newPlan makes the plan the builders for goos read from cfg: the validate
+// stage (checkConfig), the resolve stage (resolve), the refuse stage
+// (refuseStage, over every row of the refuse section) and the plan
+// stage (makePlan), in that order, each once. It is the only place that
+// touches the file system on the way to a profile; the plan it returns
+// is never changed afterwards, and everything after it is pure.
+func newPlan(goos string, cfg Config) (*plan, error) {
+	var r resolver
+	return newPlanWith(&r, goos, cfg)
+}
+
+// newPlanWith is newPlan with the spawn's resolver, which the program lookup
+// shares afterwards, so a component both need (a PATH entry under the
+// workspace's parent, say) is looked at once per spawn.
+func newPlanWith(r *resolver, goos string, cfg Config) (*plan, error) {
+	return planWithRows(r, goos, cfg, refuseRows[:])
+}
+
+// planWithRows is newPlanWith with the refuse stage's check list: a test
+// leaves a row out of it.
+func planWithRows(r *resolver, goos string, cfg Config, rows []refuseRow) (*plan, error) {
+	cfg = withDefaultNetwork(goos, cfg)
+	if err := checkConfig(cfg); err != nil {
+		return nil, err
+	}
+	res, err := resolve(r, goos, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseStage(rows, res); err != nil {
+		return nil, err
+	}
+	return makePlan(res, rows)
+}
+
+// makePlan is the plan stage: from the facts the refuse stage passed, it
+// makes the caches' directories (the one write on the way), and derives
+// what the builders read: the pins, the macOS patterns and guards, the
+// Linux mount group (once, the hidden host sockets merged in) and the
+// descriptors' numbers.
+func makePlan(res *resolved, rows []refuseRow) (*plan, error) {
+	p := res.p
+	if res.strict {
+		p.pins = pinFacts(p)
+		if err := makeCaches(res, rows); err != nil {
+			return nil, err
+		}
+	}
+	if res.goos == "darwin" && res.strict {
+		if err := darwinFacts(p); err != nil {
+			return nil, err
+		}
+	}
+	if res.goos == "linux" {
+		p.mounts = sortMounts(linuxMounts(p, nil))
+		p.sockets = hiddenSockets(p, res.hostSockets)
+		p.mounts = withSocketMounts(p, p.mounts)
+	}
+	p.numberFiles(nativeSeccomp() != nil)
+	return p, nil
+}

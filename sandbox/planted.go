@@ -61,44 +61,33 @@ func (r *resolver) plantableIn(via, roots []string) string {
 	return ""
 }
 
-// checkVia runs the refuse rows of input in on p, just resolved by r,
-// with the writable roots: the checks that look at the links the resolve
-// went through.
-func checkVia(r *resolver, in refuseInput, field, p string, roots []string) error {
-	return refuse(&refuseSubject{in: in, field: field, path: p, r: r, roots: roots, guard: true})
+// viaInput gives the refuse stage input in, p, as just resolved by r:
+// the checks that look at the links the resolve went through.
+func viaInput(res *resolved, in refuseInput, field, p string) {
+	res.input(refuseSubject{in: in, field: field, path: p, via: viaOf(res.r)})
 }
 
-// checkHomes runs the refuse rows on the homes ($HOME, and the password
-// database's entry for this user, which the shell uses whatever HOME
-// says) and on the workspace and write paths that could hold one.
-func checkHomes(r *resolver, grants []grantPath, homes homeDirs, roots []string) error {
-	if homes.err != nil {
-		return nil // hiddenFacts reports it
+// resolveHomes resolves the homes ($HOME, and the password database's
+// entry for this user, which the shell uses whatever HOME says) for the
+// refuse stage: each as an input, with the links it went through, and
+// where each is (a home that does not exist yet counts where it would
+// be: the sandbox could create it, and its startup files with it) for
+// the workspace and write paths that could hold one.
+func resolveHomes(res *resolved) {
+	if res.homes.err != nil {
+		return // hiddenFacts reports it
 	}
-	for _, h := range homes.list() {
+	for _, h := range res.homes.list() {
 		if h == "" {
 			continue
 		}
-		// A home that does not exist yet counts where it would be: the
-		// sandbox could create it, and its startup files with it.
-		realHome, _, err := r.resolve(h)
+		realHome, _, err := res.r.resolve(h)
 		if err != nil && !isMissing(err) {
 			continue
 		}
-		if err := checkVia(r, refuseHome, "home", h, roots); err != nil {
-			return err
-		}
-		for k, g := range grants {
-			s := refuseSubject{in: refuseWorkspace, field: "workspace", path: g.path, real: g.real, home: realHome, r: r, guard: true}
-			if k > 0 {
-				s.in, s.field = refuseWritePath, "write path"
-			}
-			if err := refuse(&s); err != nil {
-				return err
-			}
-		}
+		viaInput(res, refuseHome, "home", h)
+		res.realHomes = append(res.realHomes, realHome)
 	}
-	return nil
 }
 
 // ownPasswdHome is this process's home in the password database, asked once:

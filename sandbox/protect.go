@@ -32,9 +32,9 @@ func (o protectOptOut) set(cfg Config) bool {
 // read-only; a missing one, when its directory exists, gets a read-only
 // empty placeholder (kindMissing). A path already read-only in the sandbox
 // (inside a read path or a hidden one), or that the caller granted itself
-// as a write path, is left alone; a protected path that is a symlink is
-// refused, since the command could re-point it.
-func protectFacts(r *resolver, p *plan, cfg Config) ([]pathFact, error) {
+// as a write path, is left alone; each existing one is an input of the
+// refuse stage (a symlink there the command could re-point).
+func protectFacts(res *resolved, p *plan, cfg Config) ([]pathFact, error) {
 	roots := make([]string, 0, 1+len(p.write))
 	roots = append(roots, p.workspace)
 	for _, f := range p.write {
@@ -45,7 +45,7 @@ func protectFacts(r *resolver, p *plan, cfg Config) ([]pathFact, error) {
 	var out []pathFact
 	seen := map[string]bool{}
 	for _, root := range roots {
-		g, err := findGit(r, root, roots)
+		g, err := findGit(res, root, roots)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,7 @@ func protectFacts(r *resolver, p *plan, cfg Config) ([]pathFact, error) {
 				cands = g.includes
 			}
 			for _, c := range cands {
-				f, ok, err := protectFact(r, p, c, roots)
+				f, ok, err := protectFact(res, p, c, roots)
 				if ok && f.kind == kindMissing && row.skipMissing {
 					continue
 				}
@@ -88,7 +88,8 @@ func protectFacts(r *resolver, p *plan, cfg Config) ([]pathFact, error) {
 
 // protectFact classifies one candidate, a path whose directory is
 // symlink-free and inside one of roots.
-func protectFact(r *resolver, p *plan, c string, roots []string) (pathFact, bool, error) {
+func protectFact(res *resolved, p *plan, c string, roots []string) (pathFact, bool, error) {
+	r := res.r
 	if err := checkPath("protected path", c); err != nil {
 		return pathFact{}, false, err
 	}
@@ -119,9 +120,7 @@ func protectFact(r *resolver, p *plan, c string, roots []string) (pathFact, bool
 	case err != nil:
 		return pathFact{}, false, fsPathError("protected path", c, err)
 	}
-	if err := refuse(&refuseSubject{in: refuseProtectedPath, field: "protected path", path: c, lfi: fi, guard: true}); err != nil {
-		return pathFact{}, false, err
-	}
+	res.input(refuseSubject{in: refuseProtectedPath, field: "protected path", path: c, fi: fi})
 	return fact(c, kindOf(fi), p.workspace), true, nil
 }
 

@@ -38,9 +38,6 @@ func protectSBPLFacts(p *plan) error {
 		if inner == "" {
 			continue
 		}
-		if err := refuse(&refuseSubject{in: refuseProtectedPath, field: "protected path", path: f.path, pattern: f.path}); err != nil {
-			return err
-		}
 		f.folded = foldBelow(inner, f.path)
 		for dir := path.Dir(f.path); dir != outer && strings.HasPrefix(dir, outer+"/"); dir = path.Dir(dir) {
 			if !seen[dir] {

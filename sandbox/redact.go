@@ -18,7 +18,8 @@ const redactMax = 1 << 20
 // file, or one that is not a regular file, is left as it is on Linux; on
 // macOS, whose rule denies the file whole, every one but a hidden or
 // revealed file is listed, missing or not, as the default hidden set is.
-func redactFacts(r *resolver, goos string, cfg Config, p *plan, homeDirs homeDirs, roots []string) error {
+func redactFacts(res *resolved, goos string, cfg Config, p *plan) error {
+	r, homeDirs := res.r, res.homes
 	if homeDirs.err != nil || len(redactFiles) == 0 {
 		return nil // hiddenFacts reported a bad home
 	}
@@ -46,9 +47,7 @@ func redactFacts(r *resolver, goos string, cfg Config, p *plan, homeDirs homeDir
 			if err != nil || !fi.Mode().IsRegular() || seenReal[real] {
 				continue
 			}
-			if err := checkVia(r, refuseRedactFile, "redacted path", path, roots); err != nil {
-				return err
-			}
+			viaInput(res, refuseRedactFile, "redacted path", path)
 			if underHidden(p, real) {
 				continue
 			}

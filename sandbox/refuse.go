@@ -9,15 +9,15 @@ import (
 	"strings"
 )
 
-// The refuse section of rules/common.yaml lists every configuration the
-// runtime refuses; zz_generated.go compiles it into refuseRows, in table
-// order. A place that has an input in hand (a path just resolved, a
-// loader variable's entry) describes it in a refuseSubject and calls refuse,
-// which runs every row that names the input, first to last, and names the
-// row in the error. Each check kind is one function below; a check that
-// lacks what it looks at (no writable roots yet, no file info) passes, so
-// an input is checked wherever its facts are known (docs/POLICY.md,
-// "Refused configurations").
+// The refuse stage. The refuse section of rules/common.yaml lists every
+// configuration the runtime refuses; zz_generated.go compiles it into
+// refuseRows, in table order. The resolve stage describes each input it
+// resolved (a path, a loader variable's entry, a git file it read) in a
+// refuseSubject; refuseStage then runs the rows, first to last, each
+// against every input it names, and the first refusal names its row: when
+// two rows refuse, the one first in the table wins (docs/POLICY.md,
+// "Refused configurations"). Each check kind is one function below; a
+// check that lacks what it looks at (no file info, no pattern) passes.
 
 // refuseInput is one input of the refuse section, as a bit.
 type refuseInput uint16
@@ -32,9 +32,12 @@ type refuseRow struct {
 	inputs refuseInput
 }
 
-// refuseSubject is one input as the checks see it; the zero value of a field is
-// "not known here", and the checks that need it pass.
+// refuseSubject is one input as the checks see it; the zero value of a
+// field is "not known", and the checks that need it pass. The resolve
+// stage fills what it learnt of the input; refuseStage points it at what
+// is the same for every input (refuseCtx).
 type refuseSubject struct {
+	*refuseCtx
 	in    refuseInput
 	field string // the Config field or source, for the error
 	// path is the input as the caller spelled it; under, when set, is the
@@ -43,29 +46,22 @@ type refuseSubject struct {
 	path  string
 	under string
 	// as, when set, is the value the spelled checks look at, path being a
-	// label for it (a derived path's "$env:NAME=VALUE").
+	// label for it (a derived path's "$env:NAME=VALUE"; a loader entry
+	// as a path).
 	as string
-	// spelled: check path itself, before resolution (is-root,
+	// spelled: check path itself, as the caller wrote it (is-root,
 	// is-workspace). resolved: check real, where path resolves.
 	spelled, resolved bool
 	real              string
-	fi                fs.FileInfo // for second-name; nil when missing
-	// lfi is the path's own lstat, not followed (is-symlink,
-	// foreign-owner); nil when not known here.
-	lfi fs.FileInfo
+	// fi is what the input is: followed for a hidden path (second-name)
+	// and a socket grant (not-socket), its own lstat for a git directory,
+	// a protected path and a cache directory (is-symlink,
+	// foreign-owner); nil when missing.
+	fi  fs.FileInfo
 	err error // the resolve's error, for unreadable-in-writable
-	// guard is set where the sandbox guards against its command (every
-	// policy but Off): only is-root and is-workspace run without it.
-	guard bool
-	// r made the last resolve (its via, for through-writable-link) and
-	// roots are the writable roots; nil roots: not known here.
-	r     *resolver
-	roots []string
-	// via, when set, are the links of the input's own resolve, made
-	// earlier; else r's last resolve's.
-	via  []string
-	ws   string // the workspace, as spelled (spelled) or resolved
-	home string // a resolved home directory, for holds-home
+	// via are the links the input's own resolve went through, for
+	// through-writable-link; nil for an input that was not resolved.
+	via []string
 	// loader is a loader variable's name, for loader-writable (path is
 	// the entry).
 	loader string
@@ -76,30 +72,58 @@ type refuseSubject struct {
 	// holds-caret and unfoldable; empty where no pattern is made.
 	pattern string
 	// envValue is an environment variable's value as set, for
-	// not-clean-absolute; sock is a socket grant's file info (followed),
-	// for not-socket.
+	// not-clean-absolute.
 	envValue string
-	sock     fs.FileInfo
 }
 
-// refuseList is the check list refuse runs: refuseRows, all of them;
-// TestRefuseRowRemoved runs it without one.
-var refuseList = refuseRows[:]
+// refuseCtx is what the checks read that is the same for every input of
+// one refuse stage.
+type refuseCtx struct {
+	// guard is set where the sandbox guards against its command (every
+	// policy but Off): only is-root and is-workspace run without it.
+	guard bool
+	// r is the spawn's resolver, whose memo within reads, and roots are
+	// the writable roots; none under Off.
+	r     *resolver
+	roots []string
+	// ws is the workspace resolved, wsAs as spelled (is-workspace).
+	ws, wsAs string
+	// homes are the home directories resolved (where a missing one would
+	// be), for holds-home.
+	homes []string
+}
 
-// refuse runs the rows that name s.in, in table order, and returns the
-// first refusal, naming its row.
-func refuse(s *refuseSubject) error {
-	for i := range refuseList {
-		row := &refuseList[i]
-		if row.inputs&s.in == 0 {
-			continue
-		}
-		if err := s.run(row.check); err != nil {
-			if pe, ok := err.(*pathError); ok {
-				pe.problem += " (refuse: " + row.id + ")"
-				return pe
+// refuseStage runs rows (refuseRows; a test's copy lacks one) against
+// res.inputs: row by row in table order, each row against every input it
+// names in the order they were resolved. The first refusal is returned,
+// naming its row; after the rows, a resolve error res kept for later.
+func refuseStage(rows []refuseRow, res *resolved) error {
+	c := &refuseCtx{guard: res.strict, r: res.r, roots: res.p.roots, ws: res.p.workspace, wsAs: res.wsAs, homes: res.realHomes}
+	for i := range res.inputs {
+		res.inputs[i].refuseCtx = c
+	}
+	if err := refuseInputs(rows, res.inputs); err != nil {
+		return err
+	}
+	return res.later
+}
+
+// refuseInputs is refuseStage's loop over inputs whose context is set.
+func refuseInputs(rows []refuseRow, inputs []refuseSubject) error {
+	for i := range rows {
+		row := &rows[i]
+		for j := range inputs {
+			s := &inputs[j]
+			if row.inputs&s.in == 0 {
+				continue
 			}
-			return fmt.Errorf("%w (refuse: %s)", err, row.id)
+			if err := s.run(row.check); err != nil {
+				if pe, ok := err.(*pathError); ok {
+					pe.problem += " (refuse: " + row.id + ")"
+					return pe
+				}
+				return fmt.Errorf("%w (refuse: %s)", err, row.id)
+			}
 		}
 	}
 	return nil
@@ -148,18 +172,14 @@ func (s *refuseSubject) spelling() string {
 	return s.path
 }
 
-// throughWritableLink refuses a path the last resolve took through a
+// throughWritableLink refuses a path whose resolve went through a
 // symlink in a writable root: a sandboxed command can re-point it between
 // runs, and the next run would grant, or hide, whatever it names by then.
 func (s *refuseSubject) throughWritableLink() error {
-	if !s.guard || len(s.roots) == 0 || s.r == nil {
+	if !s.guard || len(s.roots) == 0 || s.r == nil || len(s.via) == 0 {
 		return nil
 	}
-	via := s.via
-	if via == nil {
-		via = s.r.via
-	}
-	link := s.r.plantableIn(via, s.roots)
+	link := s.r.plantableIn(s.via, s.roots)
 	if link == "" {
 		return nil
 	}
@@ -236,7 +256,7 @@ func (s *refuseSubject) isRoot() error {
 func (s *refuseSubject) isWorkspace() error {
 	switch {
 	case s.ws == "":
-	case s.spelled && s.path == s.ws:
+	case s.spelled && s.path == s.wsAs:
 		return badPath(s.field, s.spelling(), "is the workspace")
 	case s.resolved && s.real == s.ws:
 		return badPath(s.field, s.spelling(), "resolves to the workspace")
@@ -245,19 +265,25 @@ func (s *refuseSubject) isWorkspace() error {
 }
 
 // holdsHome refuses a workspace or write path (s.real, resolved) that is
-// the home directory s.home or contains it: a sandboxed command could
-// write the shell's startup files, which run unsandboxed at the next
-// login, or move the default hidden paths out from under a later run.
+// one of the home directories s.homes or contains it: a sandboxed command
+// could write the shell's startup files, which run unsandboxed at the
+// next login, or move the default hidden paths out from under a later run.
 func (s *refuseSubject) holdsHome() error {
-	if !s.guard || s.home == "" || s.real == "" || !s.r.within(s.home, []string{s.real}) {
+	if !s.guard || s.real == "" {
 		return nil
 	}
-	what := "is the home directory"
-	if s.home != s.real {
-		what = "contains the home directory " + strconv.Quote(s.home)
+	for _, home := range s.homes {
+		if home == "" || !s.r.within(home, []string{s.real}) {
+			continue
+		}
+		what := "is the home directory"
+		if home != s.real {
+			what = "contains the home directory " + strconv.Quote(home)
+		}
+		return badPath(s.field, s.spelling(), what+": a sandboxed command could write ~/.bashrc and the like, "+
+			"which run outside the sandbox at the next login (want a directory under it)")
 	}
-	return badPath(s.field, s.spelling(), what+": a sandboxed command could write ~/.bashrc and the like, "+
-		"which run outside the sandbox at the next login (want a directory under it)")
+	return nil
 }
 
 // secondName refuses a hidden file with more than one name: bwrap hides
@@ -278,7 +304,7 @@ func (s *refuseSubject) oversized() error {
 	if s.max == 0 || s.size <= s.max {
 		return nil
 	}
-	return fmt.Errorf("%w: over %d bytes", errTooLarge, s.max)
+	return &pathError{field: s.field, path: s.spelling(), problem: fmt.Sprintf("cannot be read: %v: over %d bytes", errTooLarge, s.max), err: errTooLarge}
 }
 
 // isSymlink refuses a path that is itself a symlink where the sandbox
@@ -286,7 +312,7 @@ func (s *refuseSubject) oversized() error {
 // find what to protect, a protected path, a cache directory bound
 // writable.
 func (s *refuseSubject) isSymlink() error {
-	if !s.guard || s.lfi == nil || s.lfi.Mode()&fs.ModeSymlink == 0 {
+	if !s.guard || s.fi == nil || s.fi.Mode()&fs.ModeSymlink == 0 {
 		return nil
 	}
 	problem := "is a symlink, which a sandboxed command could re-point between runs (want the link replaced by its target)"
@@ -305,10 +331,10 @@ func (s *refuseSubject) isSymlink() error {
 // foreignOwner refuses a directory of sandtable's own owned by another
 // user, who could have put there what the command then trusts.
 func (s *refuseSubject) foreignOwner() error {
-	if !s.guard || s.lfi == nil {
+	if !s.guard || s.fi == nil {
 		return nil
 	}
-	if uid, ok := ownerOf(s.lfi); ok && uid != uint32(os.Geteuid()) {
+	if uid, ok := ownerOf(s.fi); ok && uid != uint32(os.Geteuid()) {
 		return badPath(s.field, s.spelling(), "owned by uid "+strconv.FormatUint(uint64(uid), 10)+", not this caller (want it removed, or --no-cache)")
 	}
 	return nil
@@ -360,7 +386,7 @@ func (s *refuseSubject) notCleanAbsolute() error {
 // notSocket refuses a socket grant that resolves to anything but a unix
 // socket: it would be a write grant of its own.
 func (s *refuseSubject) notSocket() error {
-	if s.sock == nil || s.sock.Mode()&fs.ModeSocket != 0 {
+	if s.fi == nil || s.fi.Mode()&fs.ModeSocket != 0 {
 		return nil
 	}
 	return badPath(s.field, s.spelling(), "not a unix socket")

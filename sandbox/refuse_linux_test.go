@@ -212,12 +212,12 @@ func refuseRowExists(id string) bool {
 // function here.
 func TestRefuseChecksDispatch(t *testing.T) {
 	for k := range refuseCheckKind(numRefuseChecks) {
-		var s refuseSubject
+		s := refuseSubject{refuseCtx: &refuseCtx{}}
 		if err := s.run(k); err != nil {
 			t.Errorf("check %d: %v", k, err)
 		}
 	}
-	var s refuseSubject
+	s := refuseSubject{refuseCtx: &refuseCtx{}}
 	if err := s.run(numRefuseChecks); err == nil {
 		t.Errorf("an unknown check passed")
 	}

@@ -46,8 +46,7 @@ func TestRefuseRowRemoved(t *testing.T) {
 
 // planWithoutRows is newPlan with the check list lacking the rows ids.
 func planWithoutRows(goos string, cfg Config, ids []string) (*plan, error) {
-	saved := refuseList
-	refuseList = slices.DeleteFunc(slices.Clone(refuseList), func(r refuseRow) bool { return slices.Contains(ids, r.id) })
-	defer func() { refuseList = saved }()
-	return newPlan(goos, cfg)
+	rows := slices.DeleteFunc(slices.Clone(refuseRows[:]), func(r refuseRow) bool { return slices.Contains(ids, r.id) })
+	var r resolver
+	return planWithRows(&r, goos, cfg, rows)
 }

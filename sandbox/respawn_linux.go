@@ -18,7 +18,7 @@ func (f *fold) setupFailed(c *Cmd, msg string) error {
 		return f.unavailable(msg)
 	}
 	f.respawned = true
-	relistSockets(f.plan)
+	f.plan = relistSockets(f.plan)
 	// Start closed this spawn's own memfds: the run gets fresh ones, in
 	// the wrapper's places at the start of ExtraFiles.
 	fds, owned, err := openFiles(f.files)
@@ -38,18 +38,19 @@ func (f *fold) setupFailed(c *Cmd, msg string) error {
 	return f.wait(c)
 }
 
-// relistSockets replaces the plan's hidden host sockets with the ones the
-// host has now. A plan without the /dev/null descriptor had none to hide
-// and gets none: there is nothing to replace them with.
-func relistSockets(p *plan) {
+// relistSockets is a new plan, p with the hidden host sockets the host
+// has now in place of p's; p is not changed. A plan without the /dev/null
+// descriptor had none to hide and gets none: there is nothing to replace
+// them with.
+func relistSockets(p *plan) *plan {
 	if p.nullFD == "" {
-		return
+		return p
 	}
-	p.sockets = nil
-	p.mounts = sortMounts(linuxMounts(p, p.mounts[:0]))
+	q := *p
+	q.sockets = nil
+	q.mounts = sortMounts(linuxMounts(&q, nil))
 	var r resolver
-	p.sockets = hostSocketFacts(&r, p, writableRoots("linux", p), p.socketGrants)
-	if len(p.sockets) > 0 {
-		p.mounts = sortMounts(linuxMounts(p, p.mounts[:0]))
-	}
+	q.sockets = hiddenSockets(&q, hostSocketFacts(&r, &q, q.socketGrants))
+	q.mounts = withSocketMounts(&q, q.mounts)
+	return &q
 }

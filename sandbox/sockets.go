@@ -6,48 +6,40 @@ import (
 	"strings"
 )
 
-// socketFacts validates Config.Sockets (each must resolve to a unix socket)
-// and, for a Linux sandbox, lists the host's named unix sockets to hide:
-// every one /proc/net/unix names that the sandbox would otherwise show at
-// its path, outside the writable roots (where the command may make and
-// use its own) and the granted ones. Nothing about a host socket refuses a
-// spawn: one whose path cannot be resolved, is no socket any more, lies
-// under a directory the caller cannot search (bwrap could not mount over
-// it, and the command cannot reach it), or could not be written in a
-// profile is left alone.
-func socketFacts(r *resolver, goos string, cfg Config, p *plan, roots []string, strict bool) (hide, grants []pathFact, err error) {
+// socketFacts resolves Config.Sockets, each an input of the refuse stage
+// (with the links it went through, and what it is: row no-nonsocket-grant
+// alone refuses anything but a socket; the builders bind whatever is
+// granted).
+func socketFacts(res *resolved, cfg Config, p *plan) (grants []pathFact, err error) {
+	r := res.r
 	for _, s := range cfg.Sockets {
 		real, fi, err := r.resolve(s)
 		if err != nil {
-			return nil, nil, fsPathError("socket", s, err)
+			return nil, fsPathError("socket", s, err)
 		}
-		if err := checkVia(r, refuseSocket, "socket", s, roots); err != nil {
-			return nil, nil, err
-		}
+		res.input(refuseSubject{in: refuseSocket, field: "socket", path: s, via: viaOf(r), fi: fi})
 		if err := checkResolved("socket", s, real); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		if err := refuse(&refuseSubject{in: refuseSocket, field: "socket", path: s, sock: fi}); err != nil {
-			return nil, nil, err
-		}
-		// Row no-nonsocket-grant alone refuses anything but a socket; the
-		// builders bind whatever is granted.
 		grants = append(grants, fact(real, kindOf(fi), p.workspace))
 	}
-	if !strict || goos != "linux" {
-		return nil, grants, nil
-	}
-	return hostSocketFacts(r, p, roots, grants), grants, nil
+	return grants, nil
 }
 
-// hostSocketFacts lists the host's sockets to hide, for a plan whose
-// mounts hold no socket's yet; see socketFacts.
-func hostSocketFacts(r *resolver, p *plan, roots []string, grants []pathFact) (hide []pathFact) {
+// hostSocketFacts lists, for a Linux sandbox, the host's named unix
+// sockets that could be hidden: every one /proc/net/unix names, outside
+// the writable roots (where the command may make and use its own) and the
+// granted ones; hiddenSockets keeps those the plan's mounts would show.
+// Nothing about a host socket refuses a spawn: one whose path cannot be
+// resolved, is no socket any more, lies under a directory the caller
+// cannot search (bwrap could not mount over it, and the command cannot
+// reach it), or could not be written in a profile is left alone.
+func hostSocketFacts(r *resolver, p *plan, grants []pathFact) (hide []pathFact) {
 	paths := listHostSockets()
 	if len(paths) == 0 {
 		return nil
 	}
-	v := newView(p)
+	roots := p.roots
 	id := socketIdentity()
 	seen := make(map[string]bool, len(paths))
 	for _, s := range paths {
@@ -57,7 +49,7 @@ func hostSocketFacts(r *resolver, p *plan, roots []string, grants []pathFact) (h
 		}
 		seen[real] = true
 		reach, shared := searchable(r, real, id)
-		if !reach || checkPath("socket", real) != nil || underAny(real, roots) || !v.shows(real) || v.covers(real) ||
+		if !reach || checkPath("socket", real) != nil || underAny(real, roots) ||
 			slices.ContainsFunc(grants, func(g pathFact) bool { return g.path == real }) {
 			continue
 		}
@@ -71,6 +63,47 @@ func hostSocketFacts(r *resolver, p *plan, roots []string, grants []pathFact) (h
 // listHostSockets is hostSockets; a test that counts a spawn's file
 // system calls replaces it.
 var listHostSockets = hostSockets
+
+// hiddenSockets keeps the host sockets the mounts of p (which hide no
+// socket yet) would show at their path and not replace there themselves
+// (a hidden file, a read path that is the socket: hiding it again would
+// mount twice there).
+func hiddenSockets(p *plan, cands []pathFact) []pathFact {
+	if len(cands) == 0 {
+		return nil
+	}
+	v := newView(p)
+	return slices.DeleteFunc(cands, func(f pathFact) bool { return !v.shows(f.path) || v.covers(f.path) })
+}
+
+// withSocketMounts is mounts (sorted, none a hidden socket's) with the
+// mounts of p.sockets: the generated builder's, made over the sockets
+// alone, merged in where sortMounts would put them (by depth; on a tie
+// after the rules before them in the table, and before the socket grants
+// after them), so the mount group is computed once.
+func withSocketMounts(p *plan, mounts []mount) []mount {
+	if len(p.sockets) == 0 {
+		return mounts
+	}
+	var add []mount
+	for _, m := range linuxMounts(&plan{sockets: p.sockets}, nil) {
+		if m.rule == linuxRuleHideHostSocket {
+			add = append(add, m)
+		}
+	}
+	sortMounts(add)
+	out := make([]mount, 0, len(mounts)+len(add))
+	i := 0
+	for _, m := range mounts {
+		d := strings.Count(m.path, "/")
+		for i < len(add) && (strings.Count(add[i].path, "/") < d || strings.Count(add[i].path, "/") == d && m.rule == linuxRuleGrantSocket) {
+			out = append(out, add[i])
+			i++
+		}
+		out = append(out, m)
+	}
+	return append(out, add[i:]...)
+}
 
 // view is the plan's mounts as shows reads them, computed once for many
 // paths.

@@ -72,8 +72,7 @@ func (f *fold) start(c *Cmd) error {
 	if env == nil {
 		env = os.Environ()
 	}
-	var r resolver
-	if err := checkLoaderEnv(&r, f.plan.roots, envLookup(env)); err != nil {
+	if err := refuseSpawnLoaderEnv(f.plan, envLookup(env)); err != nil {
 		return err
 	}
 	userns, statusFD := f.host.support()

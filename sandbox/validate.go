@@ -46,13 +46,11 @@ func checkPath(field, p string) error {
 	}
 }
 
-// checkConfig rejects every malformed path before any of them is looked at,
-// so the first error a caller sees is about syntax, not the file system.
+// checkConfig is the validate stage: it rejects every malformed path
+// before any of them is looked at, so the first error a caller sees is
+// about syntax, not the file system. It is pure.
 func checkConfig(cfg Config) error {
 	if err := checkPath("workspace", cfg.Workspace); err != nil {
-		return err
-	}
-	if err := refuse(&refuseSubject{in: refuseWorkspace, field: "workspace", path: cfg.Workspace, spelled: true}); err != nil {
 		return err
 	}
 	for _, group := range []struct {
@@ -63,16 +61,6 @@ func checkConfig(cfg Config) error {
 			if err := checkPath(group.field, p); err != nil {
 				return err
 			}
-		}
-	}
-	for _, w := range cfg.Write {
-		if err := refuse(&refuseSubject{in: refuseWritePath, field: "write path", path: w, spelled: true}); err != nil {
-			return err
-		}
-	}
-	for _, h := range cfg.Hidden {
-		if err := refuse(&refuseSubject{in: refuseHiddenPath, field: "hidden path", path: h, spelled: true, ws: cfg.Workspace}); err != nil {
-			return err
 		}
 	}
 	if err := checkNetwork(cfg); err != nil {

@@ -960,6 +960,12 @@ var darwinTempDirs = [...]string{"/private/tmp", "/private/var/folders"}
 // refuseRows are the configurations the runtime refuses, in table order:
 // each input is checked against every row that names it, first to last.
 var refuseRows = [...]refuseRow{
+	// no-root-grant
+	{id: "no-root-grant", check: refuseCheckIsRoot, inputs: refuseWorkspace | refuseWritePath},
+	// no-root-hidden
+	{id: "no-root-hidden", check: refuseCheckIsRoot, inputs: refuseHiddenPath | refuseDerivedHidden | refuseHome},
+	// no-hidden-workspace
+	{id: "no-hidden-workspace", check: refuseCheckIsWorkspace, inputs: refuseHiddenPath},
 	// no-link-grant
 	{id: "no-link-grant", check: refuseCheckThroughWritableLink, inputs: refuseWorkspace | refuseWritePath | refuseReadPath},
 	// no-link-hidden
@@ -976,12 +982,6 @@ var refuseRows = [...]refuseRow{
 	{id: "no-link-redact", check: refuseCheckThroughWritableLink, inputs: refuseRedactFile},
 	// no-unreadable-hidden
 	{id: "no-unreadable-hidden", check: refuseCheckUnreadableInWritable, inputs: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden | refuseHome},
-	// no-root-grant
-	{id: "no-root-grant", check: refuseCheckIsRoot, inputs: refuseWorkspace | refuseWritePath},
-	// no-root-hidden
-	{id: "no-root-hidden", check: refuseCheckIsRoot, inputs: refuseHiddenPath | refuseDerivedHidden | refuseHome},
-	// no-hidden-workspace
-	{id: "no-hidden-workspace", check: refuseCheckIsWorkspace, inputs: refuseHiddenPath},
 	// no-home-grant
 	{id: "no-home-grant", check: refuseCheckHoldsHome, inputs: refuseWorkspace | refuseWritePath},
 	// no-hidden-second-name
