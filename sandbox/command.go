@@ -48,9 +48,9 @@ type Wrap struct {
 // process, that it works here. Under Off it validates cfg and returns an
 // empty Wrap.
 func Prefix(cfg Config) (Wrap, error) {
-	w, p, _, err := prefix(runtime.GOOS, cfg, checkWorks)
+	w, p, hf, err := prefix(runtime.GOOS, cfg, checkWorks)
 	if err == nil {
-		if err = refuseMacProxy(p, "Prefix"); err != nil {
+		if err = refuseMacProxy(built(p, hf), "Prefix"); err != nil {
 			removeTmpdir(w.TempDir)
 			return Wrap{}, err
 		}
@@ -93,22 +93,27 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, hostFacts, e
 		return Wrap{}, nil, hostFacts{}, err
 	}
 	if goos == "darwin" {
+		// The spawn's own listener and directory are host facts: made in
+		// the copy the builders read, never in p.
+		q := p.with(hf)
 		if p.netProxy {
-			if err := attachProxyPort(p, check != checkNone && runtime.GOOS == "darwin"); err != nil {
+			if err := attachProxyPort(q, check != checkNone && runtime.GOOS == "darwin"); err != nil {
 				return Wrap{}, nil, hostFacts{}, err
 			}
 		}
 		if check != checkNone && runtime.GOOS == "darwin" {
-			if err := attachTmpdir(p); err != nil {
+			if err := attachTmpdir(q); err != nil {
+				refuseMacProxy(q, "")
 				return Wrap{}, nil, hostFacts{}, err
 			}
 		}
-		prof := darwinProfile(p.with(hf))
+		hf = q.spawnFacts()
+		prof := darwinProfile(q)
 		env := tableEnv(p)
 		if p.netProxy {
-			env = append(env, proxyEnv(p)...)
+			env = append(env, proxyEnv(q)...)
 		}
-		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(p, env), TempDir: p.tmpdir}, p, hf, nil
+		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(q, env), TempDir: hf.tmpdir}, p, hf, nil
 	}
 	return Wrap{Program: prog, Args: linuxArgs(p.with(hf)), Files: wrapFiles(p), Env: tableEnv(p)}, p, hf, nil
 }
@@ -131,10 +136,11 @@ func Explain(goos string, cfg Config) ([]Step, error) {
 		}
 		return linuxSteps(p.with(hf)), nil
 	case "darwin":
+		q := p.with(hostFacts{})
 		if p.netProxy {
-			attachProxyPort(p, false) // the port a spawn would choose, as a stand-in
+			attachProxyPort(q, false) // the port a spawn would choose, as a stand-in
 		}
-		return darwinSteps(p), nil
+		return darwinSteps(q), nil
 	}
 	return nil, &unavailableError{reason: "no sandbox for GOOS " + goos}
 }
@@ -164,21 +170,17 @@ func Command(ctx context.Context, cfg Config, name string, args ...string) (*exe
 		err = refuseRequired(s.plan, "Command returns a plain exec.Cmd, which has no moment to apply it", "use NewCmd, which applies it while bwrap holds the command")
 	}
 	if err == nil {
-		err = refuseMacProxy(s.plan, "Command")
+		err = refuseMacProxy(built(s.plan, s.host), "Command")
 	}
 	if err == nil && s.plan != nil {
 		err = wrapCommand(s.cmd, s.plan)
 	}
 	if err != nil {
 		closeAll(s.owned)
-		if s.plan != nil {
-			removeTmpdir(s.plan.tmpdir)
-		}
+		removeTmpdir(s.host.tmpdir)
 		return nil, err
 	}
-	if s.plan != nil {
-		removeTmpdirLater(s.cmd, s.plan.tmpdir)
-	}
+	removeTmpdirLater(s.cmd, s.host.tmpdir)
 	return s.cmd, nil
 }
 
@@ -206,7 +208,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 	} else {
 		if err := closeStrayFDs(); err != nil {
 			removeTmpdir(w.TempDir)
-			refuseMacProxy(p, "")
+			refuseMacProxy(built(p, hf), "")
 			return spawn{}, err
 		}
 		argv := make([]string, 0, len(w.Args)+1+len(args))
@@ -224,7 +226,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 	fds, owned, err := openFiles(w.Files)
 	if err != nil {
 		removeTmpdir(w.TempDir)
-		refuseMacProxy(p, "") // closes a macOS spawn's proxy listener
+		refuseMacProxy(built(p, hf), "") // closes a macOS spawn's proxy listener
 		return spawn{}, err
 	}
 	cmd.ExtraFiles = fds

@@ -340,14 +340,16 @@ func TestProxyTokenOnlyInEnv(t *testing.T) {
 	if s := fmt.Sprint(steps); strings.Contains(s, "@127.0.0.1") || strings.Contains(s, "sandtable:") {
 		t.Errorf("explain shows a credential: %s", s)
 	}
-	// The spawn's assembly, as prefix makes it on a Mac.
+	// The spawn's assembly, as prefix makes it on a Mac: the spawn's
+	// listener is a host fact, made in the copy the builders read.
+	p = p.with(hf)
 	if err := attachProxyPort(p, true); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { refuseMacProxy(p, "test") })
 	needCred(t, p)
 	tok := p.proxyCred.token
-	prof := darwinProfile(p.with(hf))
+	prof := darwinProfile(p)
 	args := darwinArgs(prof)
 	env := tmpdirEnv(p, append(tableEnv(p), proxyEnv(p)...))
 	if strings.Contains(prof, tok) || strings.Contains(strings.Join(args, " "), tok) {

@@ -75,14 +75,12 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 		return nil, err
 	}
 	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir, wrapped: s.plan != nil}
-	if c.stopProxy, err = serveMacProxy(s.plan); err != nil {
+	if c.stopProxy, err = serveMacProxy(built(s.plan, s.host)); err != nil {
 		closeAll(s.owned)
 		removeTmpdir(c.tmpdir)
 		return nil, err
 	}
-	if s.plan != nil {
-		c.tmpdir = s.plan.tmpdir
-	}
+	c.tmpdir = s.host.tmpdir
 	if s.plan != nil && check == checkFound {
 		if c.fold, err = newFold(c, s.plan, s.host, s.files); err != nil {
 			closeAll(s.owned)

@@ -10,7 +10,8 @@ import (
 
 // attachTmpdir makes the spawn's own temporary directory under the
 // user's (os.TempDir, TMPDIR on a Mac) and records its resolved path in
-// p, for the macOS profile's private-tmpdir rule. The directory is 0700
+// p, the copy of a plan a spawn's profile is built from (plan.with), for
+// the macOS profile's private-tmpdir rule. The directory is 0700
 // and empty; its path passes the path validator, or it is removed and
 // the spawn refused.
 func attachTmpdir(p *plan) error {
