@@ -4692,7 +4692,7 @@ var ruleTable = [...]Rule{
 		Platform: "darwin",
 		When:     "network mode not named",
 		Emits:    "default network mode host",
-		Why:      "macOS has no mode proxy yet; the profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
+		Why:      "Mode host on macOS, for every entry point: mode proxy there is a listener on the host's loopback that NewCmd and sandtable run serve while the command runs (its port in the profile, proxy-outbound; its token in the proxy variables, proxy-auth-darwin), and Command and Prefix, which return before the command runs, have nothing to serve it from and refuse it. One default for every entry point keeps a Config sandboxed the same way wherever it is used; --network proxy opts in on NewCmd and sandtable run. The profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
 	},
 	{
 		ID:       "redact-npmrc",
