@@ -47,14 +47,14 @@ const (
 	streamStderr
 )
 
-// GuardStdio applies the rule table's stdio section to an exec.Cmd: each of
-// Stdin, Stdout and Stderr that is an *os.File of a kind the table copies
-// (a pipe, FIFO, socket, file or device) is replaced by a reader or writer
-// that exec.Cmd copies through a pipe of its own, and a directory by
+// GuardStdio applies the rule table's stdio section to an [exec.Cmd]: each
+// of Stdin, Stdout and Stderr that is an [*os.File] of a kind the table
+// copies (a pipe, FIFO, socket, file or device) is replaced by a reader or
+// writer that exec.Cmd copies through a pipe of its own, and a directory by
 // nothing (/dev/null). Call it after setting them and before Start, and not
-// after a pipe method. The wrap helper of Command and Prefix on Linux,
-// NewCmd's Start and sandtable run do this themselves; it is for what none
-// of them starts (Command on macOS, a PrefixFor argv), and harmless, one
+// after a pipe method. The wrap helper of [Command] and [Prefix] on Linux,
+// [NewCmd]'s Start and sandtable run do this themselves; it is for what none
+// of them starts (Command on macOS, a [PrefixFor] argv), and harmless, one
 // more copy, on a Linux Command.
 func GuardStdio(cmd *exec.Cmd) error {
 	g, err := guardStreams(cmd.Stdin, cmd.Stdout, cmd.Stderr, nil, nil)
