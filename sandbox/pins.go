@@ -2,21 +2,13 @@ package sandbox
 
 import "path"
 
-// pinFacts lists the directories that keep each hidden or protected path
-// inside the workspace or a write path where it is. bwrap hides a path by mounting
-// over it, and the sandboxed command cannot rename a mount point, but it
-// can rename any directory above one whose parent it can write, mount
-// points below and all: the hidden path moves with it, and the next run,
-// which hides by path, finds nothing at the old one and hides nothing.
-// Every such directory on the way up from a hidden path, up to the
-// outermost writable root, is therefore bound onto itself (the pin-dir
-// rule), which changes nothing but makes it a mount point too.
-//
-// A directory that is a mount already (the workspace, a grant, a hidden
-// directory) needs no pin, nor one whose parent is read-only in the
-// sandbox (inside a read grant), and none is pinned inside a hidden
-// directory: a bind of the host's directory there would show what the
-// tmpfs hides.
+// pinFacts lists the directories bound onto themselves (rule pin-dir,
+// whose why POLICY.md gives): every directory on the way up from a hidden
+// or protected path inside a writable root to the outermost such root, so
+// the command cannot rename the path aside for the next run to miss. None
+// is needed for a directory that is a mount already, one whose parent is
+// read-only in the sandbox, or one inside a hidden directory, where a bind
+// of the host's directory would show what the tmpfs hides.
 func pinFacts(p *plan) []pathFact {
 	type root struct {
 		path     string
