@@ -46,7 +46,9 @@ type Wrap struct {
 
 // Prefix builds the wrapper for this machine's OS and proves, once per
 // process, that it works here. Under Off it validates cfg and returns an
-// empty Wrap.
+// empty Wrap. Otherwise, as Command does, it marks every descriptor of
+// this process from 3 up close-on-exec, for good: run with them, the argv
+// would hand an inherited one to the command (pass one in ExtraFiles).
 func Prefix(cfg Config) (Wrap, error) {
 	w, p, hf, err := prefix(runtime.GOOS, cfg, checkWorks)
 	if err == nil {
@@ -56,6 +58,12 @@ func Prefix(cfg Config) (Wrap, error) {
 		}
 	}
 	if err == nil && p != nil && w.Program != "" {
+		// The caller runs the argv with this process's descriptors, as
+		// Command's exec.Cmd does (TestPrefixStrayDescriptor).
+		if err = closeStrayFDs(); err != nil {
+			removeTmpdir(w.TempDir)
+			return Wrap{}, err
+		}
 		w = wrapPrefix(w, p)
 	}
 	return w, err
