@@ -169,7 +169,7 @@ func Rules() []Rule {
 // helper's stdio=as-is word, before its --, passes the three as they are).
 // Append to ExtraFiles rather than replacing it, and close the memfds in it
 // once Start has returned (in mode proxy, Network.Refused's socket follows
-// them; Command closes that one itself). The first Command in a process runs a probe
+// them, likewise). The first Command in a process runs a probe
 // first; [NewCmd] needs none. README.md, "Command, NewCmd and Cmd", has
 // the details.
 func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {

@@ -193,10 +193,12 @@ func runNetWrap(args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	bye := func() {}
 	if report != "" {
-		if n.Refused, err = helperReporter(report, extra); err != nil {
+		if n.Refused, bye, err = helperReporter(report, extra); err != nil {
 			return fail("%v", err)
 		}
+		defer bye()
 	}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, netWrapEnv+"=") })
 	run := &exec.Cmd{
@@ -238,6 +240,7 @@ func runNetWrap(args []string) int {
 		// The caller sees bwrap's death by the same signal.
 		sig := ws.Signal()
 		signal.Reset(sig)
+		bye()
 		_ = unix.Kill(os.Getpid(), sig)
 		time.Sleep(100 * time.Millisecond)
 		return 128 + int(sig)
