@@ -1,7 +1,7 @@
 #!/bin/sh
 # Reads `go test -bench ./sandbox` output (a file, or stdin) and prints the
-# median of each benchmark over its -count runs, then the ratios issue 7
-# sets targets for, each from medians of the same run:
+# median of each benchmark over its -count runs, then the ratios README's
+# "Performance" sets targets for, each from medians of the same run:
 #   - 1 allocation per build for the argv and for the profile;
 #   - 1024 hidden paths at most 150x the 8-path time (linear cost);
 #   - the text/template reference at least 10x slower than the generated
