@@ -47,7 +47,7 @@ func darwinInputs(res *resolved, p *plan) {
 	}
 	for _, f := range p.protected {
 		if strictlyUnder(f.path, p.workspace) || slices.ContainsFunc(p.write, func(w pathFact) bool { return strictlyUnder(f.path, w.path) }) {
-			res.input(refuseSubject{in: refuseProtectedPath, field: "protected path", path: f.path, pattern: f.path})
+			res.input(refuseSubject{in: refuseProtectedPath, field: "protected path", path: f.path, pattern: f.path, folds: foldedBelow(p, f.path)})
 		}
 	}
 	if p.home != "" {
@@ -170,4 +170,19 @@ func darwinHome(res *resolved, p *plan) error {
 	}
 	p.home = real
 	return nil
+}
+
+// foldedBelow is the part of protected path f that its pattern folds: the
+// names below the innermost writable root holding it (foldBelow).
+func foldedBelow(p *plan, f string) string {
+	inner := ""
+	if strictlyUnder(f, p.workspace) {
+		inner = p.workspace
+	}
+	for _, w := range p.write {
+		if strictlyUnder(f, w.path) && len(w.path) > len(inner) {
+			inner = w.path
+		}
+	}
+	return strings.TrimPrefix(f, inner)
 }

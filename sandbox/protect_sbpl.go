@@ -52,9 +52,9 @@ func protectSBPLFacts(p *plan) error {
 // foldBelow is foldPattern for p with its prefix root (already resolved,
 // its case the file system's own) matched as it is: only the names below
 // the root are folded, so a root that is not ASCII still works. A
-// character below it beyond the fold table is matched as it is spelled,
-// and so is a ^, with which the pattern matches nothing (row
-// no-caret-protected refuses such a path).
+// character below it beyond the fold table is matched as it is spelled
+// (row no-unfoldable-protected refuses such a path), and the pattern ends
+// before a ^ (row no-caret-protected refuses such a path).
 func foldBelow(root, p string) string {
 	var b strings.Builder
 	b.Grow(4*len(p) + 8)

@@ -69,8 +69,10 @@ type refuseSubject struct {
 	// oversized.
 	size, max int64
 	// pattern is the path as a macOS profile pattern must match it, for
-	// holds-caret and unfoldable; empty where no pattern is made.
-	pattern string
+	// holds-caret and unfoldable; empty where no pattern is made. folds,
+	// when set, is the part of it the pattern folds (a protected path's,
+	// below its writable root), for unfoldable; else the whole.
+	pattern, folds string
 	// envValue is an environment variable's value as set, for
 	// not-clean-absolute.
 	envValue string
@@ -356,15 +358,24 @@ func (s *refuseSubject) holdsCaret() error {
 }
 
 // unfoldable refuses a missing hidden path inside a writable root on
-// macOS (s.pattern) holding a character beyond the fold table
-// (writeFolded): APFS takes spellings of it that no pattern lists.
+// macOS (s.pattern), or a protected path below one (s.folds), holding a
+// character beyond the fold table (writeFolded): APFS takes spellings of
+// it that no pattern lists.
 func (s *refuseSubject) unfoldable() error {
-	if s.pattern == "" || strings.Contains(s.pattern, "^") {
+	pat := s.pattern
+	if s.folds != "" {
+		pat = s.folds
+	}
+	if pat == "" || strings.Contains(pat, "^") {
 		return nil
 	}
 	var b strings.Builder
-	if writeFolded(&b, s.pattern, false) {
+	if writeFolded(&b, pat, false) {
 		return nil
+	}
+	if s.in == refuseProtectedPath {
+		return badPath(s.field, s.spelling(), "holds a character beyond the Latin letters below its writable root: macOS, which treats other "+
+			"spellings of it as the same name, would let the command write it under one (want a protected path of Latin letters on macOS)")
 	}
 	return badPath(s.field, s.spelling(), "does not exist and holds a character beyond the Latin letters: inside a writable place on macOS, "+
 		"which treats other spellings of it as the same name, it must exist to be hidden")

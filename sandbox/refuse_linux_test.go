@@ -145,6 +145,10 @@ func refuseCases() map[string]refuseCase {
 		"no-caret-protected": func(t *testing.T, dir, ws string) Config {
 			return Config{Workspace: mkdir(t, dir, "w^s")}
 		},
+		"no-unfoldable-protected": func(t *testing.T, dir, ws string) Config {
+			writeFile(t, ws, ".git/config", "[core]\n\thooksPath = хуки\n")
+			return Config{Workspace: ws}
+		},
 		"no-caret-home": func(t *testing.T, dir, ws string) Config {
 			t.Setenv("HOME", mkdir(t, dir, "h^me"))
 			return Config{Workspace: ws}
@@ -156,7 +160,7 @@ func refuseCases() map[string]refuseCase {
 // rows are refused only where the macOS profile is built.
 func refuseRowGOOS(id string) string {
 	switch id {
-	case "no-caret-hidden", "no-unfoldable-hidden", "no-caret-protected", "no-caret-home":
+	case "no-caret-hidden", "no-unfoldable-hidden", "no-caret-protected", "no-caret-home", "no-unfoldable-protected":
 		return "darwin"
 	}
 	return "linux"

@@ -1010,6 +1010,8 @@ var refuseRows = [...]refuseRow{
 	{id: "no-unclean-derived", check: refuseCheckNotCleanAbsolute, inputs: refuseDerivedHidden},
 	// no-nonsocket-grant
 	{id: "no-nonsocket-grant", check: refuseCheckNotSocket, inputs: refuseSocket},
+	// no-unfoldable-protected
+	{id: "no-unfoldable-protected", check: refuseCheckUnfoldable, inputs: refuseProtectedPath},
 }
 
 // defaultNetworkMode is the network mode of a Config that names none on goos;
