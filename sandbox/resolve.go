@@ -67,13 +67,15 @@ func viaOf(r *resolver) []string {
 // resolve is the resolve stage: cfg passed checkConfig.
 func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 	res := &resolved{r: r, goos: goos, strict: cfg.Policy != Off, wsAs: cfg.Workspace}
-	res.inputs = make([]refuseSubject, 0, 16+len(cfg.Write)+len(cfg.Read)+len(cfg.Hidden)+len(cfg.Sockets)+2*len(defaultHidden))
 	wsGrant, err := resolveWorkspace(r, cfg.Workspace)
 	if err != nil {
 		return nil, err
 	}
 	ws := wsGrant.real
 	res.homes = readHomes()
+	// One input for each default hidden path under each home, at most,
+	// and for each path the caller names, with room for the rest.
+	res.inputs = make([]refuseSubject, 0, 16+len(cfg.Write)+len(cfg.Read)+len(cfg.Hidden)+len(cfg.Sockets)+len(res.homes.list())*len(defaultHidden))
 	if res.homes.home != "" {
 		res.input(refuseSubject{in: refuseHome, field: "home", path: res.homes.home, spelled: true})
 	}
