@@ -45,8 +45,8 @@ type Wrap struct {
 }
 
 // Prefix builds the wrapper for this machine's OS and proves, once per
-// process, that it works here. Under Off it validates cfg and returns an
-// empty Wrap. Otherwise, as Command does, it marks every descriptor of
+// process, that it works here. Under [Off] it validates cfg and returns an
+// empty [Wrap]. Otherwise, as [Command] does, it marks every descriptor of
 // this process from 3 up close-on-exec, for good: run with them, the argv
 // would hand an inherited one to the command (pass one in ExtraFiles).
 func Prefix(cfg Config) (Wrap, error) {
@@ -127,8 +127,8 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, hostFacts, e
 }
 
 // Explain returns what each rule contributes for goos and cfg, from the same
-// facts Prefix would use. The policy does not matter here: it explains the
-// sandbox, with every check Required makes.
+// facts [Prefix] would use. The policy does not matter here: it explains the
+// sandbox, with every check [Required] makes.
 func Explain(goos string, cfg Config) ([]Step, error) {
 	var r resolver
 	cfg.Policy = Required
@@ -168,7 +168,7 @@ func Rules() []Rule {
 // descriptor meant to reach the command as it is goes in ExtraFiles (the
 // helper's stdio=as-is word, before its --, passes the three as they are).
 // Append to ExtraFiles rather than replacing it, and close the memfds in it
-// once Start has returned (in mode proxy, Network.Refused's socket follows
+// once Start has returned (in mode proxy, [Network.Refused]'s socket follows
 // them, likewise). The first Command in a process runs a probe
 // first; [NewCmd] needs none. README.md, "Command, NewCmd and Cmd", has
 // the details.

@@ -64,7 +64,7 @@ func netWrapArgs(n Network, mode NetworkMode, scope bool, bwrap string, bwrapArg
 }
 
 // NetworkHelperArgv is the words to put before bwrap's path to run a Linux
-// argv built in network mode proxy (PrefixFor's) through program as the
+// argv built in network mode proxy ([PrefixFor]'s) through program as the
 // wrap helper, which serves the proxy with n's lists. program must run the
 // helper itself when its arguments start with these words
 // ([RunNetworkHelper]; the package's init does not): sandtable explain

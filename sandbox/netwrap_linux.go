@@ -53,7 +53,7 @@ func init() {
 // after its name, start with the words [NetworkHelperArgv] renders, and
 // returns its exit status; ok is false, and nothing ran, otherwise. A
 // program calls it from main to serve a line NetworkHelperArgv printed;
-// Command and Prefix need nothing of the kind.
+// [Command] and [Prefix] need nothing of the kind.
 func RunNetworkHelper(args []string) (status int, ok bool) {
 	if len(args) == 0 || args[0] != netWrapArg {
 		return 0, false
