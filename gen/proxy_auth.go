@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"gopkg.in/yaml.v3"
@@ -17,16 +19,25 @@ type ProxyAuth struct {
 	ID       string
 	Platform string
 	User     string
-	Why      string
+	// Pending is how many connections may wait at once to present the
+	// credential; AuthSeconds how long each may wait.
+	Pending     int
+	AuthSeconds int
+	Why         string
 }
 
-var proxyAuthKeys = []string{"id", "platform", "user", "why"}
+var proxyAuthKeys = []string{"id", "platform", "user", "pending", "auth-timeout", "why"}
+
+// proxyAuthMaxSeconds is the longest auth-timeout: the proxy's header timeout.
+const proxyAuthMaxSeconds = 30
 
 var proxyAuthWant = map[string]string{
-	"id":       "a unique kebab-case id",
-	"platform": "linux or darwin",
-	"user":     "the user name clients present with the token",
-	"why":      "the reason a reviewer reads",
+	"id":           "a unique kebab-case id",
+	"platform":     "linux or darwin",
+	"user":         "the user name clients present with the token",
+	"pending":      "a whole number of connections, 1-1024",
+	"auth-timeout": "whole seconds, 1s-30s",
+	"why":          "the reason a reviewer reads",
 }
 
 // proxyAuthUser is a user name that fits a URL's user part, a Basic
@@ -53,11 +64,27 @@ func (l *loader) proxyAuth(n *yaml.Node) []ProxyAuth {
 				en.Platform, _ = l.str(v, en.ID, "platform")
 			case "user":
 				en.User, _ = l.str(v, en.ID, "user")
+			case "pending":
+				s, _ := l.str(v, en.ID, "pending")
+				n, err := strconv.Atoi(s)
+				if err != nil || n < 1 || n > 1024 || s != strconv.Itoa(n) {
+					l.at(l.pos(v), en.ID, "pending %q (want %s)", s, proxyAuthWant["pending"])
+				} else {
+					en.Pending = n
+				}
+			case "auth-timeout":
+				s, _ := l.str(v, en.ID, "auth-timeout")
+				n, err := strconv.Atoi(strings.TrimSuffix(s, "s"))
+				if err != nil || !strings.HasSuffix(s, "s") || n < 1 || n > proxyAuthMaxSeconds || s != strconv.Itoa(n)+"s" {
+					l.at(l.pos(v), en.ID, "auth-timeout %q (want %s)", s, proxyAuthWant["auth-timeout"])
+				} else {
+					en.AuthSeconds = n
+				}
 			case "why":
 				en.Why, _ = l.str(v, en.ID, "why")
 			}
 		})
-		for _, key := range proxyAuthKeys[:3] { // a missing why is checkWhy's
+		for _, key := range proxyAuthKeys[:5] { // a missing why is checkWhy's
 			if lookup(e, key) == nil {
 				l.at(en.Pos, en.ID, "proxy-auth: missing key %s (want %s)", key, proxyAuthWant[key])
 			}
@@ -93,9 +120,11 @@ func emitProxyAuth(f *jen.File, c *Common) {
 	f.Var().Id("proxyAuthRows").Op("=").Index(jen.Op("...")).Id("proxyAuthRow").ValuesFunc(func(g *jen.Group) {
 		for _, e := range c.ProxyAuth {
 			g.Line().Comment(e.ID).Line().Values(jen.Dict{
-				jen.Id("rule"): jen.Lit(e.ID),
-				jen.Id("goos"): jen.Lit(e.Platform),
-				jen.Id("user"): jen.Lit(e.User),
+				jen.Id("rule"):        jen.Lit(e.ID),
+				jen.Id("goos"):        jen.Lit(e.Platform),
+				jen.Id("user"):        jen.Lit(e.User),
+				jen.Id("pending"):     jen.Lit(e.Pending),
+				jen.Id("authTimeout"): jen.Lit(e.AuthSeconds).Op("*").Qual("time", "Second"),
 			})
 		}
 		g.Line()
@@ -112,10 +141,13 @@ func docProxyAuth(b *bytes.Buffer, c *Common) {
 	b.WriteString("present the row's user and a random token made for the spawn (HTTP\n")
 	b.WriteString("`Proxy-Authorization: Basic`, SOCKS5 user name and password); the\n")
 	b.WriteString("command's proxy variables carry both. Elsewhere it answers every client\n")
-	b.WriteString("that reaches its listener.\n\n")
-	table(b, []string{"ID", "Platform", "User", "Why"}, func(row func(...string)) {
+	b.WriteString("that reaches its listener. A connection takes a slot of\n")
+	b.WriteString("limit-proxy-connections only once it has presented them; until then it\n")
+	b.WriteString("is one of at most Pending, the oldest closed when another arrives, and\n")
+	b.WriteString("is closed if it has not presented them within Auth timeout.\n\n")
+	table(b, []string{"ID", "Platform", "User", "Pending", "Auth timeout", "Why"}, func(row func(...string)) {
 		for _, e := range c.ProxyAuth {
-			row(code(e.ID), e.Platform, code(e.User), prose(e.Why))
+			row(code(e.ID), e.Platform, code(e.User), strconv.Itoa(e.Pending), strconv.Itoa(e.AuthSeconds)+"s", prose(e.Why))
 		}
 	})
 }
@@ -123,15 +155,23 @@ func docProxyAuth(b *bytes.Buffer, c *Common) {
 // proxyAuthDiff compares the proxy-auth sections: a removed row lets
 // every client that reaches the listener use the proxy (widens), an
 // added one narrows; another user name changes nothing of what reaches
-// it, another platform is unclear.
+// it, another platform is unclear; more pending connections or a longer
+// auth-timeout lets unauthenticated clients hold more (widens), fewer or
+// shorter narrows.
 func proxyAuthDiff(line func(string, ...any), old, new []ProxyAuth) {
 	changed := func(o, n ProxyAuth) reach {
 		if o.Platform != n.Platform {
 			return reach{unknown: true}
 		}
-		return reach{}
+		var r reach
+		for _, d := range [][2]int{{o.Pending, n.Pending}, {o.AuthSeconds, n.AuthSeconds}} {
+			r = r.or(reach{wider: d[1] > d[0], narrower: d[1] < d[0]})
+		}
+		return r
 	}
 	rowDiff(line, "proxy-auth", old, new, func(e ProxyAuth) string { return e.ID },
-		func(e ProxyAuth) string { return fmt.Sprintf("%s: user %s", e.Platform, e.User) },
+		func(e ProxyAuth) string {
+			return fmt.Sprintf("%s: user %s, pending %d, auth-timeout %ds", e.Platform, e.User, e.Pending, e.AuthSeconds)
+		},
 		reach{wider: true}, reach{narrower: true}, changed)
 }

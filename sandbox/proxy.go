@@ -39,8 +39,9 @@ type proxy struct {
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	wg    sync.WaitGroup
-	conns connSlots // the connections served at once, and their bound
+	wg      sync.WaitGroup
+	conns   connSlots    // the connections served at once, and their bound
+	pending pendingConns // those yet to present cred (proxy_pending.go)
 
 	cred *proxyCred // nil: every client that reaches the listener (proxy_auth.go)
 }
@@ -169,13 +170,19 @@ func (p *proxy) serve(ln net.Listener) {
 		if err != nil {
 			return
 		}
-		if !p.admit(c) {
+		if p.cred != nil {
+			p.pend(c) // a slot once authenticated (proxy_pending.go)
+		} else if !p.admit(c) {
 			continue
 		}
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			defer p.conns.release()
+			if p.cred != nil {
+				defer p.settle(c)
+			} else {
+				defer p.conns.release()
+			}
 			p.serveConn(c)
 		}()
 	}
@@ -185,7 +192,11 @@ func (p *proxy) serve(ln net.Listener) {
 // otherwise.
 func (p *proxy) serveConn(c net.Conn) {
 	defer c.Close()
-	_ = c.SetReadDeadline(time.Now().Add(proxyHeaderTimeout))
+	timeout := proxyHeaderTimeout
+	if p.cred != nil {
+		timeout = p.cred.authTimeout
+	}
+	_ = c.SetReadDeadline(time.Now().Add(timeout))
 	br := bufio.NewReader(c)
 	first, err := br.Peek(1)
 	if err != nil {
@@ -247,6 +258,9 @@ func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
 	}
 	if !p.socksMethod(c, br, methods) {
 		return
+	}
+	if p.cred != nil {
+		_ = c.SetReadDeadline(time.Now().Add(proxyHeaderTimeout))
 	}
 	req := make([]byte, 4)
 	if _, err := io.ReadFull(br, req); err != nil || req[0] != 5 {

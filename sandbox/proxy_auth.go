@@ -21,8 +21,14 @@ import (
 // and password. The command's proxy variables carry both; nothing else
 // does: not the argv, the profile, a file or a message.
 
-// proxyAuthRow is one proxy-auth row: goos's proxy asks for user.
-type proxyAuthRow struct{ rule, goos, user string }
+// proxyAuthRow is one proxy-auth row: goos's proxy asks for user, and
+// holds at most pending connections that have not presented it yet, each
+// for at most authTimeout (proxy_pending.go).
+type proxyAuthRow struct {
+	rule, goos, user string
+	pending          int
+	authTimeout      time.Duration
+}
 
 // proxyAuthTable is the rows a spawn consults; a test's control leaves
 // one out.
@@ -41,6 +47,8 @@ func proxyAuthFor(goos string) (proxyAuthRow, bool) {
 // proxyCred is what one spawn's proxy asks of every client.
 type proxyCred struct {
 	rule, user, token string
+	pending           int
+	authTimeout       time.Duration
 	reported          sync.Once // Network.Refused hears of the first refusal
 }
 
@@ -51,7 +59,7 @@ func newProxyCred(row proxyAuthRow) (*proxyCred, error) {
 	if _, err := io.ReadFull(rand.Reader, b); err != nil {
 		return nil, fmt.Errorf("sandbox: network mode proxy: make the proxy's token (rule %s): %w", row.rule, err)
 	}
-	return &proxyCred{rule: row.rule, user: row.user, token: hex.EncodeToString(b)}, nil
+	return &proxyCred{rule: row.rule, user: row.user, token: hex.EncodeToString(b), pending: row.pending, authTimeout: row.authTimeout}, nil
 }
 
 // userinfo is the credential as a URL's "user:token@".
@@ -87,7 +95,7 @@ func (p *proxy) httpAuthorized(c net.Conn, h *httpHead) bool {
 		return true
 	}
 	if v, ok := h.get("Proxy-Authorization"); ok && p.cred.basicOK(v) {
-		return true
+		return p.authenticated(c)
 	}
 	msg := p.authRefused()
 	body := msg + "\n"
@@ -163,6 +171,9 @@ func (p *proxy) socksMethod(c net.Conn, br *bufio.Reader, methods []byte) bool {
 		p.authRefused()
 		_, _ = c.Write([]byte{socksUserPassVer, 1})
 		return false
+	}
+	if !p.authenticated(c) {
+		return false // admit answered, as HTTP: a SOCKS client reads a failed status
 	}
 	_, err = c.Write([]byte{socksUserPassVer, 0})
 	return err == nil

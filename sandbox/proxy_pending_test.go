@@ -1,0 +1,99 @@
+package sandbox
+
+import (
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestProxyAuthFloodStarvesNot: a local process without the token opens
+// more idle connections to a macOS run's proxy than it has slots
+// (limit-proxy-connections, 8 here) and pending places; the run's own
+// client, with the token, still gets through. Control: without the
+// proxy-auth row every connection takes a slot when accepted, and the
+// same flood makes the client's request a 503. The proxy code is the
+// same on every OS, so this runs everywhere.
+func TestProxyAuthFloodStarvesNot(t *testing.T) {
+	for _, control := range []bool{false, true} {
+		name := "proxy-auth-darwin"
+		if control {
+			name = "control-no-row"
+		}
+		t.Run(name, func(t *testing.T) {
+			if control {
+				withoutProxyAuth(t, "darwin")
+			}
+			var pr *proxy
+			proxyTestHook = func(p *proxy) { pr = p }
+			t.Cleanup(func() { proxyTestHook = nil })
+			up := startHeaderServer(t, false)
+			const slots = 8
+			p := &plan{network: true, netProxy: true, net: Network{Mode: NetworkProxy, Private: []string{strings.TrimPrefix(up.URL, "http://")}, conns: slots}}
+			if err := attachProxyPort(p, true); err != nil {
+				t.Fatal(err)
+			}
+			stop, err := serveMacProxy(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(stop)
+			if !control {
+				needCred(t, p)
+			}
+			flood := slots + 8
+			if p.proxyCred != nil {
+				flood = p.proxyCred.pending + 8
+			}
+			for range flood {
+				c, err := net.DialTimeout("tcp", "127.0.0.1:"+p.proxyPort, 5*time.Second)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { c.Close() })
+			}
+			// Wait until the proxy has taken in the whole flood.
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				pr.pending.mu.Lock()
+				n := len(pr.pending.waiting)
+				pr.pending.mu.Unlock()
+				if pr.conns.open.Load() == slots || (p.proxyCred != nil && n == p.proxyCred.pending) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the proxy did not take in the flood: %d open, %d pending", pr.conns.open.Load(), n)
+				}
+			}
+			tok := "none"
+			if p.proxyCred != nil {
+				tok = p.proxyCred.token
+			}
+			code, body := goGet(t, "http://sandtable:"+tok+"@127.0.0.1:"+p.proxyPort, up.URL+"/")
+			switch {
+			case control && code != 503:
+				t.Errorf("control: the run's client got %d %q through a flood that holds every slot, want 503 (does a connection still take a slot when accepted?)", code, body)
+			case !control && (code != 200 || !strings.Contains(body, up.nonce)):
+				t.Errorf("the run's client got %d %q behind %d idle connections without the token, want 200 and the server's answer", code, body, flood)
+			}
+		})
+	}
+}
+
+// TestProxyAuthDeadline: a connection that presents no credential is
+// closed after the proxy-auth row's auth-timeout, not the 30 s header
+// timeout.
+func TestProxyAuthDeadline(t *testing.T) {
+	p, _ := macProxyRun(t)
+	needCred(t, p)
+	c, err := net.DialTimeout("tcp", "127.0.0.1:"+p.proxyPort, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	_ = c.SetReadDeadline(start.Add(p.proxyCred.authTimeout + 10*time.Second))
+	_, err = c.Read(make([]byte, 1))
+	if el := time.Since(start); err == nil || el > p.proxyCred.authTimeout+5*time.Second {
+		t.Errorf("an idle connection without the token: %v after %v, want closed within about %v", err, el, p.proxyCred.authTimeout)
+	}
+}
