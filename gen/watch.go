@@ -15,7 +15,7 @@ import (
 type WatchEntry struct {
 	Pos Pos
 	ID  string
-	For string // hidden or protected
+	For string // hidden, protected or suspend
 	Why string
 }
 
@@ -23,6 +23,16 @@ type WatchEntry struct {
 var watchFor = map[string]string{
 	"hidden":    "watchHidden",
 	"protected": "watchProtected",
+	"suspend":   "watchSuspend",
+}
+
+// watchWhat says what a watch row's `for` watches, for POLICY.md and
+// genrules -diff.
+func watchWhat(f string) string {
+	if f == "suspend" {
+		return "the caller's suspension (^Z): the whole sandbox stops first"
+	}
+	return "each " + f + " path"
 }
 
 // watch reads the watch section: {id, for, why} rows.
@@ -50,7 +60,7 @@ func (l *loader) watch(n *yaml.Node) []WatchEntry {
 		for _, key := range []string{"id", "for", "why"} {
 			if lookup(e, key) == nil {
 				l.at(en.Pos, en.ID, "watch: missing key %s (want %s)", key, map[string]string{
-					"id": "a unique kebab-case id", "for": "hidden or protected", "why": "the reason a reviewer reads",
+					"id": "a unique kebab-case id", "for": "hidden, protected or suspend", "why": "the reason a reviewer reads",
 				}[key])
 			}
 		}
@@ -72,7 +82,7 @@ func checkWatch(c *errs, p *Platform, local, global map[string]Pos) {
 			continue
 		}
 		if watchFor[e.For] == "" {
-			c.at(e.Pos, e.ID, "for: %q cannot be watched (want hidden or protected)", e.For)
+			c.at(e.Pos, e.ID, "for: %q cannot be watched (want hidden, protected or suspend)", e.For)
 		} else if prev, dup := seen[e.For]; dup {
 			c.at(e.Pos, e.ID, "for: %s watched twice (first at %s; want one row)", e.For, prev)
 		} else {
@@ -108,10 +118,13 @@ func docWatch(b *bytes.Buffer, p *Platform) {
 	b.WriteString("directory holding each of these paths is watched (inotify); when the\n")
 	b.WriteString("path is created, removed or renamed there on the host, which detaches\n")
 	b.WriteString("the sandbox's mount from it, the run is killed and `Wait` returns\n")
-	b.WriteString("`ErrHostChanged`. `Command` has no such watch.\n\n")
+	b.WriteString("`ErrHostChanged`. `Command` has no such watch. A `suspend` row is\n")
+	b.WriteString("`sandtable run`'s (and `Cmd.Suspend`'s): when the run is suspended, every\n")
+	b.WriteString("process of the sandbox is stopped before sandtable stops, and continued\n")
+	b.WriteString("with it.\n\n")
 	table(b, []string{"ID", "Watches", "Why"}, func(row func(...string)) {
 		for _, e := range p.Watch {
-			row(code(e.ID), "each "+e.For+" path", prose(e.Why))
+			row(code(e.ID), watchWhat(e.For), prose(e.Why))
 		}
 	})
 }
@@ -129,7 +142,7 @@ func watchDiff(o, n *Platform) []string {
 			return nil
 		}
 		for _, e := range p.Watch {
-			es = append(es, Entry{Pos: e.Pos, ID: e.ID, Value: "watch each " + e.For + " path", Why: e.Why})
+			es = append(es, Entry{Pos: e.Pos, ID: e.ID, Value: "watch " + watchWhat(e.For), Why: e.Why})
 		}
 		return es
 	}

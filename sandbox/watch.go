@@ -17,6 +17,7 @@ type watchSet uint8
 const (
 	watchHidden watchSet = iota
 	watchProtected
+	watchSuspend
 )
 
 // watchTarget is one name to watch in one directory on the host.

@@ -1535,6 +1535,14 @@ var ruleTable = [...]Rule{
 		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
 	},
 	{
+		ID:       "stop-with-caller",
+		Platform: "linux",
+		For:      "suspend",
+		When:     "watch",
+		Emits:    "stop the run when a suspend path changes on the host",
+		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg). A run resumed in the background (bg, or started with &) holds the terminal as any background job would.",
+	},
+	{
 		ID:       "limit-tmp",
 		Platform: "linux",
 		When:     "limits",
@@ -5189,6 +5197,7 @@ var seccompIoctls = [...]seccompIoctl{
 var watchRows = [...]watchRow{
 	{rule: "stop-on-hidden-replaced", of: watchHidden},
 	{rule: "stop-on-protected-replaced", of: watchProtected},
+	{rule: "stop-with-caller", of: watchSuspend},
 }
 
 // watchRow is one row of the watch section.

@@ -54,7 +54,9 @@ CMD shares the terminal's process group, so only SIGTERM is passed on: the
 terminal delivers the others itself, and any sent to sandtable alone (with
 kill, say) are ignored; stop such a run with SIGTERM. A terminal among
 stdin, stdout and stderr gets back its settings after the run, however CMD
-ended.`,
+ended, and while sandtable is stopped: a ^Z (SIGTSTP, SIGTTIN, SIGTTOU)
+stops every process of the sandbox first, so none reads what is typed at
+the shell meanwhile, and fg continues them.`,
 	example: `  sandtable run -- sh -c 'echo hi > out.txt'
   sandtable run --workspace ~/src/app --no-network -- make test
   sandtable run --network proxy --allow-host registry.npmjs.org:443 -- npm install
@@ -113,7 +115,8 @@ func cmdRun(args []string) int {
 // signals are the ones run passes on to CMD.
 type signals struct {
 	c     chan os.Signal
-	ready chan struct{} // closed once they are caught
+	stop  chan os.Signal // job-control stops (suspend.go)
+	ready chan struct{}  // closed once they are caught
 }
 
 // catchSignals starts catching the signals run passes on. signal.Notify
@@ -122,9 +125,12 @@ type signals struct {
 // for it before starting bwrap, so that no signal arrives uncaught once
 // bwrap exists. One caught earlier ends the run before anything starts.
 func catchSignals() *signals {
-	s := &signals{c: make(chan os.Signal, 4), ready: make(chan struct{})}
+	s := &signals{c: make(chan os.Signal, 4), stop: make(chan os.Signal, 4), ready: make(chan struct{})}
 	go func() {
 		signal.Notify(s.c, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+		if len(stopSignals) > 0 {
+			signal.Notify(s.stop, stopSignals...)
+		}
 		close(s.ready)
 	}()
 	return s
@@ -166,7 +172,7 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 		}
 	default:
 	}
-	terminals := saveTerminals()
+	terminals := &runTerminals{saved: saveTerminals()}
 	if err := cmd.Start(); err != nil {
 		if wrapped {
 			if errors.Is(err, sandbox.ErrUnavailable) {
@@ -184,9 +190,11 @@ func spawn(cmd *sandbox.Cmd, wrapped bool, sigs *signals) int {
 			}
 		}
 	}()
+	go suspendOnStop(cmd, terminals, sigs.stop)
 	err := cmd.Wait()
 	signal.Stop(sigs.c)
-	restoreTerminals(terminals)
+	signal.Stop(sigs.stop)
+	terminals.restore()
 	if errors.Is(err, sandbox.ErrHostChanged) {
 		// Killed by the watch: the status says how, this says why.
 		fmt.Fprintf(os.Stderr, "sandtable: %v\n", err)
