@@ -51,7 +51,9 @@ func init() {
 
 // RunNetworkHelper runs the wrap helper when args, a program's arguments
 // after its name, start with the words [NetworkHelperArgv] renders, and
-// returns its exit status; ok is false, and nothing ran, otherwise. A
+// returns its exit status; ok is false, and nothing ran, otherwise. Only
+// such a line runs: mode proxy's lists, and after "--" the bwrap explain
+// resolves (checkHelperLine); anything else is refused with status 125. A
 // program calls it from main to serve a line NetworkHelperArgv printed;
 // [Command] and [Prefix] need nothing of the kind.
 func RunNetworkHelper(args []string) (status int, ok bool) {
@@ -60,6 +62,10 @@ func RunNetworkHelper(args []string) (status int, ok bool) {
 	}
 	if secureExec() {
 		fmt.Fprintf(os.Stderr, "sandbox: wrap helper: %v\n", errSecureExec)
+		return 125, true
+	}
+	if err := checkHelperLine(args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "sandbox: wrap helper: %v\n", err)
 		return 125, true
 	}
 	return runNetWrap(args[1:]), true
