@@ -218,6 +218,8 @@ func runNetWrap(args []string) int {
 	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, netWrapSignals...)
+	stops := make(chan os.Signal, 4)
+	signal.Notify(stops, netWrapStops...)
 	end, err := startWrapped(run, n, scope)
 	if err != nil {
 		return fail("%v", err)
@@ -233,6 +235,8 @@ func runNetWrap(args []string) int {
 			select {
 			case s := <-sigs:
 				_ = run.Process.Signal(s)
+			case <-stops:
+				suspendWrapped(run.Process.Pid)
 			case <-done:
 				return
 			}

@@ -1540,7 +1540,7 @@ var ruleTable = [...]Rule{
 		For:      "suspend",
 		When:     "watch",
 		Emits:    "stop the run when a suspend path changes on the host",
-		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg). A run resumed in the background (bg, or started with &) holds the terminal as any background job would.",
+		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would.",
 	},
 	{
 		ID:       "limit-tmp",

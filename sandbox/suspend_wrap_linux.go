@@ -1,0 +1,37 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// netWrapStops are the job-control stops the wrap helper handles itself:
+// a ^Z on the caller's terminal reaches the helper, not the sandbox in its
+// session of its own.
+var netWrapStops = []os.Signal{syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU}
+
+// suspendWrapped stops the sandbox under bwrap (pid) as the watch
+// section's suspend row asks (Cmd.Suspend), then the helper itself, and
+// continues the sandbox once the helper is continued. A sandbox that
+// cannot be stopped is killed. A helper stopped by SIGSTOP, which it
+// cannot catch, stops alone.
+func suspendWrapped(pid int) {
+	var stopped []int
+	if rule := suspendRule(); rule != "" {
+		var err error
+		if stopped, err = stopTree(pid); err != nil {
+			fmt.Fprintf(os.Stderr, "sandbox: wrap helper: suspend (rule %s): %v; killing the sandbox\n", rule, err)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			continueAll(stopped)
+			return
+		}
+	}
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+	<-cont
+	signal.Stop(cont)
+	continueAll(stopped)
+}
