@@ -40,10 +40,13 @@ func TestSuspendStopsSandbox(t *testing.T) {
 				name, from string
 				control    bool
 				flags      string
+				script     string
 			}{
-				{"fixed", bin, false, ""},
-				{"fixed, interactive", bin, false, " --interactive"},
-				{"control", control, true, ""},
+				{"fixed", bin, false, "", catScript},
+				{"fixed, interactive", bin, false, " --interactive", catScript},
+				{"control", control, true, "", catScript},
+				{"forking, fixed", bin, false, "", forkScript},
+				{"forking, control", control, true, "", forkScript},
 			} {
 				t.Run(c.name, func(t *testing.T) {
 					e := newEnv(t)
@@ -56,16 +59,25 @@ func TestSuspendStopsSandbox(t *testing.T) {
 							os.Chown(p, int(u.cred.Uid), int(u.cred.Gid))
 						}
 					}
-					suspendAttack(t, u, e, bash, prog, c.flags, c.control)
+					suspendAttack(t, u, e, bash, prog, c.flags, c.script, c.control)
 				})
 			}
 		})
 	}
 }
 
+// The commands attacking the terminal, as typed at the shell: the quotes
+// keep the words the checks look for out of the echo of the typed lines.
+// forkScript starts a new reader every 20ms, so that some are forked
+// while the sandbox is being stopped; it is not resumed.
+const (
+	catScript  = `'echo st""arted; cat > stolen; echo e""nded'`
+	forkScript = `'exec 3<&0; echo st""arted; while :; do cat <&3 >> stolen & sleep 0.02; done'`
+)
+
 // suspendAttack drives the attack from the shell on the terminal, with
 // flags (each with a leading space) after prog's run.
-func suspendAttack(t *testing.T, u termUser, e *env, bash, prog, flags string, control bool) {
+func suspendAttack(t *testing.T, u termUser, e *env, bash, prog, flags, script string, control bool) {
 	master, slave := openPty(t)
 	defer master.Close()
 	if u.cred != nil {
@@ -118,9 +130,7 @@ func suspendAttack(t *testing.T, u termUser, e *env, bash, prog, flags string, c
 	shellGot := filepath.Join(e.ws, "shell-got")
 	read := func(p string) string { b, _ := os.ReadFile(p); return string(b) }
 
-	// The quotes keep the words the checks look for out of the echo of
-	// the typed lines.
-	typed("'" + prog + "' run" + flags + ` --network off -- sh -c 'echo st""arted; cat > stolen; echo e""nded'` + "\n")
+	typed("'" + prog + "' run" + flags + " --network off -- sh -c " + script + "\n")
 	if !waitFor("the command starts", func() bool { return strings.Contains(output(), "started") }) {
 		t.Fatalf("the command did not start: %q", output())
 	}
@@ -140,6 +150,9 @@ func suspendAttack(t *testing.T, u termUser, e *env, bash, prog, flags string, c
 	waitFor("the shell runs the line typed after ^Z", func() bool { return read(shellGot) == "hunter2\n" })
 	if s := read(stolen); s != "" {
 		t.Fatalf("after ^Z the sandbox read %q typed at the shell", s)
+	}
+	if script == forkScript {
+		return
 	}
 	typed("fg\n")
 	time.Sleep(300 * time.Millisecond)
