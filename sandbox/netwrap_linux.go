@@ -117,7 +117,7 @@ func wrapArgs(p *plan, bwrap string, bwrapArgs []string) []string {
 		mode = NetworkHost
 	}
 	scope := p.netHost && !p.net.HostAbstract && scopeAbstract(bwrap)
-	return netWrapArgs(p.net, mode, scope, bwrap, bwrapArgs)
+	return withProtectWords(netWrapArgs(p.net, mode, scope, bwrap, bwrapArgs), protectWords(p))
 }
 
 // wrapCommand turns Command's bwrap exec.Cmd into the wrap helper's, which
@@ -155,6 +155,7 @@ func runNetWrap(args []string) int {
 	}
 	n := Network{Mode: NetworkProxy}
 	asIs, scope, lists, report := false, false, "", ""
+	protect := &plan{} // the protected paths, for their placeholders (placeholder_wrap_linux.go)
 	i := 0
 	for ; i < len(args) && args[i] != "--"; i++ {
 		if v, ok := strings.CutPrefix(args[i], "allow="); ok {
@@ -182,6 +183,8 @@ func runNetWrap(args []string) int {
 			n.Mode = NetworkOff
 		} else if args[i] == netWrapScope {
 			scope = true
+		} else if f, ok := parseProtect(args[i]); ok {
+			protect.protected = append(protect.protected, f)
 		} else {
 			return fail("unknown argument %q", args[i])
 		}
@@ -216,12 +219,17 @@ func runNetWrap(args []string) int {
 	if err := wrapStdio(run, asIs); err != nil {
 		return fail("%v", err)
 	}
+	locks, err := lockProtectedDirs(protect)
+	if err != nil {
+		return fail("%v", err)
+	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, netWrapSignals...)
 	stops := make(chan os.Signal, 4)
 	signal.Notify(stops, netWrapStops...)
 	end, err := startWrapped(run, n, scope)
 	if err != nil {
+		removePlaceholders(protect, locks)
 		return fail("%v", err)
 	}
 	for _, f := range extra {
@@ -245,6 +253,7 @@ func runNetWrap(args []string) int {
 	_ = run.Wait()
 	close(done)
 	end()
+	removePlaceholders(protect, locks)
 	ws, _ := run.ProcessState.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
 		// The caller sees bwrap's death by the same signal.

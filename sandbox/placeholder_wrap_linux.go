@@ -1,0 +1,49 @@
+package sandbox
+
+import "strings"
+
+// Command's wrap helper removes the spawn's placeholders after bwrap ends,
+// as NewCmd's Wait does (removePlaceholders): the argv names each protected
+// path with its kind, and the helper holds the same shared locks on their
+// directories from before bwrap starts to after the removal.
+
+// netWrapProtect carries one protected path, its kind's letter first: m
+// missing (a placeholder's), d directory, f anything else.
+const netWrapProtect = "protect="
+
+var protectKindLetter = map[pathKind]string{kindMissing: "m", kindDir: "d", kindFile: "f"}
+
+// protectWords are p's protected paths as the helper's words.
+func protectWords(p *plan) []string {
+	out := make([]string, 0, len(p.protected))
+	for _, f := range p.protected {
+		out = append(out, netWrapProtect+protectKindLetter[f.kind]+":"+f.path)
+	}
+	return out
+}
+
+// withProtectWords puts words before the first "--" of a wrapped argv.
+func withProtectWords(args, words []string) []string {
+	for i, a := range args {
+		if a == "--" {
+			return append(append(append(make([]string, 0, len(args)+len(words)), args[:i]...), words...), args[i:]...)
+		}
+	}
+	return args
+}
+
+// parseProtect reads one protect= word into a fact; false when it is not
+// one of protectWords'.
+func parseProtect(w string) (pathFact, bool) {
+	v, ok := strings.CutPrefix(w, netWrapProtect)
+	k, p, ok2 := strings.Cut(v, ":")
+	if !ok || !ok2 || !strings.HasPrefix(p, "/") {
+		return pathFact{}, false
+	}
+	for kind, letter := range protectKindLetter {
+		if letter == k {
+			return pathFact{path: p, kind: kind}, true
+		}
+	}
+	return pathFact{}, false
+}
