@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -82,6 +83,9 @@ func (e *escEnv) placeholderRace(cmd *exec.Cmd) *escResult {
 		c.Stdout, c.Stderr = w, w
 		start, wait = c.Start, c.Wait
 	} else {
+		// Without its protect= words the wrap helper takes no lock and
+		// removes nothing: the plain exec.Cmd of before.
+		cmd.Args = slices.DeleteFunc(cmd.Args, func(a string) bool { return strings.HasPrefix(a, netWrapProtect) })
 		cmd.Stdout, cmd.Stderr = w, w
 	}
 	if err := start(); err != nil {
