@@ -7,10 +7,6 @@ import "strings"
 // path with its kind, and the helper holds the same shared locks on their
 // directories from before bwrap starts to after the removal.
 
-// netWrapProtect carries one protected path, its kind's letter first: m
-// missing (a placeholder's), d directory, f anything else.
-const netWrapProtect = "protect="
-
 var protectKindLetter = map[pathKind]string{kindMissing: "m", kindDir: "d", kindFile: "f"}
 
 // protectWords are p's protected paths as the helper's words.

@@ -1,0 +1,6 @@
+package sandbox
+
+// netWrapProtect, a word of the Linux wrap helper, carries one protected
+// path, its kind's letter first: m missing (a placeholder's), d
+// directory, f anything else (placeholder_wrap_linux.go).
+const netWrapProtect = "protect="
