@@ -106,10 +106,7 @@ func TestDNSStubRoutes(t *testing.T) {
 	}()
 	_, sshPort, _ := net.SplitHostPort(sshLn.Addr().String())
 	withStubName(t, sshPort)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	dest := stubTestName + ":" + s.Port
 	node := `node -e 'fetch("http://` + dest + `/").then(r => r.text()).then(t => console.log(t), e => console.log("fetch failed", e.cause && e.cause.code))'`
 	curl := `env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy curl -sSkv --max-time 10 https://` + stubTestName + `:` + s.TLS + `/ 2>&1`
@@ -178,10 +175,7 @@ func TestDNSStubJVM(t *testing.T) {
 // root and unprivileged.
 func TestDNSStubAddrConfig(t *testing.T) {
 	requireBwrap(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			ws := netWrapWorkspace(t, base, u)

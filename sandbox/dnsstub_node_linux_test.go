@@ -42,10 +42,7 @@ func TestDNSStubNodeNeedsStub(t *testing.T) {
 	}
 	s := testkit.StartNetServers(t)
 	withStubName(t, "")
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	dest := stubTestName + ":" + s.Port
 	script := `if grep -q '^nameserver 127\.0\.0\.1$' /etc/resolv.conf; then echo resolv=stub; else echo resolv=host; fi
 node -e 'fetch("http://` + dest + `/").then(r => r.text()).then(t => console.log(t), e => console.log("fetch failed", e.cause && e.cause.code))'`

@@ -20,10 +20,7 @@ import (
 // and unprivileged.
 func TestProxyConnectionLimit(t *testing.T) {
 	requireBwrap(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	port := floodServer(t)
 	const tunnels, bound = 32, 8
 	for _, u := range escUsers(t) {
@@ -82,10 +79,7 @@ func TestProxyConnectionLimit(t *testing.T) {
 // none, and the helper enforces it (root and unprivileged).
 func TestProxyConnectionLimitCommand(t *testing.T) {
 	requireBwrap(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	ws := mkdir(t, base, "ws-prefix")
 	w, err := Prefix(Config{Workspace: ws, Policy: Required, Network: Network{Mode: NetworkProxy}})
 	if err != nil {
@@ -139,10 +133,7 @@ func TestProxyConnectionLimitCommand(t *testing.T) {
 // relayed. As root and unprivileged.
 func TestProxyConnectionLimitStub(t *testing.T) {
 	requireBwrap(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	port := floodServer(t)
 	withStubName(t, "")
 	const conns, bound = 32, 8

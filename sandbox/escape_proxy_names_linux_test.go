@@ -17,10 +17,7 @@ import (
 // unprivileged.
 func TestProxyForgedName(t *testing.T) {
 	requireBwrap(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	for _, u := range escUsers(t) {
 		for _, check := range []bool{true, false} {
 			name := u.label + "/checked"

@@ -35,10 +35,7 @@ func TestProxyOwnAddress(t *testing.T) {
 	if _, err := exec.LookPath("ip"); err != nil {
 		t.Skip("no ip command to set the test's namespace up")
 	}
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	nonce := fmt.Sprintf("host-service-%x", rand.Uint64())
 	inSelfNetns(t, func() {
 		ln, err := net.Listen("tcp4", "0.0.0.0:0")

@@ -39,10 +39,7 @@ func TestNetnsHelperRefusesHostNamespace(t *testing.T) {
 // destination reaches Network.Refused.
 func TestNetworkProxyNewCmd(t *testing.T) {
 	requireBwrap(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	script := `tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; echo "$HTTPS_PROXY"; id -u
 exec 3<>/dev/tcp/127.0.0.1/3128 && printf 'CONNECT 127.0.0.9:22 HTTP/1.1\r\nHost: 127.0.0.9:22\r\n\r\n' >&3 && head -1 <&3`
 	for _, u := range escUsers(t) {

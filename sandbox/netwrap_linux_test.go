@@ -17,6 +17,16 @@ import (
 	"github.com/sandtable/sandtable/internal/testkit"
 )
 
+// sharedBase is a fresh fixture base that every test user can traverse.
+func sharedBase(t *testing.T) string {
+	t.Helper()
+	base, _, _ := fixture(t)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return base
+}
+
 // netWrapWorkspace makes a workspace under base that u owns.
 func netWrapWorkspace(t *testing.T, base string, u *escUser) string {
 	t.Helper()
@@ -69,10 +79,7 @@ func TestNetworkProxyCommand(t *testing.T) {
 		}
 	}
 	s := testkit.StartNetServers(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	curl := "curl -sS --max-time 10 --noproxy '' "
 	abstract := `python3 -c 'import socket,sys
 s=socket.socket(socket.AF_UNIX)

@@ -45,10 +45,7 @@ func waitSockets(want int) int {
 func TestNetworkProxyCommandRefused(t *testing.T) {
 	requireBwrap(t)
 	s := testkit.StartNetServers(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	want := "refused localhost:" + s.Port + ": not in the allowlist"
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {

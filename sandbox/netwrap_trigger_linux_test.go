@@ -20,10 +20,7 @@ import (
 // all three, runs it; as root and unprivileged.
 func TestNetWrapNeedsReexec(t *testing.T) {
 	requireBwrap(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	self, err := os.Open("/proc/self/exe")
 	if err != nil {
 		t.Fatal(err)

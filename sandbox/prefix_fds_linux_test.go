@@ -25,10 +25,7 @@ import (
 // write lands. As root and unprivileged.
 func TestPrefixStrayDescriptor(t *testing.T) {
 	requireBwrap(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			ws := netWrapWorkspace(t, base, u)

@@ -233,10 +233,7 @@ func TestProxyListenersPrivate(t *testing.T) {
 	needTool(t, "curl")
 	s := testkit.StartNetServers(t)
 	dest := "127.0.0.1:" + s.Port
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	users := escUsers(t)
 	for _, u := range users {
 		t.Run(u.label, func(t *testing.T) {

@@ -22,10 +22,7 @@ func TestNetworkHostAbstractScope(t *testing.T) {
 	if landlockABI() < 6 {
 		t.Skipf("Landlock ABI %d has no abstract-unix-socket scope (needs 6, Linux 6.12)", landlockABI())
 	}
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	nonce := fmt.Sprintf("reached-%x", rand.Uint64())
 	name := fmt.Sprintf("sandtable-scope-%x", rand.Uint64())
 	ln, err := net.Listen("unix", "@"+name)

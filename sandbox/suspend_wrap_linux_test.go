@@ -26,10 +26,7 @@ import (
 // helper would not stop at all, so the control cannot be the ^Z itself.)
 func TestSuspendWrapHelper(t *testing.T) {
 	requireBwrap(t)
-	base, _, _ := fixture(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	base := sharedBase(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			for _, control := range []bool{false, true} {
