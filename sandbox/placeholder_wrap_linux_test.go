@@ -3,9 +3,12 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -23,6 +26,7 @@ func TestCommandRemovesPlaceholders(t *testing.T) {
 		mode           NetworkMode
 		hostWrites     bool
 		stripProtect   bool
+		unpriv         bool // the helper runs as sandtable-test (a Credential), without the caches root made
 		wantLeft, want string
 	}{
 		{name: "off", mode: NetworkOff},
@@ -30,20 +34,43 @@ func TestCommandRemovesPlaceholders(t *testing.T) {
 		{name: "proxy", mode: NetworkProxy},
 		{name: "written-by-host-stays", mode: NetworkOff, hostWrites: true, want: "the user's\n"},
 		{name: "control-no-cleanup", mode: NetworkOff, stripProtect: true, want: ""},
+		{name: "unprivileged", mode: NetworkOff, unpriv: true},
+		{name: "unprivileged-control-no-cleanup", mode: NetworkOff, unpriv: true, stripProtect: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := realTempDir(t)
+			if c.unpriv {
+				dir = hostDir(t) // the other user reaches it
+			}
 			t.Setenv("HOME", mkdir(t, dir, "home"))
 			ws := mkdir(t, dir, "ws")
+			var cred *syscall.Credential
+			if c.unpriv {
+				u, err := user.Lookup(escUnprivileged)
+				if err != nil || os.Geteuid() != 0 {
+					t.Skipf("no unprivileged run: %v (euid %d)", err, os.Geteuid())
+				}
+				uid, _ := strconv.Atoi(u.Uid)
+				gid, _ := strconv.Atoi(u.Gid)
+				cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
+				for _, d := range []string{dir, ws, filepath.Join(dir, "home")} {
+					if err := os.Chown(d, uid, gid); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			ph := filepath.Join(ws, ".vscode")
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			cmd, err := Command(ctx, Config{Workspace: ws, Network: Network{Mode: c.mode}}, "sh", "-c", "test -f .vscode && test ! -s .vscode && echo placeholder; read x || true")
+			cmd, err := Command(ctx, Config{Workspace: ws, Network: Network{Mode: c.mode}, NoCache: c.unpriv}, "sh", "-c", "test -f .vscode && test ! -s .vscode && echo placeholder; read x || true")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.stripProtect {
 				cmd.Args = slices.DeleteFunc(cmd.Args, func(a string) bool { return strings.HasPrefix(a, netWrapProtect) })
+			}
+			if cred != nil {
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 			}
 			stdin, err := cmd.StdinPipe()
 			if err != nil {
