@@ -85,21 +85,6 @@ func TestNetWrapRefusesSecureExec(t *testing.T) {
 			if err := os.Chmod(dir, 0o777); err != nil {
 				t.Fatal(err)
 			}
-			copyOf := func(name string, who *escUser, mode os.FileMode) string {
-				t.Helper()
-				p := filepath.Join(dir, name)
-				if err := os.WriteFile(p, self, 0o700); err != nil {
-					t.Fatal(err)
-				}
-				// chown clears the set-user-ID bit: the mode comes after.
-				if err := os.Chown(p, who.uid, who.gid); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Chmod(p, mode); err != nil {
-					t.Fatal(err)
-				}
-				return p
-			}
 			run := func(prog, marker string) (ran bool, out string) {
 				t.Helper()
 				c := exec.Command("/usr/bin/python3", "-c", secureExecAttack, prog, marker)
@@ -133,11 +118,11 @@ func TestNetWrapRefusesSecureExec(t *testing.T) {
 				t.Logf("%s: %v: %s", filepath.Base(prog), werr, escShort(buf.String()))
 				return err == nil, buf.String()
 			}
-			suid := copyOf("suid", owner, 0o755|os.ModeSetuid)
+			suid := installCopy(t, dir, self, "suid", owner, 0o755|os.ModeSetuid)
 			if ran, _ := run(suid, filepath.Join(dir, "ran-suid")); ran {
 				t.Errorf("ATTACK SUCCEEDED: a set-user-ID copy owned by uid %d ran the helper's program for uid %d", owner.uid, u.uid)
 			}
-			plain := copyOf("plain", u, 0o755)
+			plain := installCopy(t, dir, self, "plain", u, 0o755)
 			if ran, out := run(plain, filepath.Join(dir, "ran-plain")); !ran {
 				t.Errorf("control: the same attack on a plain copy did not run the helper, so the attack proves nothing:\n%s", out)
 			}
@@ -178,20 +163,6 @@ func TestNetnsHelperRefusesSecureExec(t *testing.T) {
 		owner := users[1-i]
 		t.Run(u.label, func(t *testing.T) {
 			dir := mkdir(t, base, "attack-"+u.label)
-			copyOf := func(name string, who *escUser, mode os.FileMode) string {
-				t.Helper()
-				p := filepath.Join(dir, name)
-				if err := os.WriteFile(p, self, 0o700); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Chown(p, who.uid, who.gid); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Chmod(p, mode); err != nil {
-					t.Fatal(err)
-				}
-				return p
-			}
 			run := func(prog string) string {
 				t.Helper()
 				fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
@@ -220,14 +191,31 @@ func TestNetnsHelperRefusesSecureExec(t *testing.T) {
 				t.Logf("%s: %v: it said %q", filepath.Base(prog), werr, b[:n])
 				return string(b[:n])
 			}
-			suid := copyOf("suid", owner, 0o755|os.ModeSetuid)
+			suid := installCopy(t, dir, self, "suid", owner, 0o755|os.ModeSetuid)
 			if msg := run(suid); !strings.Contains(msg, "no helper runs in it") {
 				t.Errorf("ATTACK SUCCEEDED: a set-user-ID copy owned by uid %d ran the network helper for uid %d: it said %q", owner.uid, u.uid, msg)
 			}
-			plain := copyOf("plain", u, 0o755)
+			plain := installCopy(t, dir, self, "plain", u, 0o755)
 			if msg := run(plain); !strings.Contains(msg, "caller's network namespace") {
 				t.Errorf("control: a plain copy did not run the network helper, so the attack proves nothing: it said %q", msg)
 			}
 		})
 	}
+}
+
+// installCopy writes self to dir/name, owned by who, with mode (chown
+// clears the set-user-ID bit, so the mode comes after).
+func installCopy(t *testing.T, dir string, self []byte, name string, who *escUser, mode os.FileMode) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, self, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(p, who.uid, who.gid); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
