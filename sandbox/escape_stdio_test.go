@@ -32,7 +32,10 @@ func init() {
 				e.secret = escToken("stdout-pipe")
 				stdioPipes(e, 1)
 			},
-			script:  `read -t 2 -r line < /proc/self/fd/1; echo "took: $line" >&2`,
+			// The marker goes to stderr as well: the read may take part of
+			// its stdout copy back out of the sandbox's own pipe before
+			// that pipe's copier does.
+			script:  "echo " + escRan + " >&2; " + `read -t 2 -r line < /proc/self/fd/1; echo "took: $line" >&2`,
 			run:     runStdioHarness,
 			control: func(e *escEnv) escMode { return asIsCtl("stdout passed as it is") },
 		},
