@@ -4,13 +4,10 @@ package sandbox
 
 import (
 	"bytes"
-	"context"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
-	"time"
 )
 
 // The fixtures of the Command and NewCmd stdio attempts
@@ -48,19 +45,6 @@ func runStdioNewCmd(e *escEnv, cmd *exec.Cmd) *escResult {
 	c.Env, c.SysProcAttr, c.Stdin = cmd.Env, cmd.SysProcAttr, run.child
 	c.Stdout, c.Stderr = &buf, &buf
 	err = c.Run()
-	run.host.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	host := exec.CommandContext(ctx, e.bash)
-	host.Stdin = run.child
-	host.Dir, host.Env = e.out, []string{"PATH=" + escPath}
-	if e.u.cred != nil {
-		host.SysProcAttr = &syscall.SysProcAttr{Credential: e.u.cred}
-	}
-	out, herr := host.CombinedOutput()
-	buf.WriteString("host bash: " + string(out))
-	if herr != nil {
-		buf.WriteString(" (" + herr.Error() + ")")
-	}
+	hostBashRest(e, run, &buf)
 	return &escResult{out: buf.String(), err: err, ran: strings.Contains(buf.String(), escRan)}
 }

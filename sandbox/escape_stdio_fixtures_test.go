@@ -78,20 +78,7 @@ func runStdioHarness(e *escEnv, cmd *exec.Cmd) *escResult {
 		// The harness's bash carries on with its script: whatever is left
 		// in the pipe the command had as stdin, once the harness has
 		// written everything.
-		run.host.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		host := exec.CommandContext(ctx, e.bash)
-		host.Stdin = run.child
-		host.Dir, host.Env = e.out, []string{"PATH=" + escPath}
-		if e.u.cred != nil {
-			host.SysProcAttr = &syscall.SysProcAttr{Credential: e.u.cred}
-		}
-		out, herr := host.CombinedOutput()
-		buf.WriteString("host bash: " + string(out))
-		if herr != nil {
-			buf.WriteString(" (" + herr.Error() + ")")
-		}
+		hostBashRest(e, run, &buf)
 	} else {
 		run.child.Close()
 		run.host.SetReadDeadline(time.Now().Add(5 * time.Second))
@@ -99,4 +86,24 @@ func runStdioHarness(e *escEnv, cmd *exec.Cmd) *escResult {
 		buf.WriteString("consumer got: " + strings.ReplaceAll(string(b), e.secret, "[the other writer's line]"))
 	}
 	return &escResult{out: buf.String(), err: err, ran: strings.Contains(buf.String(), escRan)}
+}
+
+// hostBashRest closes the harness's end of run's stdin pipe and runs the
+// harness's bash on what is left in it, as the caller's shell would carry
+// on with its script, writing what that bash printed to buf.
+func hostBashRest(e *escEnv, run *stdioRun, buf *bytes.Buffer) {
+	run.host.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	host := exec.CommandContext(ctx, e.bash)
+	host.Stdin = run.child
+	host.Dir, host.Env = e.out, []string{"PATH=" + escPath}
+	if e.u.cred != nil {
+		host.SysProcAttr = &syscall.SysProcAttr{Credential: e.u.cred}
+	}
+	out, herr := host.CombinedOutput()
+	buf.WriteString("host bash: " + string(out))
+	if herr != nil {
+		buf.WriteString(" (" + herr.Error() + ")")
+	}
 }

@@ -70,14 +70,7 @@ func TestNetWrapRefusesSecureExec(t *testing.T) {
 	if len(users) < 2 {
 		t.Skip("needs root and an unprivileged user")
 	}
-	base := hostDir(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.ReadFile("/proc/self/exe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, self := secureExecFixture(t)
 	for i, u := range users {
 		owner := users[1-i]
 		t.Run(u.label, func(t *testing.T) {
@@ -151,14 +144,7 @@ func TestNetnsHelperRefusesSecureExec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := hostDir(t)
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.ReadFile("/proc/self/exe")
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, self := secureExecFixture(t)
 	for i, u := range users {
 		owner := users[1-i]
 		t.Run(u.label, func(t *testing.T) {
@@ -218,4 +204,19 @@ func installCopy(t *testing.T, dir string, self []byte, name string, who *escUse
 		t.Fatal(err)
 	}
 	return p
+}
+
+// secureExecFixture is a host directory every test user can traverse and
+// the bytes of this test binary, which the attacks install copies of.
+func secureExecFixture(t *testing.T) (base string, self []byte) {
+	t.Helper()
+	base = hostDir(t)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.ReadFile("/proc/self/exe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, self
 }
