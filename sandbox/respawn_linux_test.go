@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,12 +40,11 @@ func TestRespawnVanishedSocket(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
+				// Listed by this process alone (listAlso): a real socket's
+				// removal would fail the other test binary's spawns too.
 				sock := filepath.Join(runDir(t), "vanishing.sock")
-				ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				os.Chmod(sock, 0o777)
+				socketFile(t, sock)
+				listAlso(t, sock)
 				ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 				defer cancel()
 				c, err := NewCmd(ctx, Config{Workspace: ws, NoCache: u.cred != nil}, "sh", "-c", "echo ran")
@@ -56,7 +54,9 @@ func TestRespawnVanishedSocket(t *testing.T) {
 				if !slices.ContainsFunc(c.fold.plan.sockets, func(f pathFact) bool { return f.path == sock }) {
 					t.Fatalf("the spawn does not hide %s: %v", sock, c.fold.plan.sockets)
 				}
-				ln.Close() // removes its file: gone before bwrap mounts over it
+				if err := os.Remove(sock); err != nil { // gone before bwrap mounts over it
+					t.Fatal(err)
+				}
 				if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
 					t.Fatalf("%s is still there: %v", sock, err)
 				}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -37,6 +38,30 @@ func listen(t *testing.T, path string) {
 	t.Cleanup(func() { ln.Close() })
 }
 
+// listAlso adds paths to the host's sockets (listHostSockets) until t
+// ends. A test's socket that is listed while its file goes must be one
+// only this process lists: every spawn on the host, the other test
+// binary's too, lists the real ones, and fails when the file is gone
+// before its bwrap mounts over it.
+func listAlso(t *testing.T, paths ...string) {
+	t.Helper()
+	own := listHostSockets
+	listHostSockets = func() []string { return append(own(), paths...) }
+	t.Cleanup(func() { listHostSockets = own })
+}
+
+// socketFile makes a socket file at path that no socket is bound to, so
+// that no listing of the host's names it.
+func socketFile(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mknod(path, syscall.S_IFSOCK|0o777, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o777); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSocketFacts: the plan hides the host's sockets outside the
 // workspace, not the workspace's own, nor one in a place the sandbox does
 // not show (its private /tmp), nor a granted one, nor one whose file is
@@ -51,12 +76,10 @@ func TestSocketFacts(t *testing.T) {
 	gone := filepath.Join(out, "gone.sock")
 	own := filepath.Join(ws, "own.sock")
 	tmp := filepath.Join(t.TempDir(), "tmp.sock")
-	for _, p := range []string{host, granted, gone, own, tmp, scratch} {
+	for _, p := range []string{host, granted, own, tmp, scratch} {
 		listen(t, p)
 	}
-	if err := os.Remove(gone); err != nil { // as a program that exits unlinks its socket
-		t.Fatal(err)
-	}
+	listAlso(t, gone) // listed, its file gone: as a program that unlinked its socket
 	p, err := newPlan("linux", Config{Workspace: ws, Sockets: []string{granted}})
 	if err != nil {
 		t.Fatal(err)
