@@ -126,6 +126,7 @@ func TestDNSStubRoutes(t *testing.T) {
 	}
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := netWrapWorkspace(t, base, u)
 			for _, a := range attempts {
 				t.Run(a.name, func(t *testing.T) {
@@ -178,6 +179,7 @@ func TestDNSStubAddrConfig(t *testing.T) {
 	base := sharedBase(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := netWrapWorkspace(t, base, u)
 			out, _ := runNewCmdAs(t, u, ws, Network{}, "getent ahostsv4 "+stubTestName+" | head -1")
 			if !strings.HasPrefix(out, "127.77.") {

@@ -29,6 +29,7 @@ func TestProxyConnectionLimit(t *testing.T) {
 			limit int
 		}{{"bounded", bound}, {"control-unbounded", -1}} {
 			t.Run(u.label+"/"+c.name, func(t *testing.T) {
+				u.spawnAs(t)
 				ws := mkdir(t, base, "ws-"+u.label+"-"+c.name)
 				if err := os.Chown(ws, u.uid, u.gid); err != nil {
 					t.Fatal(err)
@@ -103,6 +104,7 @@ func TestProxyConnectionLimitCommand(t *testing.T) {
 	port := floodServer(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := netWrapWorkspace(t, base, u)
 			cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Limits: Limits{ProxyConnections: 3},
 				Network: Network{Mode: NetworkProxy, Private: []string{"127.0.0.1:" + port}}}
@@ -143,6 +145,7 @@ func TestProxyConnectionLimitStub(t *testing.T) {
 			limit int
 		}{{"bounded", bound}, {"control-unbounded", -1}} {
 			t.Run(u.label+"/"+c.name, func(t *testing.T) {
+				u.spawnAs(t)
 				ws := mkdir(t, base, "ws-stub-"+u.label+"-"+c.name)
 				if err := os.Chown(ws, u.uid, u.gid); err != nil {
 					t.Fatal(err)

@@ -25,6 +25,7 @@ func TestProxyForgedName(t *testing.T) {
 				name = u.label + "/control-unchecked"
 			}
 			t.Run(name, func(t *testing.T) {
+				u.spawnAs(t)
 				checkHostNames = check
 				t.Cleanup(func() { checkHostNames = true })
 				ws := mkdir(t, base, "ws-"+strings.ReplaceAll(name, "/", "-"))

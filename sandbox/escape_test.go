@@ -62,6 +62,20 @@ type escUser struct {
 
 func (u *escUser) isRoot() bool { return u.uid == 0 }
 
+// spawnAs makes the spawns built from here until t ends hide the host
+// sockets u can reach (hide-host-socket), for a bwrap started as u: one
+// that only the test process (root) reaches, in another test's or
+// process's private directory, would fail that bwrap's mount over it.
+func (u *escUser) spawnAs(t *testing.T) {
+	if u.cred == nil {
+		return
+	}
+	own := socketIdentity
+	id := identity{uid: u.cred.Uid, gids: []uint32{u.cred.Gid}}
+	socketIdentity = func() identity { return id }
+	t.Cleanup(func() { socketIdentity = own })
+}
+
 // escUsers returns the current user and, when that is root, the
 // unprivileged test user. A missing test user is a skip with a reason, or a
 // failure when SANDTABLE_REQUIRE_BWRAP=1.
@@ -180,13 +194,8 @@ func newEscPass(t *testing.T, u *escUser) (pass *escPass, restore func()) {
 	}
 	// bwrap runs as the pass's user: the host sockets worth hiding are the
 	// ones that user can reach (hide-host-socket).
-	ownIdentity := socketIdentity
-	if u.cred != nil {
-		id := identity{uid: u.cred.Uid, gids: []uint32{u.cred.Gid}}
-		socketIdentity = func() identity { return id }
-	}
+	u.spawnAs(t)
 	return p, func() {
-		socketIdentity = ownIdentity
 		for k, v := range saved {
 			if v == nil {
 				os.Unsetenv(k)

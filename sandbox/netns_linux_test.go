@@ -44,6 +44,7 @@ func TestNetworkProxyNewCmd(t *testing.T) {
 exec 3<>/dev/tcp/127.0.0.1/3128 && printf 'CONNECT 127.0.0.9:22 HTTP/1.1\r\nHost: 127.0.0.9:22\r\n\r\n' >&3 && head -1 <&3`
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := mkdir(t, base, "ws-"+u.label)
 			if err := os.Chown(ws, u.uid, u.gid); err != nil {
 				t.Fatal(err)

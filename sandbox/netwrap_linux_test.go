@@ -117,6 +117,7 @@ print(s.recv(100).decode())' ` + s.Abstract
 	}
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := netWrapWorkspace(t, base, u)
 			for _, a := range attempts {
 				t.Run(a.name, func(t *testing.T) {

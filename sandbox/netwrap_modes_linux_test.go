@@ -20,6 +20,7 @@ func TestWrapHelperModes(t *testing.T) {
 	base := sharedBase(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := netWrapWorkspace(t, base, u)
 			sockets := func(mode NetworkMode) (int, string) {
 				t.Helper()

@@ -49,6 +49,7 @@ func TestNetworkProxyCommandRefused(t *testing.T) {
 	want := "refused localhost:" + s.Port + ": not in the allowlist"
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := netWrapWorkspace(t, base, u)
 			var mu sync.Mutex
 			var heard []string

@@ -74,6 +74,7 @@ func TestNetWrapRefusesSecureExec(t *testing.T) {
 	for i, u := range users {
 		owner := users[1-i]
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			dir := mkdir(t, base, "attack-"+u.label)
 			if err := os.Chmod(dir, 0o777); err != nil {
 				t.Fatal(err)
@@ -148,6 +149,7 @@ func TestNetnsHelperRefusesSecureExec(t *testing.T) {
 	for i, u := range users {
 		owner := users[1-i]
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			dir := mkdir(t, base, "attack-"+u.label)
 			run := func(prog string) string {
 				t.Helper()

@@ -28,6 +28,7 @@ func TestNetWrapNeedsReexec(t *testing.T) {
 	defer self.Close()
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			dir := netWrapWorkspace(t, base, u)
 			n := 0
 			run := func(arg0, parent string, viaShell bool) bool {

@@ -53,6 +53,7 @@ func TestCommandRemovesPlaceholders(t *testing.T) {
 				uid, _ := strconv.Atoi(u.Uid)
 				gid, _ := strconv.Atoi(u.Gid)
 				cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
+				(&escUser{uid: uid, gid: gid, cred: cred}).spawnAs(t)
 				for _, d := range []string{dir, ws, filepath.Join(dir, "home")} {
 					if err := os.Chown(d, uid, gid); err != nil {
 						t.Fatal(err)

@@ -28,6 +28,7 @@ func TestPrefixStrayDescriptor(t *testing.T) {
 	base := sharedBase(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := netWrapWorkspace(t, base, u)
 			run := func(name string, undo bool) bool {
 				t.Helper()

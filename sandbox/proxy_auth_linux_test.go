@@ -82,6 +82,7 @@ func TestProxyAuthAttack(t *testing.T) {
 	}
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			p, refused := macProxyRun(t, dest, destTLS)
 			for name, args := range attacks(p.proxyPort) {
 				if out := hostClient(t, u, nil, curl(args)...); strings.Contains(out, s.Nonce) {
@@ -237,6 +238,7 @@ func TestProxyListenersPrivate(t *testing.T) {
 	users := escUsers(t)
 	for _, u := range users {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := netWrapWorkspace(t, base, u)
 			cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Mode: NetworkProxy, Private: []string{dest}}}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -23,11 +23,7 @@ func TestRespawnVanishedSocket(t *testing.T) {
 	requireBwrap(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
-			if u.cred != nil {
-				own := socketIdentity
-				t.Cleanup(func() { socketIdentity = own })
-				socketIdentity = func() identity { return identity{uid: uint32(u.uid), gids: []uint32{uint32(u.gid)}} }
-			}
+			u.spawnAs(t)
 			for _, respawn := range []bool{true, false} {
 				base := hostDir(t)
 				if err := os.Chmod(base, 0o755); err != nil {

@@ -288,6 +288,7 @@ func TestSandboxUnprivileged(t *testing.T) {
 	}
 	home := newHome(t, base)
 	ws := mkdir(t, base, "ws")
+	(&escUser{uid: uid, gid: gid, cred: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}).spawnAs(t)
 	secret := writeFile(t, home, ".netrc", "password unpriv-secret")
 	for _, p := range []string{home, ws, secret} {
 		if err := os.Chown(p, uid, gid); err != nil {

@@ -41,6 +41,7 @@ print(s.recv(100).decode())' ` + name
 	}
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			ws := mkdir(t, base, "ws-"+u.label)
 			if err := os.Chown(ws, u.uid, u.gid); err != nil {
 				t.Fatal(err)

@@ -29,6 +29,7 @@ func TestSuspendWrapHelper(t *testing.T) {
 	base := sharedBase(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
 			for _, control := range []bool{false, true} {
 				name := "fixed"
 				if control {
