@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -72,5 +73,88 @@ func settle(count func() int) int {
 			return n
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestDyingThreadsSpareOtherRuns: a run started from some thread of the
+// caller (a Command's wrap helper, which dies with the thread that forked
+// it) outlives the spawns whose threads die after them (mode host's
+// Landlock scope; mode proxy's network thread for a root caller). The
+// control, with dyingThread taking whatever thread it is given, kills it
+// when one of those threads is the one that started it. The run is started
+// as root and as the unprivileged user.
+func TestDyingThreadsSpareOtherRuns(t *testing.T) {
+	requireBwrap(t)
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := Network{Mode: NetworkHost}
+	switch {
+	case scopeAbstract(bwrap):
+	case os.Geteuid() == 0:
+		short = Network{Mode: NetworkProxy}
+	default:
+		t.Skip("no spawn here starts from a thread that dies: no Landlock abstract scope, and not root")
+	}
+	base := sharedBase(t)
+	// killedIn runs up to rounds rounds of a long run as u and ten spawns
+	// of this process's meanwhile, and returns the first round whose long run was killed,
+	// or -1.
+	rootWS := mkdir(t, base, "ws-short")
+	killedIn := func(t *testing.T, u *escUser, ws string, rounds int) int {
+		cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Mode: NetworkHost}}
+		for round := 0; round < rounds; round++ {
+			long, err := Command(context.Background(), cfg, "sleep", "60")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.cred != nil {
+				long.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+			}
+			if err := long.Start(); err != nil {
+				t.Fatal(err)
+			}
+			ended := make(chan error, 1)
+			go func() { ended <- long.Wait() }()
+			for range 10 {
+				c, err := NewCmd(context.Background(), Config{Workspace: rootWS, Policy: Required, NoCache: true, Network: short}, "true")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out, err := c.CombinedOutput(); err != nil {
+					t.Fatalf("a short spawn: %v: %s", err, out)
+				}
+			}
+			// A thread that died with its spawn has sent its signal by the
+			// time that spawn's Wait returned; the kill takes a moment more.
+			select {
+			case err = <-ended:
+			case <-time.After(200 * time.Millisecond):
+				long.Process.Kill()
+				<-ended
+				continue
+			}
+			t.Logf("round %d: the long run ended before it was killed: %v", round, err)
+			return round
+		}
+		return -1
+	}
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			u.spawnAs(t)
+			ws := mkdir(t, base, "ws-"+u.label)
+			if err := os.Chown(ws, u.uid, u.gid); err != nil {
+				t.Fatal(err)
+			}
+			if r := killedIn(t, u, ws, 5); r >= 0 {
+				t.Errorf("a spawn's dying thread killed another run in round %d", r)
+			}
+			spareChildren = false
+			defer func() { spareChildren = true }()
+			if r := killedIn(t, u, ws, 30); r < 0 {
+				t.Errorf("control: without sparing threads with children no run was killed in 30 rounds, so the test proves nothing")
+			}
+		})
 	}
 }
