@@ -645,8 +645,11 @@ func runOutlive(e *escEnv, cmd *exec.Cmd) *escResult {
 	if err := parent.Start(); err != nil {
 		e.t.Fatal(err)
 	}
+	// The parent is killed once the snippet started and its marker is in
+	// the log: the wrap helper copies the sandbox's output through a pipe
+	// of its own, and what it had not copied when killed is lost.
 	deadline := time.Now().Add(10 * time.Second)
-	for !exists(started) && time.Now().Before(deadline) {
+	for !(exists(started) && fileHas(logPath, escRan)) && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	tree := descendants(parent.Process.Pid)
