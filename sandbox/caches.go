@@ -160,8 +160,14 @@ func makeCaches(res *resolved, rows []refuseRow) error {
 	return nil
 }
 
-// forget drops what r remembers of p, which this spawn has just created.
-func (r *resolver) forget(p string) { delete(r.seen, p) }
+// forget drops what r remembers of p, which this spawn has just created,
+// and its directory's listing, which lacks it.
+func (r *resolver) forget(p string) {
+	delete(r.seen, p)
+	if d := r.dirs[path.Dir(p)]; d != nil {
+		d.names = nil
+	}
+}
 
 // mkdirOwned makes the cache directory d; one found in its place is
 // checked as the refuse stage checks the directories it finds.

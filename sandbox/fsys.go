@@ -13,9 +13,15 @@ import (
 // resolution and the bwrap lookup go through them, so a test (or a profile of
 // spawn latency) can count and fake every call in one place.
 var (
-	lstat    = os.Lstat
-	readlink = os.Readlink
+	lstat     = os.Lstat
+	readlink  = os.Readlink
+	listNames = listDirNames
 )
+
+// listAfter is the number of lookups in one directory after which the
+// resolver lists it once, and answers the names it lacks without a call:
+// most default hidden paths are missing, a hundred of them under the home.
+const listAfter = 4
 
 // maxLinks bounds symlink chains, like the kernel's ELOOP limit.
 const maxLinks = 40
@@ -38,6 +44,17 @@ type resolver struct {
 	via []string
 	// mounts is the mount table, read on the first fsPlace.
 	mounts []mountEntry
+	// dirs counts the lookups in each directory, and holds its listing
+	// once it has one (listAfter).
+	dirs map[string]*dirLookups
+}
+
+// dirLookups is what a resolver knows of one directory's entries.
+type dirLookups struct {
+	n          int
+	searchable bool // a lookup in it was answered: listing it is no wider
+	listed     bool // the listing was tried
+	names      map[string]struct{}
 }
 
 // mountEntry is one mount: the file system (device), the directory of it
@@ -72,15 +89,63 @@ func (r *resolver) lstat(p string) (fs.FileInfo, error) {
 	if v, ok := r.seen[p]; ok {
 		return v.fi, v.err
 	}
-	fi, err := lstat(p)
 	if r.seen == nil {
 		// Sized for a typical spawn (the workspace, the home, the
 		// default hidden set, the PATH walk), so the map does not grow
 		// through three copies on the way there.
 		r.seen = make(map[string]lstatResult, 64)
 	}
+	d := r.dirOf(p)
+	if d != nil && d.names == nil && !d.listed && d.searchable && d.n >= listAfter {
+		d.listed = true
+		d.names, _ = listNames(path.Dir(p))
+	}
+	if d != nil && d.names != nil {
+		if _, ok := d.names[path.Base(p)]; !ok {
+			err := &fs.PathError{Op: "lstat", Path: p, Err: syscall.ENOENT}
+			r.seen[p] = lstatResult{nil, err}
+			return nil, err
+		}
+	}
+	fi, err := lstat(p)
+	if d != nil {
+		d.n++
+		d.searchable = d.searchable || err == nil || errors.Is(err, syscall.ENOENT)
+	}
 	r.seen[p] = lstatResult{fi, err}
 	return fi, err
+}
+
+// dirOf returns the lookups in p's directory, nil for "/" itself.
+func (r *resolver) dirOf(p string) *dirLookups {
+	if p == "/" {
+		return nil
+	}
+	dir := path.Dir(p)
+	d := r.dirs[dir]
+	if d == nil {
+		if r.dirs == nil {
+			r.dirs = make(map[string]*dirLookups, 16)
+		}
+		d = &dirLookups{}
+		r.dirs[dir] = d
+	}
+	return d
+}
+
+// isDir reports whether p is a directory, not through a symlink, from the
+// resolve's own lookups when they tell: under a missing directory, say.
+func (r *resolver) isDir(p string) bool {
+	for a := path.Dir(p); a != "/"; a = path.Dir(a) {
+		if v, ok := r.seen[a]; ok {
+			if v.err != nil || !v.fi.IsDir() {
+				return false
+			}
+			break
+		}
+	}
+	fi, err := r.lstat(p)
+	return err == nil && fi.IsDir()
 }
 
 // resolve returns the symlink-free form of the clean absolute path p and the

@@ -25,6 +25,20 @@ func countLstat(t *testing.T) map[string]int {
 	return calls
 }
 
+// countListings routes the package's directory listings through a counter
+// for the rest of the test and returns how often each directory was listed.
+func countListings(t *testing.T) map[string]int {
+	t.Helper()
+	calls := map[string]int{}
+	orig := listNames
+	listNames = func(dir string) (map[string]struct{}, bool) {
+		calls[dir]++
+		return orig(dir)
+	}
+	t.Cleanup(func() { listNames = orig })
+	return calls
+}
+
 // prefixesOf adds every ancestor of the clean absolute path p, and p, to set.
 func prefixesOf(set map[string]bool, p string) {
 	for i := 1; i <= len(p); i++ {
@@ -36,8 +50,8 @@ func prefixesOf(set map[string]bool, p string) {
 
 // TestPrefixLstatsEachPathOnce pins the file system cost of a whole Prefix
 // call, validation, path facts, program lookup and probe included: exactly
-// one lstat per distinct path component the answer depends on, and nothing
-// else. The config is one whose every visited path the test controls: a
+// one lookup per distinct path component the answer depends on (an lstat,
+// or the one listing of its directory), and nothing else. The config is one whose every visited path the test controls: a
 // temporary $HOME with three defaults present, a fake bwrap on a PATH under
 // the same temporary directory, and the table's absolute defaults revealed
 // so the host's /run does not enter the count.
@@ -110,6 +124,7 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	listHostSockets = func() []string { return nil }
 	defer func() { listHostSockets = ownList }()
 	calls := countLstat(t)
+	listed := countListings(t)
 	w, err := Prefix(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -131,27 +146,30 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 			t.Errorf("%s: lstat of a path the answer does not depend on", p)
 		}
 	}
+	for d, n := range listed {
+		total += n
+		if n > 1 {
+			t.Errorf("%s: listed %d times, want 1", d, n)
+		}
+	}
 	for p := range want {
-		if calls[p] == 0 {
+		if calls[p] == 0 && listed[path.Dir(p)] == 0 {
 			t.Errorf("%s: never looked at", p)
 		}
 	}
 	// The same number spelled out, so a change in the cost shows up in
 	// review: the components of the temporary directory, then ws, home,
-	// bin and bin/bwrap, then 122 for the home defaults (134 entries: 87
-	// distinct first components, .config among them, which exists, and
-	// 35 distinct components under it; every other entry stops at its
-	// missing first component, which entries such as .cargo, .local and
-	// .m2 share, and .nvm, whose * is never read), then 7 for the redacted files under the home (.npmrc,
-	// .yarnrc.yml, .gitconfig, .pip, .config/pip, .config/uv and .wgetrc;
-	// .config/git/config stops at .config/git, which a default shares;
-	// the rows derived from a variable name nothing here), then 9 for the
-	// protect section (ws/.git and the 8 names under the root, all missing
-	// here).
-	if exact := strings.Count(dir, "/") + 4 + 122 + 7 + 9; total != exact || len(want) != exact {
-		t.Errorf("%d lstats (%d expected paths), want exactly %d", total, len(want), exact)
+	// bin and bin/bwrap; then, in each of home, home/.config and ws (the
+	// protect section's names under the root), the first listAfter
+	// lookups, one listing, and an lstat of each name the listing has
+	// that came later (.config and .npmrc under the home). Every other
+	// default, redacted file and protected name under them (134 home
+	// entries: 87 distinct first components, 35 under .config) is
+	// answered by the listing.
+	if exact := strings.Count(dir, "/") + 4 + 3*listAfter + 2 + 3; total != exact {
+		t.Errorf("%d lookups (%d expected paths), want exactly %d", total, len(want), exact)
 	}
-	t.Logf("%d lstats for %d distinct paths", total, len(calls))
+	t.Logf("%d lookups, %d of them lstats of distinct paths", total, len(calls))
 }
 
 // TestPrefixSharesLookups checks the same property on the host as it is,
