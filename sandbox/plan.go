@@ -119,6 +119,11 @@ type plan struct {
 	// mounts is the Linux mount group in depth order, parent before child
 	// and table order on ties; see sortMounts.
 	mounts []mount
+
+	// watch is what a Linux spawn's watch covers (watchTargets), found
+	// with the resolve's own lstats; watchPlanned says it was.
+	watch        []watchTarget
+	watchPlanned bool
 }
 
 // newPlan makes the plan the builders for goos read from cfg: the validate
@@ -178,6 +183,9 @@ func makePlan(res *resolved, rows []refuseRow) (*plan, error) {
 		p.mounts = sortMounts(linuxMounts(p, nil))
 		p.sockets = hiddenSockets(p, res.hostSockets)
 		p.mounts = withSocketMounts(p, p.mounts)
+		if res.strict {
+			p.watch, p.watchPlanned = watchTargets(p, res.r.isDir), true
+		}
 	}
 	p.numberFiles(nativeSeccomp() != nil)
 	return p, nil

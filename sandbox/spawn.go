@@ -143,12 +143,20 @@ func (c *Cmd) Start() error {
 	if err != nil {
 		return err
 	}
-	w, err := startWatch(c.fold.plan)
-	if err != nil {
-		locks.release()
-		return err
+	// The watch is set up alongside bwrap's own setup: the fold waits
+	// for it (ready) before it lets the command run.
+	pw := startWatchAsync(c.fold.plan)
+	c.fold.ready = pw.ready
+	err = c.fold.start(c)
+	w, werr := pw.wait()
+	if err == nil && werr != nil {
+		// bwrap's child was gone before the fold let it run: the
+		// command never ran, and the watch's reason is the answer.
+		_ = c.Process.Kill()
+		_ = c.fold.wait(c)
+		err = werr
 	}
-	if err := c.fold.start(c); err != nil {
+	if err != nil {
 		w.stop()
 		removePlaceholders(c.fold.plan, locks)
 		return err
@@ -454,3 +462,12 @@ func (e *commandError) Error() string {
 }
 
 func (e *commandError) Unwrap() error { return e.err }
+
+// readyToRun waits for what must be in place before the command runs
+// (ready), if anything.
+func (f *fold) readyToRun() error {
+	if f.ready == nil {
+		return nil
+	}
+	return f.ready()
+}

@@ -43,6 +43,10 @@ type fold struct {
 	unscope func()
 	// respawned: Wait ran the spawn again once (setupFailed).
 	respawned bool
+	// ready waits for what must be in place before the command runs
+	// (the watch): the window's release calls it, or, without a window,
+	// the fork.
+	ready func() error
 }
 
 // newFold prepares the folded spawn. A probe that already failed in this
@@ -134,6 +138,14 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 		pw.Close()
 		return false, err
 	}
+	if f.win == nil {
+		// Nothing holds the command once bwrap starts.
+		if err := f.readyToRun(); err != nil {
+			pr.Close()
+			pw.Close()
+			return false, err
+		}
+	}
 	run.Args = slices.Concat(args[:1], f.statusArgs(3+len(extra)), args[end+1:])
 	f.hf.blockFD = ""
 	run.ExtraFiles = append(slices.Clip(extra), pw)
@@ -211,6 +223,9 @@ func (f *fold) startPlain(c *Cmd) error {
 	}
 	f.plain = true
 	if err := c.guard(nil); err != nil {
+		return err
+	}
+	if err := f.readyToRun(); err != nil {
 		return err
 	}
 	return f.startRun(c.Cmd)

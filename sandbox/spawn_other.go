@@ -5,13 +5,19 @@ package sandbox
 // fold exists only on Linux, where bwrap reports on a status descriptor;
 // elsewhere NewCmd probes like Command and Cmd runs its exec.Cmd as is.
 type fold struct {
-	tail *tail
-	plan *plan
+	tail  *tail
+	plan  *plan
+	ready func() error
 }
 
 func newFold(*Cmd, *plan, hostFacts, []WrapFile) (*fold, error) { return nil, nil }
 
-func (f *fold) start(c *Cmd) error { return c.Cmd.Start() }
+func (f *fold) start(c *Cmd) error {
+	if err := f.readyToRun(); err != nil {
+		return err
+	}
+	return c.Cmd.Start()
+}
 
 func (f *fold) prepareNet(*Cmd) {}
 func (f *fold) dropNet()        {}

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"errors"
-	"os"
 	"path"
 )
 
@@ -10,6 +9,39 @@ import (
 // watched path (rules/linux.yaml, watch) was created, removed or replaced
 // on the host while it ran.
 var ErrHostChanged = errors.New("a hidden or protected path changed on the host during the run")
+
+// pendingWatch is a watch being set up while the spawn starts.
+type pendingWatch struct {
+	done chan struct{}
+	w    *hostWatch
+	err  error
+}
+
+// startWatchAsync starts setting up p's watch (startWatch) in the
+// background.
+func startWatchAsync(p *plan) *pendingWatch {
+	pw := &pendingWatch{done: make(chan struct{})}
+	go func() {
+		defer close(pw.done)
+		pw.w, pw.err = startWatch(p)
+	}()
+	return pw
+}
+
+// ready waits until the watch is in place, and returns why it is not.
+func (pw *pendingWatch) ready() error {
+	<-pw.done
+	return pw.err
+}
+
+// wait returns the watch once it is set up, nil with the error if not.
+func (pw *pendingWatch) wait() (*hostWatch, error) {
+	<-pw.done
+	if pw.err != nil {
+		return nil, pw.err
+	}
+	return pw.w, nil
+}
 
 // watchSet is the plan's set a watch row covers.
 type watchSet uint8
@@ -39,23 +71,14 @@ type watchTarget struct {
 
 // watchTargets lists the names the watch rows cover in p: each path's
 // directory and last component, or, for a path that is missing with its
-// directory, the nearest existing ancestor and the next component, where
-// the path would have to be created first.
-func watchTargets(p *plan) []watchTarget {
+// directory, the nearest existing ancestor (isDir says which exist) and
+// the next component, where the path would have to be created first. An
+// ancestor made since isDir looked is caught by startWatch's check of the
+// missing names.
+func watchTargets(p *plan, isDir func(string) bool) []watchTarget {
 	var out []watchTarget
 	seen := map[[2]string]int{}
-	// Many missing paths share their nearest existing ancestor (the
-	// home, ~/.config): each directory is looked at once.
-	isDir := map[string]bool{}
-	dirExists := func(dir string) bool {
-		d, ok := isDir[dir]
-		if !ok {
-			fi, err := os.Lstat(dir)
-			d = err == nil && fi.IsDir()
-			isDir[dir] = d
-		}
-		return d
-	}
+	dirExists := isDir
 	add := func(rule string, f pathFact, placeholder, removal bool) {
 		at := f.path
 		if f.kind == kindMissing && !placeholder {

@@ -34,7 +34,11 @@ const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN
 // directory that vanished or that this process may not read is skipped:
 // the sandbox, with the same uid and fewer rights, cannot list it either.
 func startWatch(p *plan) (*hostWatch, error) {
-	targets := watchTargets(p)
+	targets := p.watch
+	if !p.watchPlanned {
+		var r resolver
+		targets = watchTargets(p, r.isDir)
+	}
 	if len(targets) == 0 {
 		return nil, nil
 	}
@@ -47,33 +51,64 @@ func startWatch(p *plan) (*hostWatch, error) {
 		unix.Close(fd)
 		return nil, fmt.Errorf("sandbox: watch hidden and protected paths: %w", err)
 	}
+	// Many targets share a directory (the home, ~/.config): one watch
+	// each, and for the missing names one listing each.
+	wds := make(map[string]int32, 16)
+	missing := make(map[string][]watchTarget, 16)
 	for _, t := range targets {
-		wd, err := unix.InotifyAddWatch(fd, t.dir, watchMask)
-		if err != nil {
-			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOTDIR) {
-				continue
+		if t.missing {
+			missing[t.dir] = append(missing[t.dir], t)
+		}
+		wd, ok := wds[t.dir]
+		if !ok {
+			n, err := unix.InotifyAddWatch(fd, t.dir, watchMask)
+			if err != nil {
+				if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOTDIR) {
+					continue
+				}
+				w.close()
+				return nil, fmt.Errorf("sandbox: watch %s: %w", t.dir, err)
 			}
-			w.close()
-			return nil, fmt.Errorf("sandbox: watch %s: %w", t.dir, err)
+			wd = int32(n)
+			wds[t.dir] = wd
 		}
-		if w.byWD[int32(wd)] == nil {
-			w.byWD[int32(wd)] = map[string]watchTarget{}
-			w.dirOf[int32(wd)] = t.dir
+		if w.byWD[wd] == nil {
+			w.byWD[wd] = map[string]watchTarget{}
+			w.dirOf[wd] = t.dir
 		}
-		w.byWD[int32(wd)][t.name] = t
+		w.byWD[wd][t.name] = t
 	}
 	// A path missing when the plan was made, and so not hidden, that
 	// appeared before the watch was in place would go unseen.
-	for _, t := range targets {
-		if !t.missing {
-			continue
-		}
-		if _, err := os.Lstat(t.dir + "/" + t.name); err == nil {
+	for dir, ts := range missing {
+		if t, ok := appeared(dir, ts); ok {
 			w.close()
 			return nil, fmt.Errorf("sandbox: %s/%s appeared on the host after the sandbox was planned (rule %s): %w", t.dir, t.name, t.rule, ErrHostChanged)
 		}
 	}
 	return w, nil
+}
+
+// appeared returns the first of ts, names in dir that were missing, that
+// exists now: from one listing of dir, or an lstat of each where dir
+// cannot be listed in full.
+func appeared(dir string, ts []watchTarget) (watchTarget, bool) {
+	if len(ts) > 1 {
+		if names, ok := listNames(dir); ok {
+			for _, t := range ts {
+				if _, ok := names[t.name]; ok {
+					return t, true
+				}
+			}
+			return watchTarget{}, false
+		}
+	}
+	for _, t := range ts {
+		if _, err := os.Lstat(dir + "/" + t.name); err == nil {
+			return t, true
+		}
+	}
+	return watchTarget{}, false
 }
 
 func (w *hostWatch) close() {

@@ -70,20 +70,36 @@ func (l *lockedBuffer) String() string {
 
 // TestWatchRefusesLateArrival: a hidden path missing when NewCmd planned
 // the spawn, and so not hidden, that appears before Start would be plain
-// to see and unwatched; Start refuses it. The control is Command, which
-// plans the same way and watches nothing: it reads the secret.
+// to see and unwatched; Start refuses it, and the command never runs:
+// with the run-time limits, whose window holds it while the watch is set
+// up beside bwrap's setup, and without them, when the watch is set up
+// before bwrap starts. The control is Command, which plans the same way
+// and watches nothing: it reads the secret.
 func TestWatchRefusesLateArrival(t *testing.T) {
 	base, _, ws := fixture(t)
 	cred := base + "/cred"
 	cfg := Config{Workspace: ws, Hidden: []string{cred}}
-	c, err := NewCmd(t.Context(), cfg, "cat", cred)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, base, "cred", "LATE-SECRET\n")
-	out, err := c.Output()
-	if !errors.Is(err, ErrHostChanged) || strings.Contains(string(out), "LATE-SECRET") {
-		t.Fatalf("Output = %q, %v; want ErrHostChanged and no secret", out, err)
+	for _, name := range []string{"window", "no window"} {
+		os.Remove(cred)
+		c, err := NewCmd(t.Context(), cfg, "cat", cred)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.fold.plan.run.any() {
+			t.Fatal("the default plan has no run-time limits")
+		}
+		if name == "no window" {
+			// The table's memory default cannot be turned off: a plan
+			// without run-time limits, as a machine without them has.
+			p := *c.fold.plan
+			p.run = runLimits{}
+			c.fold.plan = &p
+		}
+		writeFile(t, base, "cred", "LATE-SECRET\n")
+		out, err := c.Output()
+		if !errors.Is(err, ErrHostChanged) || strings.Contains(string(out), "LATE-SECRET") {
+			t.Fatalf("%s: Output = %q, %v; want ErrHostChanged and no secret", name, out, err)
+		}
 	}
 
 	os.Remove(cred)

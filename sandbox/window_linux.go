@@ -59,11 +59,12 @@ func (w *window) close() {
 }
 
 // apply applies p's run-time limits to pid, the sandbox's first process,
-// and releases it. root says whether the sandbox runs as uid 0, which
-// RLIMIT_NPROC does not bound. A limit that cannot be applied is an error
-// when required, and recorded in skipped otherwise; after an error the
-// caller kills bwrap and then closes the window.
-func (w *window) apply(p *plan, pid int, root bool) error {
+// waits for ready, and releases it. root says whether the sandbox runs as
+// uid 0, which RLIMIT_NPROC does not bound. A limit that cannot be
+// applied is an error when required, and recorded in skipped otherwise;
+// after an error (ready's too) the caller kills bwrap and then closes the
+// window.
+func (w *window) apply(p *plan, pid int, root bool, ready func() error) error {
 	l := &p.run
 	fail := func(i int, why, hint string) error {
 		if l.required[i] {
@@ -113,6 +114,11 @@ func (w *window) apply(p *plan, pid int, root bool) error {
 			if err := fail(limitCPUTime, "RLIMIT_CPU: "+err.Error(), ""); err != nil {
 				return err
 			}
+		}
+	}
+	if ready != nil {
+		if err := ready(); err != nil {
+			return err
 		}
 	}
 	// A write error means bwrap's child has gone: its setup failed after
@@ -207,7 +213,7 @@ func (f *fold) release(c *Cmd) error {
 		// A handle on the blocked child first: if the limits fail, it is
 		// what must die, and bwrap's death alone does not wake it.
 		pidfd, _ = unix.PidfdOpen(pid, 0)
-		err = f.win.apply(f.plan, pid, root)
+		err = f.win.apply(f.plan, pid, root, f.readyToRun)
 	}
 	if pidfd >= 0 {
 		if err != nil {
@@ -220,6 +226,7 @@ func (f *fold) release(c *Cmd) error {
 	}
 	_ = c.Process.Kill()
 	_ = c.Cmd.Wait()
+	f.stopNet() // the thread that forked it, and the helper's listeners
 	_ = f.win.finish()
 	f.pr.Close()
 	f.pr = nil
