@@ -29,25 +29,36 @@ func (r *runTerminals) restore() {
 // sandtable stops itself. When it is continued, the terminal is saved
 // again and, in the foreground, given the command's settings back, and
 // the sandbox continues. A sandbox that cannot be stopped is killed.
-func suspendOnStop(cmd *sandbox.Cmd, terms *runTerminals, sigs chan os.Signal) {
-	for range sigs {
-		resume, err := cmd.Suspend()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "sandtable: %v; killing the run\n", err)
-			_ = cmd.Process.Kill()
+func suspendOnStop(cmd *sandbox.Cmd, terms *runTerminals, sigs *signals) {
+	goOn := true
+	for range sigs.stop {
+		sigs.during(func() { goOn = suspendRun(cmd, terms, sigs.stop) })
+		if !goOn {
 			return
 		}
-		terms.mu.Lock()
-		running := saveTerminals()
-		restoreTerminals(terms.saved)
-		stopSelf()
-		terms.saved = saveTerminals()
-		if foreground(running) {
-			restoreTerminals(running)
-		}
-		terms.mu.Unlock()
-		// restoreTerminals resets SIGTTOU's handling: catch it again.
-		signal.Notify(sigs, stopSignals...)
-		resume()
 	}
+}
+
+// suspendRun is one stop of the run and its continuation; false when the
+// sandbox could not be stopped, and was killed.
+func suspendRun(cmd *sandbox.Cmd, terms *runTerminals, stop chan os.Signal) bool {
+	resume, err := cmd.Suspend()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "sandtable: %v; killing the run\n", err)
+		_ = cmd.Process.Kill()
+		return false
+	}
+	terms.mu.Lock()
+	running := saveTerminals()
+	restoreTerminals(terms.saved)
+	stopSelf()
+	terms.saved = saveTerminals()
+	if foreground(running) {
+		restoreTerminals(running)
+	}
+	terms.mu.Unlock()
+	// restoreTerminals resets SIGTTOU's handling: catch it again.
+	signal.Notify(stop, stopSignals...)
+	resume()
+	return true
 }
