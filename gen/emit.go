@@ -158,7 +158,7 @@ func emitRuleTable(f *jen.File, t *Table) {
 				g.Add(row(e.ID, p.Name, "", "seccomp", "refuse "+e.What()+" ("+e.ErrnoName()+")", "", e.Why))
 			}
 			for _, e := range p.Watch {
-				g.Add(row(e.ID, p.Name, e.For, "watch", "stop the run when a "+e.For+" path changes on the host", "", e.Why))
+				g.Add(row(e.ID, p.Name, e.For, "watch", watchEmits(e), "", e.Why))
 			}
 			for _, e := range p.Limits {
 				g.Add(row(e.ID, p.Name, "", "limits", "default "+e.What(), "", e.Why))

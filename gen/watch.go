@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 	"gopkg.in/yaml.v3"
@@ -16,7 +17,10 @@ type WatchEntry struct {
 	Pos Pos
 	ID  string
 	For string // hidden, protected or suspend
-	Why string
+	// StopSeconds is a suspend row's stop-timeout: how long stopping the
+	// sandbox may take before the run is killed instead; 0 on other rows.
+	StopSeconds int
+	Why         string
 }
 
 // watchFor maps a watch row's `for` to the sandbox constant.
@@ -26,13 +30,21 @@ var watchFor = map[string]string{
 	"suspend":   "watchSuspend",
 }
 
-// watchWhat says what a watch row's `for` watches, for POLICY.md and
-// genrules -diff.
-func watchWhat(f string) string {
-	if f == "suspend" {
-		return "the caller's suspension (^Z): the whole sandbox stops first"
+// watchWhat says what a watch row watches, for POLICY.md and genrules
+// -diff.
+func watchWhat(e WatchEntry) string {
+	if e.For == "suspend" {
+		return "the caller's suspension (^Z): the whole sandbox stops first, or the run is killed after " + strconv.Itoa(e.StopSeconds) + "s"
 	}
-	return "each " + f + " path"
+	return "each " + e.For + " path"
+}
+
+// watchEmits is what a watch row does, for the rule metadata table.
+func watchEmits(e WatchEntry) string {
+	if e.For == "suspend" {
+		return "stop the whole sandbox before the caller stops (^Z), or kill the run after " + strconv.Itoa(e.StopSeconds) + "s"
+	}
+	return "stop the run when a " + e.For + " path changes on the host"
 }
 
 // watch reads the watch section: {id, for, why} rows.
@@ -49,7 +61,7 @@ func (l *loader) watch(n *yaml.Node) []WatchEntry {
 		if v := lookup(e, "id"); v != nil {
 			en.ID, _ = l.str(v, "", "watch: id")
 		}
-		l.keys(e, en.ID, []string{"id", "for", "why"}, func(key string, k, v *yaml.Node) {
+		l.keys(e, en.ID, []string{"id", "for", "stop-timeout", "why"}, func(key string, k, v *yaml.Node) {
 			switch key {
 			case "for":
 				en.For, _ = l.str(v, en.ID, "for")
@@ -64,6 +76,7 @@ func (l *loader) watch(n *yaml.Node) []WatchEntry {
 				}[key])
 			}
 		}
+		en.StopSeconds = l.watchStop(e, en.ID, en.For)
 		out = append(out, en)
 	}
 	return out
@@ -97,7 +110,11 @@ func emitWatch(f *jen.File, p *Platform) {
 	f.Comment("the plan's set they come from; see watch_linux.go.")
 	f.Var().Id("watchRows").Op("=").Index(jen.Op("...")).Id("watchRow").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Watch {
-			g.Line().Values(jen.Id("rule").Op(":").Lit(e.ID), jen.Id("of").Op(":").Id(watchFor[e.For]))
+			v := []jen.Code{jen.Id("rule").Op(":").Lit(e.ID), jen.Id("of").Op(":").Id(watchFor[e.For])}
+			if e.For == "suspend" {
+				v = append(v, jen.Id("stopTimeout").Op(":").Lit(e.StopSeconds).Op("*").Qual("time", "Second"))
+			}
+			g.Line().Comment(e.ID).Line().Values(v...)
 		}
 		g.Line()
 	})
@@ -105,6 +122,9 @@ func emitWatch(f *jen.File, p *Platform) {
 	f.Type().Id("watchRow").Struct(
 		jen.Id("rule").String(),
 		jen.Id("of").Id("watchSet"),
+		jen.Comment("stopTimeout is a suspend row's: how long stopping the sandbox may"),
+		jen.Comment("take before the run is killed instead."),
+		jen.Id("stopTimeout").Qual("time", "Duration"),
 	)
 }
 
@@ -121,31 +141,38 @@ func docWatch(b *bytes.Buffer, p *Platform) {
 	b.WriteString("`ErrHostChanged`. `Command` has no such watch. A `suspend` row is\n")
 	b.WriteString("`sandtable run`'s (and `Cmd.Suspend`'s): when the run is suspended, every\n")
 	b.WriteString("process of the sandbox is stopped before sandtable stops, and continued\n")
-	b.WriteString("with it.\n\n")
+	b.WriteString("with it; when some process is still running after the row's stop-timeout,\n")
+	b.WriteString("the run is killed instead.\n\n")
 	table(b, []string{"ID", "Watches", "Why"}, func(row func(...string)) {
 		for _, e := range p.Watch {
-			row(code(e.ID), watchWhat(e.For), prose(e.Why))
+			row(code(e.ID), watchWhat(e), prose(e.Why))
 		}
 	})
 }
 
 // watchDiff compares the watch sections: a watch takes a way out from the
-// process, so an added row narrows and a removed one widens.
+// process, so an added row narrows and a removed one widens. A longer
+// stop-timeout lets a process that will not stop run on (with the
+// terminal) longer before the run is killed, so it widens; a shorter one
+// narrows.
 func watchDiff(o, n *Platform) []string {
 	var out []string
 	line := func(format string, args ...any) {
 		out = append(out, "linux: "+fmt.Sprintf(format, args...))
 	}
-	entries := func(p *Platform) []Entry {
-		var es []Entry
+	rows := func(p *Platform) []WatchEntry {
 		if p == nil {
 			return nil
 		}
-		for _, e := range p.Watch {
-			es = append(es, Entry{Pos: e.Pos, ID: e.ID, Value: "watch " + watchWhat(e.For), Why: e.Why})
-		}
-		return es
+		return p.Watch
 	}
-	entryDiff(line, "watch", entries(o), entries(n), func(a, b string) reach { return reach{wider: true, narrower: true} })
+	changed := func(a, b WatchEntry) reach {
+		if a.For != b.For {
+			return reach{wider: true, narrower: true}
+		}
+		return reach{wider: b.StopSeconds > a.StopSeconds, narrower: b.StopSeconds < a.StopSeconds}
+	}
+	rowDiff(line, "watch", rows(o), rows(n), func(e WatchEntry) string { return e.ID },
+		func(e WatchEntry) string { return "watch " + watchWhat(e) }, reach{wider: true}, reach{narrower: true}, changed)
 	return out
 }

@@ -8,29 +8,30 @@ import "fmt"
 // first: a sandbox left running keeps the caller's terminal, and outside
 // the terminal's session it reads what is typed next without SIGTTIN.
 // Without the row, an unwrapped command, or off Linux, it stops nothing.
-// An error means the sandbox could not be stopped; the caller should kill
-// the run rather than stop without it.
+// An error means the sandbox could not be stopped within the row's
+// stop-timeout; the caller should kill the run rather than stop without
+// it.
 func (c *Cmd) Suspend() (resume func(), err error) {
-	rule := suspendRule()
-	if rule == "" || !c.wrapped || c.Process == nil {
+	row := suspendRow()
+	if row.rule == "" || !c.wrapped || c.Process == nil {
 		return func() {}, nil
 	}
-	stopped, err := stopTree(c.Process.Pid)
+	stopped, err := stopTree(c.Process.Pid, row.stopTimeout)
 	resume = func() { continueAll(stopped) }
 	if err != nil {
 		resume()
-		return func() {}, fmt.Errorf("sandbox: suspend (rule %s): %w", rule, err)
+		return func() {}, fmt.Errorf("sandbox: suspend (rule %s): %w", row.rule, err)
 	}
 	return resume, nil
 }
 
-// suspendRule is the id of the watch row that stops the sandbox with its
-// caller, or "".
-func suspendRule() string {
+// suspendRow is the watch row that stops the sandbox with its caller, or
+// one with no rule.
+func suspendRow() watchRow {
 	for _, row := range watchRows {
-		if row.of == watchSuspend {
-			return row.rule
+		if row.of == watchSuspend && row.rule != "" {
+			return row
 		}
 	}
-	return ""
+	return watchRow{}
 }

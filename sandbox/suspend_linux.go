@@ -1,7 +1,7 @@
 package sandbox
 
 import (
-	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -13,13 +13,13 @@ import (
 // whole sandbox: an orphan is adopted by the sandbox's pid-namespace
 // init, a descendant too), again and again until a pass finds every one
 // stopped, so that one forked meanwhile is stopped as well. It returns the
-// pids it stopped; an error after 2s of passes, when some process would
-// not stop.
-func stopTree(root int) ([]int, error) {
+// pids it stopped; an error once passes have run for within (the suspend
+// row's stop-timeout) and some process still would not stop.
+func stopTree(root int, within time.Duration) ([]int, error) {
 	var stopped []int
 	seen := map[int]bool{}
 	wait := 50 * time.Microsecond
-	for deadline := time.Now().Add(2 * time.Second); ; {
+	for deadline := time.Now().Add(within); ; {
 		running := false
 		for _, pid := range treePids(root) {
 			if allStopped(pid) {
@@ -35,7 +35,7 @@ func stopTree(root int) ([]int, error) {
 			return stopped, nil
 		}
 		if time.Now().After(deadline) {
-			return stopped, errors.New("a process of the sandbox did not stop in 2s")
+			return stopped, fmt.Errorf("a process of the sandbox did not stop in %v", within)
 		}
 		time.Sleep(wait)
 		wait = min(2*wait, 5*time.Millisecond)

@@ -15,14 +15,14 @@ var netWrapStops = []os.Signal{syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU
 // suspendWrapped stops the sandbox under bwrap (pid) as the watch
 // section's suspend row asks (Cmd.Suspend), then the helper itself, and
 // continues the sandbox once the helper is continued. A sandbox that
-// cannot be stopped is killed. A helper stopped by SIGSTOP, which it
+// cannot be stopped within the row's stop-timeout is killed. A helper stopped by SIGSTOP, which it
 // cannot catch, stops alone.
 func suspendWrapped(pid int) {
 	var stopped []int
-	if rule := suspendRule(); rule != "" {
+	if row := suspendRow(); row.rule != "" {
 		var err error
-		if stopped, err = stopTree(pid); err != nil {
-			fmt.Fprintf(os.Stderr, "sandbox: wrap helper: suspend (rule %s): %v; killing the sandbox\n", rule, err)
+		if stopped, err = stopTree(pid, row.stopTimeout); err != nil {
+			fmt.Fprintf(os.Stderr, "sandbox: wrap helper: suspend (rule %s): %v; killing the sandbox\n", row.rule, err)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			continueAll(stopped)
 			return

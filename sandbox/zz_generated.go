@@ -1539,8 +1539,8 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		For:      "suspend",
 		When:     "watch",
-		Emits:    "stop the run when a suspend path changes on the host",
-		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would.",
+		Emits:    "stop the whole sandbox before the caller stops (^Z), or kill the run after 2s",
+		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would. A process still running after stop-timeout gets the run killed rather than sandtable stopping with it still running (a process inside the kernel, as a vfork parent is while its child runs, takes its SIGSTOP only when it comes out). Until then the ^Z waits and that process runs on, so a longer stop-timeout widens (a process of the sandbox outlives the ^Z longer) and a shorter one narrows (and kills more runs that were only slow to stop). 2s leaves a loaded machine room for many passes over /proc without letting a process that will not stop run on for long.",
 	},
 	{
 		ID:       "limit-tmp",
@@ -5195,15 +5195,21 @@ var seccompIoctls = [...]seccompIoctl{
 // watchRows are the paths NewCmd watches on the host during a run, by
 // the plan's set they come from; see watch_linux.go.
 var watchRows = [...]watchRow{
+	// stop-on-hidden-replaced
 	{rule: "stop-on-hidden-replaced", of: watchHidden},
+	// stop-on-protected-replaced
 	{rule: "stop-on-protected-replaced", of: watchProtected},
-	{rule: "stop-with-caller", of: watchSuspend},
+	// stop-with-caller
+	{rule: "stop-with-caller", of: watchSuspend, stopTimeout: 2 * time.Second},
 }
 
 // watchRow is one row of the watch section.
 type watchRow struct {
 	rule string
 	of   watchSet
+	// stopTimeout is a suspend row's: how long stopping the sandbox may
+	// take before the run is killed instead.
+	stopTimeout time.Duration
 }
 
 // The limits package sandbox applies, as indices into limitTable.
