@@ -10,17 +10,28 @@ import (
 	"time"
 )
 
-// stopTimeoutTree is a python3 parent whose child sleeps. With "vfork" the
-// parent makes the child with clone(CLONE_VFORK) and no CLONE_VM: the
-// child has its own memory, and the parent waits in the kernel (state D)
-// until the child exits, where SIGSTOP stays pending. Otherwise it forks
-// and both sleep, so both stop. The child prints its pid first.
+// stopTimeoutTree is a python3 process tree, by its second argument:
+//
+//   - "vfork-out": the root makes its child with clone(CLONE_VFORK |
+//     CLONE_PARENT), so the child is the caller's, outside the tree, and
+//     the root waits in the kernel (state D) until that child exits: it
+//     cannot stop, the SIGSTOP stays pending;
+//   - "vfork-in": the root forks a parent that does the same without
+//     CLONE_PARENT, so its vfork child is in the tree, as sh's are;
+//   - "fork": the root forks a child; both sleep and stop.
+//
+// No CLONE_VM: the vfork child has its own memory. The waiting parent, if
+// any, prints "parent PID", then the child "child PID"; the child sleeps.
 const stopTimeoutTree = `
 import ctypes, os, sys, time
-if sys.argv[2] == "vfork":
-    pid = ctypes.CDLL(None, use_errno=True).syscall(int(sys.argv[1]), 0x4000 | 17, 0, 0, 0, 0)
-else:
-    pid = os.fork()
+clone = lambda flags: ctypes.CDLL(None, use_errno=True).syscall(int(sys.argv[1]), flags | 17, 0, 0, 0, 0)
+mode = sys.argv[2]
+if mode == "vfork-in" and os.fork() != 0:
+    time.sleep(60)
+    os._exit(0)
+if mode != "fork":
+    os.write(1, b"parent %d\n" % os.getpid())
+pid = {"vfork-out": lambda: clone(0x4000 | 0x8000), "vfork-in": lambda: clone(0x4000), "fork": os.fork}[mode]()
 if pid == 0:
     os.write(1, b"child %d\n" % os.getpid())
     time.sleep(60)
@@ -29,13 +40,15 @@ time.sleep(60)
 `
 
 // TestSuspendStopTimeout shows the suspend row's stop-timeout reaching
-// stopTree: a sandbox's tree whose root stays in the kernel (a vfork
-// parent) cannot be stopped, and with the row's stop-timeout set to
+// stopTree. A tree whose root waits in the kernel for a vfork child
+// outside the tree cannot be stopped: with the row's stop-timeout set to
 // 200ms Cmd.Suspend gives up after it (not after the table's), naming the
-// rule and the bound, and continues the child it had stopped; the wrap
-// helper's suspendWrapped kills the tree after it. The control is the
-// same tree made with fork: Suspend stops it whole at once. The tree runs
-// as root and as the unprivileged user.
+// rule, the bound and the process in state D, and continues what it had
+// stopped; the wrap helper's suspendWrapped kills the tree after it. A
+// vfork parent below the root (as sh is while its child starts) is
+// stopped with its child, which is in the tree; and the control, the
+// tree made with fork, stops whole at once. The tree runs as root and as
+// the unprivileged user.
 func TestSuspendStopTimeout(t *testing.T) {
 	python := escLook("python3")
 	if python == "" {
@@ -45,59 +58,78 @@ func TestSuspendStopTimeout(t *testing.T) {
 	table := withStopTimeout(t, within)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
-			t.Run("vfork", func(t *testing.T) {
-				py, child := startStopTimeoutTree(t, python, u, true)
-				c := &Cmd{Cmd: py, wrapped: true}
+			t.Run("vfork-out", func(t *testing.T) {
+				tr := startStopTimeoutTree(t, python, u, "vfork-out")
+				c := &Cmd{Cmd: tr.cmd, wrapped: true}
 				start := time.Now()
 				_, err := c.Suspend()
 				took := time.Since(start)
-				if err == nil || !strings.Contains(err.Error(), "rule stop-with-caller") || !strings.Contains(err.Error(), "did not stop in "+within.String()) {
-					t.Fatalf("Suspend of a tree with a vfork parent: %v, want the rule and %v named", err, within)
+				if err == nil || !strings.Contains(err.Error(), "rule stop-with-caller") || !strings.Contains(err.Error(), "did not stop in "+within.String()) || !strings.Contains(err.Error(), "in state D") {
+					t.Fatalf("Suspend of a tree whose root waits on a vfork child: %v, want the rule, %v and the process in state D named", err, within)
 				}
 				if took < within || took > within+time.Second {
 					t.Errorf("Suspend gave up after %v, want after the row's %v (the table's is %v)", took, within, table)
 				}
-				if !waitState(child, func(s byte) bool { return s != 'T' }) {
-					t.Errorf("the child Suspend stopped was not continued when it gave up: state %c", procState(child))
-				}
-				if procState(py.Process.Pid) == 0 {
-					t.Error("Suspend killed the tree itself; the caller does")
+				if procState(tr.cmd.Process.Pid) != 'D' {
+					t.Errorf("Suspend left the root in state %c, want it still waiting (D): the caller kills it", procState(tr.cmd.Process.Pid))
 				}
 				t.Logf("Suspend gave up after %v: %v", took, err)
 			})
 			t.Run("wrap-helper", func(t *testing.T) {
-				py, _ := startStopTimeoutTree(t, python, u, true)
+				tr := startStopTimeoutTree(t, python, u, "vfork-out")
 				start := time.Now()
-				suspendWrapped(py.Process.Pid)
+				suspendWrapped(tr.cmd.Process.Pid)
 				took := time.Since(start)
 				if took < within || took > within+time.Second {
 					t.Errorf("suspendWrapped gave up after %v, want after the row's %v", took, within)
 				}
 				done := make(chan error, 1)
-				go func() { done <- py.Wait() }()
+				go func() { done <- tr.cmd.Wait() }()
 				select {
 				case err := <-done:
-					if ws, ok := py.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGKILL {
+					if ws, ok := tr.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGKILL {
 						t.Errorf("the tree's root ended with %v, want killed", err)
 					}
 				case <-time.After(10 * time.Second):
 					t.Fatal("suspendWrapped did not kill a tree it could not stop")
 				}
 			})
+			t.Run("vfork-in", func(t *testing.T) {
+				tr := startStopTimeoutTree(t, python, u, "vfork-in")
+				c := &Cmd{Cmd: tr.cmd, wrapped: true}
+				resume, err := c.Suspend()
+				if err != nil {
+					t.Fatalf("Suspend of a tree with a vfork parent below its root: %v", err)
+				}
+				for _, pid := range []int{tr.cmd.Process.Pid, tr.child} {
+					if s := procState(pid); s != 'T' {
+						t.Errorf("pid %d in state %c after Suspend, want T", pid, s)
+					}
+				}
+				resume()
+				for _, pid := range []int{tr.cmd.Process.Pid, tr.child} {
+					if !waitState(pid, func(s byte) bool { return s != 'T' }) {
+						t.Errorf("pid %d still stopped after resume", pid)
+					}
+				}
+				if s := procState(tr.parent); s != 'D' {
+					t.Errorf("the vfork parent in state %c after resume, want D (waiting on its child again)", s)
+				}
+			})
 			t.Run("control", func(t *testing.T) {
-				py, child := startStopTimeoutTree(t, python, u, false)
-				c := &Cmd{Cmd: py, wrapped: true}
+				tr := startStopTimeoutTree(t, python, u, "fork")
+				c := &Cmd{Cmd: tr.cmd, wrapped: true}
 				resume, err := c.Suspend()
 				if err != nil {
 					t.Fatalf("control: Suspend of a tree made with fork: %v", err)
 				}
-				for _, pid := range []int{py.Process.Pid, child} {
+				for _, pid := range []int{tr.cmd.Process.Pid, tr.child} {
 					if s := procState(pid); s != 'T' {
 						t.Errorf("control: pid %d in state %c after Suspend, want T", pid, s)
 					}
 				}
 				resume()
-				for _, pid := range []int{py.Process.Pid, child} {
+				for _, pid := range []int{tr.cmd.Process.Pid, tr.child} {
 					if !waitState(pid, func(s byte) bool { return s != 'T' }) {
 						t.Errorf("control: pid %d still stopped after resume", pid)
 					}
@@ -123,43 +155,63 @@ func withStopTimeout(t *testing.T, d time.Duration) time.Duration {
 	return 0
 }
 
-// startStopTimeoutTree starts stopTimeoutTree with python as u and returns it with
-// its child's pid, once the child runs (and, with vfork, the parent waits
-// in the kernel). Cleanup kills both.
-func startStopTimeoutTree(t *testing.T, python string, u *escUser, vfork bool) (*exec.Cmd, int) {
+// stopTimeoutRun is a started stopTimeoutTree: the root, the vfork
+// parent (0 with fork) and the child.
+type stopTimeoutRun struct {
+	cmd           *exec.Cmd
+	parent, child int
+}
+
+// startStopTimeoutTree starts stopTimeoutTree with python as u, in mode,
+// and returns it once the child runs and the vfork parent, if any, waits
+// in the kernel. Cleanup kills every process of it (and reaps a child
+// that is the test's own).
+func startStopTimeoutTree(t *testing.T, python string, u *escUser, mode string) *stopTimeoutRun {
 	t.Helper()
-	mode := "fork"
-	if vfork {
-		mode = "vfork"
-	}
-	py := exec.Command(python, "-c", stopTimeoutTree, strconv.Itoa(syscall.SYS_CLONE), mode)
-	py.Dir = "/"
-	py.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
-	out, err := py.StdoutPipe()
+	tr := &stopTimeoutRun{cmd: exec.Command(python, "-c", stopTimeoutTree, strconv.Itoa(syscall.SYS_CLONE), mode)}
+	tr.cmd.Dir = "/"
+	tr.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+	out, err := tr.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := py.Start(); err != nil {
+	if err := tr.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	child := 0
 	t.Cleanup(func() {
-		if child > 0 {
-			syscall.Kill(child, syscall.SIGKILL)
+		for _, pid := range []int{tr.child, tr.parent} {
+			if pid > 0 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
 		}
-		py.Process.Kill()
-		py.Wait()
+		tr.cmd.Process.Kill()
+		tr.cmd.Wait()
+		if mode == "vfork-out" && tr.child > 0 {
+			var ws syscall.WaitStatus
+			syscall.Wait4(tr.child, &ws, 0, nil)
+		}
 	})
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if pid, err2 := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "child "))); err != nil || err2 != nil {
-		t.Fatalf("the tree's child did not say its pid: %q, %v %v", line, err, err2)
-	} else {
-		child = pid
+	r := bufio.NewReader(out)
+	for _, want := range []string{"parent", "child"} {
+		if want == "parent" && mode == "fork" {
+			continue
+		}
+		line, err := r.ReadString('\n')
+		word, num, _ := strings.Cut(strings.TrimSpace(line), " ")
+		pid, err2 := strconv.Atoi(num)
+		if err != nil || err2 != nil || word != want {
+			t.Fatalf("the tree did not say its %s's pid: %q, %v %v", want, line, err, err2)
+		}
+		if want == "parent" {
+			tr.parent = pid
+		} else {
+			tr.child = pid
+		}
 	}
-	if vfork && !waitState(py.Process.Pid, func(s byte) bool { return s == 'D' }) {
-		t.Fatalf("the vfork parent is in state %c, want D", procState(py.Process.Pid))
+	if tr.parent > 0 && !waitState(tr.parent, func(s byte) bool { return s == 'D' }) {
+		t.Fatalf("the vfork parent is in state %c, want D", procState(tr.parent))
 	}
-	return py, child
+	return tr
 }
 
 // waitState waits up to 5s for pid's state to satisfy ok.
