@@ -10,10 +10,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -27,120 +27,202 @@ const downloadSize = 100 << 20
 var proxyWays = []string{"forward", "connect"}
 
 // BenchmarkProxyDownload times 100 MB downloads from a server on
-// 127.0.0.1 three ways, interleaved (one round is one download each way):
-// direct, through each bare relay (bareRelays: the least any relay
-// between the same client and server costs), through mode proxy's server
-// by HTTP forwarding, and through a CONNECT tunnel (plain HTTP inside, so
-// that the relays are compared, not TLS). The server and the client, one HTTP/1.1 client for all three, run
-// in a child process, as the internet and the sandboxed command would; the
-// proxy runs in the benchmark's process, as it runs in the caller's. It
-// reports each way's median MB/s over the rounds, the ratios of the
-// medians to direct's (README, Performance: the target is at least 0.8),
-// and the proxy's to the bare copy relay's.
+// 127.0.0.1, interleaved (one round is one download each way): direct,
+// through each bare relay (bareRelays: the least any relay between the
+// same client and server costs), through mode proxy's server by HTTP
+// forwarding, and through a CONNECT tunnel (plain HTTP inside, so that the
+// relays are compared, not TLS). The server and the client, one HTTP/1.1
+// client for every way, are two child processes, as the internet and the
+// sandboxed command would be; the proxy and the bare relays run in the
+// benchmark's process, as the proxy runs in the caller's.
+//
+// Per way it reports the median over the rounds of: MB/s and its ratio to
+// direct's; the CPU the download cost per MB, all of it (client, server,
+// relay process and the kernel's softirq threads) and each part; the
+// cores that kept busy (that CPU over the wall time; and the client's
+// alone), the cores' worth of runnable time spent waiting for a CPU, and
+// the machine's idle cores. And
+// from those, two upper bounds on the way's share of direct: cpu-bound,
+// the throughput its CPU per MB allows on every core of the machine, over
+// direct's; cpu-ratio, direct's CPU per MB over the way's, which bounds
+// the share only when direct keeps every core busy (README, Performance).
 func BenchmarkProxyDownload(b *testing.B) {
-	child := exec.Command(os.Args[0], "-test.run=^TestProxyDownloadHelper$", "download-helper", strconv.Itoa(b.N))
-	child.Stderr = os.Stderr
-	in, err := child.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
+	server := downloadChild(b, "download-server")
+	srv := bufio.NewScanner(server.out)
+	if !srv.Scan() {
+		b.Fatalf("download server: no address: %v", srv.Err())
 	}
-	outp, err := child.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := child.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() {
-		in.Close()
-		_ = child.Process.Kill()
-		_ = child.Wait()
-	}()
-	out := bufio.NewScanner(outp)
-	if !out.Scan() {
-		b.Fatalf("download helper: no server address: %v", out.Err())
-	}
-	server := out.Text()
-	proxy := loopProxy(b, Network{Mode: NetworkProxy, Private: []string{server}})
+	addr := srv.Text()
+	client := downloadChild(b, "download-client", strconv.Itoa(b.N), strconv.Itoa(server.cmd.Process.Pid))
+	proxy := loopProxy(b, Network{Mode: NetworkProxy, Private: []string{addr}})
 	ways := []string{"direct"}
-	line := "direct=" + server
+	line := "direct=" + addr
 	for _, r := range bareRelays {
 		ways = append(ways, r.way)
-		line += " " + r.way + "=" + startBareRelay(b, r, server)
+		line += " " + r.way + "=" + startBareRelay(b, r, addr)
 	}
 	for _, w := range proxyWays {
 		ways = append(ways, w)
 		line += " " + w + "=" + proxy
 	}
 	b.ResetTimer()
-	if _, err := fmt.Fprintln(in, line); err != nil {
+	if _, err := fmt.Fprintln(client.in, line); err != nil {
 		b.Fatal(err)
 	}
-	took := map[string][]float64{}
-	cpu := map[string][]float64{}
-	proxyCPU := cpuTime()
+	got := map[string][]downloadStat{}
+	out := bufio.NewScanner(client.out)
 	for out.Scan() {
-		f := strings.Fields(out.Text())
-		if len(f) != 3 {
-			b.Fatalf("download helper: %q", out.Text())
+		d, err := parseDownloadStat(out.Text())
+		if err != nil {
+			b.Fatalf("download client: %v", err)
 		}
-		v, err1 := strconv.ParseFloat(f[1], 64)
-		c, err2 := strconv.ParseFloat(f[2], 64)
-		if err1 != nil || err2 != nil {
-			b.Fatalf("download helper: %q", out.Text())
-		}
-		took[f[0]] = append(took[f[0]], v)
-		cpu[f[0]] = append(cpu[f[0]], c)
+		got[d.way] = append(got[d.way], d)
 	}
-	proxyCPU = cpuTime() - proxyCPU
 	b.StopTimer()
 	mbps := map[string]float64{}
+	cpuMB := map[string]float64{}
 	for _, way := range ways {
-		if len(took[way]) != b.N {
-			b.Fatalf("download helper: %d %s downloads, want %d", len(took[way]), way, b.N)
+		ds := got[way]
+		if len(ds) != b.N {
+			b.Fatalf("download client: %d %s downloads, want %d", len(ds), way, b.N)
 		}
-		slices.Sort(took[way])
-		mbps[way] = downloadSize / 1e6 / (median(took[way]) / 1e9)
+		mbps[way] = downloadSize / 1e6 / (medianOf(ds, func(d downloadStat) float64 { return d.wall.Seconds() }))
 		b.ReportMetric(mbps[way], way+"-MB/s")
+		if !cpuAccounting {
+			continue
+		}
+		perMB := func(f func(downloadStat) time.Duration) float64 {
+			return medianOf(ds, func(d downloadStat) float64 { return float64(f(d).Microseconds()) / (downloadSize / 1e6) })
+		}
+		cores := func(f func(downloadStat) time.Duration) float64 {
+			return medianOf(ds, func(d downloadStat) float64 { return f(d).Seconds() / d.wall.Seconds() })
+		}
+		cpuMB[way] = perMB(downloadStat.total)
+		b.ReportMetric(cpuMB[way], way+"-cpu-us/MB")
+		b.ReportMetric(perMB(func(d downloadStat) time.Duration { return d.client }), way+"-client-us/MB")
+		b.ReportMetric(perMB(func(d downloadStat) time.Duration { return d.server }), way+"-server-us/MB")
+		b.ReportMetric(perMB(func(d downloadStat) time.Duration { return d.relay }), way+"-relay-us/MB")
+		b.ReportMetric(perMB(func(d downloadStat) time.Duration { return d.softirqd }), way+"-softirqd-us/MB")
+		b.ReportMetric(cores(downloadStat.total), way+"-cores")
+		b.ReportMetric(cores(func(d downloadStat) time.Duration { return d.client }), way+"-client-cores")
+		b.ReportMetric(cores(func(d downloadStat) time.Duration { return d.wait }), way+"-wait-cores")
+		b.ReportMetric(cores(func(d downloadStat) time.Duration { return d.idle }), way+"-idle-cores")
 	}
 	for _, way := range ways[1:] {
 		b.ReportMetric(mbps[way]/mbps["direct"], way+"/direct")
+		if cpuAccounting {
+			b.ReportMetric(float64(runtime.NumCPU())*1e6/cpuMB[way]/mbps["direct"], way+"-cpu-bound")
+			b.ReportMetric(cpuMB["direct"]/cpuMB[way], way+"-cpu-ratio")
+		}
 	}
 	for _, way := range proxyWays {
 		b.ReportMetric(mbps[way]/mbps["bare-copy"], way+"/bare-copy")
 	}
-	for _, way := range ways {
-		slices.Sort(cpu[way])
-		b.ReportMetric(median(cpu[way])/1e6, way+"-client+server-cpu-ms")
-	}
-	b.ReportMetric(float64(proxyCPU.Milliseconds())/float64((len(ways)-1)*b.N), "relay-cpu-ms/download")
+	reportZerocopy(b)
 }
 
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
+type childProc struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out io.Reader
 }
 
-// TestProxyDownloadHelper is BenchmarkProxyDownload's child:
+// downloadChild starts the test binary as TestProxyDownloadHelper with
+// args, ended when the benchmark is.
+func downloadChild(b *testing.B, args ...string) childProc {
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestProxyDownloadHelper$"}, args...)...)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		in.Close()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	return childProc{cmd, in, out}
+}
+
+// downloadStat is one download as the client reports it: how long it took
+// and the CPU each party spent meanwhile (cpuSample).
+type downloadStat struct {
+	way  string
+	wall time.Duration
+	cpuSample
+}
+
+func (d downloadStat) total() time.Duration { return d.client + d.server + d.relay + d.softirqd }
+
+func (d downloadStat) String() string {
+	return fmt.Sprintf("%s %d %d %d %d %d %d %d", d.way, d.wall, d.client, d.server, d.relay, d.softirqd, d.wait, d.idle)
+}
+
+func parseDownloadStat(line string) (downloadStat, error) {
+	f := strings.Fields(line)
+	if len(f) != 8 {
+		return downloadStat{}, fmt.Errorf("want WAY and 7 numbers, got %q", line)
+	}
+	var n [7]time.Duration
+	for i := range n {
+		v, err := strconv.ParseInt(f[i+1], 10, 64)
+		if err != nil {
+			return downloadStat{}, fmt.Errorf("%q: %w", line, err)
+		}
+		n[i] = time.Duration(v)
+	}
+	return downloadStat{f[0], n[0], cpuSample{n[1], n[2], n[3], n[4], n[5], n[6]}}, nil
+}
+
+func medianOf(ds []downloadStat, f func(downloadStat) float64) float64 {
+	v := make([]float64, len(ds))
+	for i, d := range ds {
+		v[i] = f(d)
+	}
+	slices.Sort(v)
+	if n := len(v); n%2 == 1 {
+		return v[n/2]
+	} else {
+		return (v[n/2-1] + v[n/2]) / 2
+	}
+}
+
+// TestProxyDownloadHelper is BenchmarkProxyDownload's two children:
 //
-//	sandbox.test -test.run '^TestProxyDownloadHelper$' download-helper ROUNDS
+//	sandbox.test -test.run '^TestProxyDownloadHelper$' download-server
+//	sandbox.test -test.run '^TestProxyDownloadHelper$' download-client ROUNDS SERVER-PID
 //
-// It serves 100 MB on 127.0.0.1, prints the server's address, reads one
-// line of WAY=ADDRESS words from stdin (the address a way's client dials),
-// and prints "WAY NANOSECONDS CPU-NANOSECONDS" for each download of ROUNDS
-// rounds, each round the ways in the line's order.
+// The server serves 100 MB on 127.0.0.1 and prints its address. The client
+// reads one line of WAY=ADDRESS words from stdin (the address a way's
+// client dials: the server, a bare relay to it, or the proxy) and prints
+// one downloadStat line for each download of ROUNDS rounds, each round the
+// ways in the line's order; the relay is its parent process.
 func TestProxyDownloadHelper(t *testing.T) {
 	args := flag.Args()
-	if len(args) != 2 || args[0] != "download-helper" {
+	switch {
+	case len(args) == 1 && args[0] == "download-server":
+		downloadServer()
+	case len(args) == 3 && args[0] == "download-client":
+		rounds, err1 := strconv.Atoi(args[1])
+		server, err2 := strconv.Atoi(args[2])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("want ROUNDS SERVER-PID, got %q", args[1:])
+		}
+		downloadClient(t, rounds, server)
+	default:
 		t.Skip("a helper process for BenchmarkProxyDownload")
 	}
-	rounds, err := strconv.Atoi(args[1])
-	if err != nil {
-		t.Fatal(err)
-	}
+	os.Exit(0)
+}
+
+func downloadServer() {
 	chunk := []byte(strings.Repeat("x", 256<<10))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(downloadSize))
@@ -151,8 +233,11 @@ func TestProxyDownloadHelper(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	server := strings.TrimPrefix(srv.URL, "http://")
-	fmt.Println(server)
+	fmt.Println(strings.TrimPrefix(srv.URL, "http://"))
+	_, _ = io.Copy(io.Discard, os.Stdin) // until the benchmark ends
+}
+
+func downloadClient(t *testing.T, rounds, server int) {
 	line, err := bufio.NewReader(os.Stdin).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
@@ -165,19 +250,20 @@ func TestProxyDownloadHelper(t *testing.T) {
 		}
 		ways, addrs = append(ways, way), append(addrs, addr)
 	}
+	direct := addrs[slices.Index(ways, "direct")]
+	acct := newCPUAccount(server, os.Getppid())
 	buf := make([]byte, 64<<10)
 	for range rounds {
 		for i, way := range ways {
-			cpu0 := cpuTime()
-			d, err := download(way, server, addrs[i], buf)
+			before := acct.sample()
+			d, err := download(way, direct, addrs[i], buf)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "download %s: %v\n", way, err)
 				os.Exit(1)
 			}
-			fmt.Println(way, d.Nanoseconds(), (cpuTime() - cpu0).Nanoseconds())
+			fmt.Println(downloadStat{way, d, acct.sample().minus(before)})
 		}
 	}
-	os.Exit(0)
 }
 
 // download fetches http://server/ one way, dialing addr (the server, a
@@ -216,11 +302,4 @@ func download(way, server, addr string, buf []byte) (time.Duration, error) {
 		return 0, fmt.Errorf("%d bytes: %v", n, err)
 	}
 	return time.Since(start), nil
-}
-
-// cpuTime is the CPU time this process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -131,42 +131,79 @@ function check(what, got, limit, op,   ok) {
 }
 ' "$tmp" || status=$?
 
-# BenchmarkProxyDownload's own metrics, each a ratio of two ways' median
-# throughputs in one run, and here their median over the runs: the
-# proxy's to a direct download's (the target), the bare relays' to direct
-# (what any relay between the same client and server reaches on this
-# machine: the bound), and the proxy's to the bare copy relay's (what the
-# proxy's own work costs).
+# BenchmarkProxyDownload's own metrics, each the median over its runs of
+# a figure that is itself from one run (README, Performance, "Mode
+# proxy's throughput"): per way, MB/s and its ratio to direct; the CPU per
+# MB that the download cost the client, the server, the relay's process
+# and the kernel's softirq threads, and their sum; the cores that kept
+# busy, waited for a CPU, and sat idle; cpu-ratio, direct's CPU per MB
+# over the way's; and cpu-bound, the share of direct the way's CPU per MB
+# allows on every core of the machine. The cheapest way's cpu-bound bounds
+# any relay that costs at least as much per MB. The proxy's ratios to
+# direct are checked against the target.
 awk '/^BenchmarkProxyDownload/ {
-	for (i = 2; i < NF; i++) if ($(i+1) ~ /^[a-z0-9-]+\/(direct|bare-copy)$/) {
+	cpus = $1; sub(/.*-/, "", cpus)
+	for (i = 2; i < NF; i++) if ($(i+1) ~ /[a-z]/ && $(i+1) != "ns/op") {
 		k = $(i+1)
 		if (!(k in n)) order[++keys] = k
 		v[k, ++n[k]] = $i
 	}
 }
+function suffix(k, s) { return length(k) > length(s) && substr(k, length(k) - length(s) + 1) == s }
 END {
+	if (keys == 0) exit 0
 	for (t = 1; t <= keys; t++) {
 		k = order[t]; m = n[k]
 		for (i = 1; i <= m; i++) a[i] = v[k, i]
 		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
 		med[k] = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-		runs[k] = m
+		runs = m
+		if (suffix(k, "-MB/s")) { w = substr(k, 1, length(k) - 5); if (w != "direct") ways[++nways] = w }
 	}
-	split("forward/direct connect/direct", target, " ")
+	printf "\nBenchmarkProxyDownload, 100 MB over loopback, medians of %d runs, %s CPUs\n", runs, cpus
+	printf "%-24s %6s %7s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %7s\n", "way", "MB/s", "/direct", \
+		"cpu/MB", "client", "server", "relay", "sirqd", "cores", "client", "wait", "idle", "cpu-rat", "cpu-bnd"
+	printf "%-24s %6s %7s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %7s\n", "", "", "", \
+		"us", "us/MB", "us/MB", "us/MB", "us/MB", "busy", "cores", "cores", "cores", "", ""
+	row("direct")
+	for (w = 1; w <= nways; w++) row(ways[w])
+	best = ""
+	for (w = 1; w <= nways; w++) {
+		c = ways[w] "-cpu-us/MB"
+		if ((c in med) && (best == "" || med[c] < med[best "-cpu-us/MB"])) best = ways[w]
+	}
+	printf "\n%-58s %10s %8s  %s\n", "target", "measured", "limit", "ok"
+	if ("direct-cores" in med)
+		printf "%-58s %10.2f %8s  %s\n", "direct download: busy cores of " cpus " (wait " sprintf("%.2f", med["direct-wait-cores"]) ", idle " sprintf("%.2f", med["direct-idle-cores"]) ")", med["direct-cores"], "", "(info)"
+	if (best != "") {
+		printf "%-58s %10.0f %8s  %s\n", "cheapest relayed way: " best ", CPU us per MB", med[best "-cpu-us/MB"], "", "(info)"
+		printf "%-58s %10.2f %8s  %s\n", "  its cpu-ratio (direct CPU/MB over its CPU/MB)", med[best "-cpu-ratio"], "", "(info)"
+		printf "%-58s %10.2f %8s  %s\n", "  its cpu-bound (share of direct on " cpus " busy cores)", med[best "-cpu-bound"], "", "(info)"
+	}
+	split("forward connect", target, " ")
 	for (w = 1; w <= 2; w++) {
-		k = target[w]
+		k = target[w] "/direct"
 		if (!(k in med)) continue
 		ok = med[k] >= 0.8
 		if (!ok) fail = 1
-		printf "%-58s %10.2f %5s %-2s  %s\n", "proxy download " k " (100 MB, " runs[k] " runs)", med[k], ">=", 0.8, ok ? "yes" : "NO"
+		printf "%-58s %10.2f %5s %-2s  %s\n", "proxy download " k " (100 MB, " runs " runs)", med[k], ">=", 0.8, ok ? "yes" : "NO"
 	}
-	for (t = 1; t <= keys; t++) {
-		k = order[t]
-		if (k == "forward/direct" || k == "connect/direct") continue
-		what = (k ~ /^bare-/) ? "bare relay download " : "proxy download "
-		note = (k ~ /\/direct$/) ? " (bound)" : " (the proxy itself)"
-		printf "%-58s %10.2f %8s  %s\n", what k note, med[k], "", "(info)"
+	for (w = 1; w <= 2; w++) {
+		k = target[w] "/bare-copy"
+		if (k in med)
+			printf "%-58s %10.2f %8s  %s\n", "proxy download " k " (the proxy itself)", med[k], "", "(info)"
 	}
+	if ("zerocopy-copied" in med)
+		printf "%-58s %10.2f %8s  %s\n", "MSG_ZEROCOPY sends on loopback the kernel copied", med["zerocopy-copied"], "", "(info)"
 	exit (ENVIRON["STRICT"] == "1") ? fail : 0
-}' "$in" || status=$?
+}
+function row(w) {
+	printf "%-24s %6.0f %7s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %7s\n", w, med[w "-MB/s"], \
+		f(w "/direct", "%.2f"), f(w "-cpu-us/MB", "%.0f"), f(w "-client-us/MB", "%.0f"), \
+		f(w "-server-us/MB", "%.0f"), f(w "-relay-us/MB", "%.0f"), f(w "-softirqd-us/MB", "%.0f"), \
+		f(w "-cores", "%.2f"), f(w "-client-cores", "%.2f"), f(w "-wait-cores", "%.2f"), f(w "-idle-cores", "%.2f"), \
+		f(w "-cpu-ratio", "%.2f"), f(w "-cpu-bound", "%.2f")
+}
+function f(k, fmt) { return (k in med) ? sprintf(fmt, med[k]) : "-" }
+' "$in" || status=$?
 exit "${status:-0}"
