@@ -10,17 +10,8 @@ import (
 )
 
 // bareRelaysOS: splice(2) through a pipe grown to 1 MiB (F_SETPIPE_SZ),
-// one chunk per call as large as the pipe; and the same with the relay's
-// socket buffers set to 4 MiB (SO_RCVBUF on the side it reads, SO_SNDBUF
-// on the side it writes), so that each splice moves more at once.
-var bareRelaysOS = []bareRelay{
-	{"bare-splice-1m", spliceBig},
-	{"bare-splice-4m-sockbuf", func(dst, src *net.TCPConn) {
-		_ = src.SetReadBuffer(4 << 20)
-		_ = dst.SetWriteBuffer(4 << 20)
-		spliceBig(dst, src)
-	}},
-}
+// one chunk per call as large as the pipe.
+var bareRelaysOS = []bareRelay{{"bare-splice-1m", spliceBig}}
 
 func spliceBig(dst, src *net.TCPConn) {
 	var p [2]int
