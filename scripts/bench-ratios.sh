@@ -142,7 +142,7 @@ function check(what, got, limit, op,   ok) {
 # any relay that costs at least as much per MB. The proxy's ratios to
 # direct are checked against the target.
 awk '/^BenchmarkProxyDownload/ {
-	cpus = $1; sub(/.*-/, "", cpus)
+	cpus = ($1 ~ /-[0-9]+$/) ? $1 : "1"; sub(/.*-/, "", cpus)
 	for (i = 2; i < NF; i++) if ($(i+1) ~ /[a-z]/ && $(i+1) != "ns/op") {
 		k = $(i+1)
 		if (!(k in n)) order[++keys] = k
