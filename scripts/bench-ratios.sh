@@ -138,8 +138,9 @@ function check(what, got, limit, op,   ok) {
 # and the kernel's softirq threads, and their sum; the cores that kept
 # busy, waited for a CPU, and sat idle; cpu-ratio, direct's CPU per MB
 # over the way's; and cpu-bound, the share of direct the way's CPU per MB
-# allows on every core of the machine. The cheapest way's cpu-bound bounds
-# any relay that costs at least as much per MB. The proxy's ratios to
+# allows on every core of the machine. The cheapest way's (highest
+# cpu-ratio) cpu-bound bounds any relay that costs at least as much per
+# MB: below 0.8, the CPU alone excludes the target. The proxy's ratios to
 # direct are checked against the target.
 awk '/^BenchmarkProxyDownload/ {
 	cpus = ($1 ~ /-[0-9]+$/) ? $1 : "1"; sub(/.*-/, "", cpus)
@@ -169,16 +170,19 @@ END {
 	for (w = 1; w <= nways; w++) row(ways[w])
 	best = ""
 	for (w = 1; w <= nways; w++) {
-		c = ways[w] "-cpu-us/MB"
-		if ((c in med) && (best == "" || med[c] < med[best "-cpu-us/MB"])) best = ways[w]
+		c = ways[w] "-cpu-ratio"
+		if ((c in med) && (best == "" || med[c] > med[best "-cpu-ratio"])) best = ways[w]
 	}
 	printf "\n%-58s %10s %8s  %s\n", "target", "measured", "limit", "ok"
 	if ("direct-cores" in med)
 		printf "%-58s %10.2f %8s  %s\n", "direct download: busy cores of " cpus " (wait " sprintf("%.2f", med["direct-wait-cores"]) ", idle " sprintf("%.2f", med["direct-idle-cores"]) ")", med["direct-cores"], "", "(info)"
 	if (best != "") {
+		r = med[best "-cpu-ratio"]; bound = med[best "-cpu-bound"]
 		printf "%-58s %10.0f %8s  %s\n", "cheapest relayed way: " best ", CPU us per MB", med[best "-cpu-us/MB"], "", "(info)"
-		printf "%-58s %10.2f %8s  %s\n", "  its cpu-ratio (direct CPU/MB over its CPU/MB)", med[best "-cpu-ratio"], "", "(info)"
-		printf "%-58s %10.2f %8s  %s\n", "  its cpu-bound (share of direct on " cpus " busy cores)", med[best "-cpu-bound"], "", "(info)"
+		printf "%-58s %10.2f %8s  %s\n", "  its cpu-ratio (direct CPU/MB over its CPU/MB)", r, "", "(info)"
+		printf "%-58s %10.2f %8s  %s\n", "  cores it must keep busy for 0.8 (0.8 x direct / ratio)", 0.8 * med["direct-cores"] / r, "", "(info)"
+		printf "%-58s %10.2f %8s  %s\n", "  its cpu-bound (share of direct on " cpus " busy cores)", bound, "", \
+			(bound < 0.8) ? "(0.8 excluded by CPU)" : "(0.8 not excluded by CPU)"
 	}
 	split("forward connect", target, " ")
 	for (w = 1; w <= 2; w++) {
