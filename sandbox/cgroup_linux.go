@@ -24,6 +24,28 @@ type runGroup struct {
 
 var groupSeq atomic.Uint64
 
+// The file system types of cgroup v1 and v2 (statfs(2)).
+const (
+	cgroupMagic  = 0x27e0eb
+	cgroup2Magic = 0x63677270
+)
+
+// groupParents remembers groupParent's answers for the membership they
+// were found for (/proc/self/cgroup's text): the mount table is read once
+// per process and membership, not once per group. newRunGroup checks that
+// what it made is a cgroup, so a hierarchy moved since cannot pass.
+var groupParents struct {
+	sync.Mutex
+	own     string
+	answers map[string]groupAnswer
+}
+
+type groupAnswer struct {
+	dir string
+	v2  bool
+	err error
+}
+
 // groupParent finds this process's group in the hierarchy that has
 // controller: a cgroup v1 hierarchy mounted with it, else the v2 one.
 func groupParent(controller string) (dir string, v2 bool, err error) {
@@ -31,9 +53,25 @@ func groupParent(controller string) (dir string, v2 bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
+	groupParents.Lock()
+	defer groupParents.Unlock()
+	if groupParents.own != string(own) {
+		groupParents.own, groupParents.answers = string(own), map[string]groupAnswer{}
+	}
+	a, ok := groupParents.answers[controller]
+	if !ok {
+		a.dir, a.v2, a.err = findGroupParent(string(own), controller)
+		groupParents.answers[controller] = a
+	}
+	return a.dir, a.v2, a.err
+}
+
+// findGroupParent is groupParent from the mount table, for own, the text
+// of /proc/self/cgroup.
+func findGroupParent(own, controller string) (dir string, v2 bool, err error) {
 	var v1Path, v2Path string
 	haveV2 := false
-	for l := range strings.Lines(string(own)) {
+	for l := range strings.Lines(own) {
 		f := strings.SplitN(strings.TrimSpace(l), ":", 3)
 		if len(f) != 3 {
 			continue
@@ -98,6 +136,11 @@ func newRunGroup(controller, file, file2, value string) (*runGroup, error) {
 	g := &runGroup{dir: filepath.Join(parent, fmt.Sprintf("sandtable-%d-%d", os.Getpid(), groupSeq.Add(1))), v2: v2}
 	if err := os.Mkdir(g.dir, 0o755); err != nil {
 		return nil, err
+	}
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(g.dir, &fs); err != nil || fs.Type != cgroupMagic && fs.Type != cgroup2Magic {
+		g.remove()
+		return nil, fmt.Errorf("sandbox: %s is not in a cgroup file system", g.dir)
 	}
 	if v2 {
 		have, err := os.ReadFile(filepath.Join(g.dir, "cgroup.controllers"))
