@@ -21,7 +21,9 @@ var (
 // listAfter is the number of lookups in one directory after which the
 // resolver lists it once, and answers the names it lacks without a call:
 // most default hidden paths are missing, a hundred of them under the home.
-const listAfter = 4
+// A listing costs about ten lstats of a missing name here (a hundred
+// entries, forty), so a directory with fewer lookups is not listed.
+const listAfter = 12
 
 // maxLinks bounds symlink chains, like the kernel's ELOOP limit.
 const maxLinks = 40
@@ -54,7 +56,7 @@ type dirLookups struct {
 	n          int
 	searchable bool // a lookup in it was answered: listing it is no wider
 	listed     bool // the listing was tried
-	names      map[string]struct{}
+	names      *dirNames
 }
 
 // mountEntry is one mount: the file system (device), the directory of it
@@ -98,10 +100,12 @@ func (r *resolver) lstat(p string) (fs.FileInfo, error) {
 	d := r.dirOf(p)
 	if d != nil && d.names == nil && !d.listed && d.searchable && d.n >= listAfter {
 		d.listed = true
-		d.names, _ = listNames(path.Dir(p))
+		if names, ok := listNames(path.Dir(p)); ok {
+			d.names = &names
+		}
 	}
 	if d != nil && d.names != nil {
-		if _, ok := d.names[path.Base(p)]; !ok {
+		if !d.names.has(path.Base(p)) {
 			err := &fs.PathError{Op: "lstat", Path: p, Err: syscall.ENOENT}
 			r.seen[p] = lstatResult{nil, err}
 			return nil, err

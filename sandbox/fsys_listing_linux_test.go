@@ -20,7 +20,8 @@ func TestResolverListing(t *testing.T) {
 	calls := countLstat(t)
 	listed := countListings(t)
 	var r resolver
-	for _, n := range []string{"a", "b", "c", "d"} {
+	for i := range listAfter {
+		n := "missing-" + strconv.Itoa(i)
 		if _, err := r.lstat(filepath.Join(dir, n)); !errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("%s: %v", n, err)
 		}
@@ -44,13 +45,46 @@ func TestResolverListing(t *testing.T) {
 
 	// /proc lists no thread ids but finds them: never listed.
 	self := "/proc/" + strconv.Itoa(os.Getpid()) + "/task"
-	for _, n := range []string{"x1", "x2", "x3", "x4", "x5"} {
-		r.lstat(self + "/" + n)
+	for i := range listAfter + 1 {
+		r.lstat(self + "/x" + strconv.Itoa(i))
 	}
 	if _, ok := listNames("/proc/self"); ok {
 		t.Error("listNames lists procfs")
 	}
-	if listed[self] != 1 || calls[self+"/x5"] != 1 {
-		t.Errorf("procfs: listing tried %d times, x5 lstat'd %d times: want 1 (refused) and 1", listed[self], calls[self+"/x5"])
+	last := self + "/x" + strconv.Itoa(listAfter)
+	if listed[self] != 1 || calls[last] != 1 {
+		t.Errorf("procfs: listing tried %d times, the last name lstat'd %d times: want 1 (refused) and 1", listed[self], calls[last])
+	}
+}
+
+// TestListDirNames: a listing longer than one read names every entry and
+// nothing else, and one over maxListing is not made.
+func TestListDirNames(t *testing.T) {
+	dir := realTempDir(t)
+	var names []string
+	for i := range 700 { // some 20 KiB of entries: three reads
+		n := "entry-" + strconv.Itoa(i) + "-with-a-longer-name"
+		names = append(names, n)
+		writeFile(t, dir, n, "")
+	}
+	l, ok := listNames(dir)
+	if !ok {
+		t.Fatal("not listed")
+	}
+	for _, n := range names {
+		if !l.has(n) {
+			t.Fatalf("listing lacks %s", n)
+		}
+	}
+	for _, n := range []string{"entry-700-with-a-longer-name", "entry-1", "entry-1-with-a-longer-nam", ".", "", "entry-1-with-a-longer-name\x00"} {
+		if l.has(n) {
+			t.Errorf("listing has %q", n)
+		}
+	}
+	for i := 700; i < 2500; i++ {
+		writeFile(t, dir, "entry-"+strconv.Itoa(i)+"-with-a-longer-name", "")
+	}
+	if _, ok := listNames(dir); ok {
+		t.Error("a listing over maxListing was made")
 	}
 }

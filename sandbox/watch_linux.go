@@ -93,10 +93,10 @@ func startWatch(p *plan) (*hostWatch, error) {
 // exists now: from one listing of dir, or an lstat of each where dir
 // cannot be listed in full.
 func appeared(dir string, ts []watchTarget) (watchTarget, bool) {
-	if len(ts) > 1 {
+	if len(ts) >= listAfter {
 		if names, ok := listNames(dir); ok {
 			for _, t := range ts {
-				if _, ok := names[t.name]; ok {
+				if names.has(t.name) {
 					return t, true
 				}
 			}
