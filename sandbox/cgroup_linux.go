@@ -168,15 +168,23 @@ func (g *runGroup) add(pid int) error {
 // ones may still be exiting when bwrap has (the kernel kills the rest of
 // the sandbox's pid namespace with its first process, and a loaded
 // machine reaps a few hundred of them slowly), so it waits, up to 10s.
+// The first millisecond it looks every 20us, sleeping in the kernel: the
+// runtime's timers wake a short sleep up to a millisecond late here, and
+// the group is most often free within a few tries.
 func (g *runGroup) remove() error {
 	var err error
-	wait := 20 * time.Microsecond
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	wait := time.Millisecond
+	for try, deadline := 0, time.Now().Add(10*time.Second); ; try++ {
 		if err = syscall.Rmdir(g.dir); err == nil || errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
 		if !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
 			break
+		}
+		if try < 50 {
+			ts := syscall.Timespec{Nsec: 20_000}
+			_ = syscall.Nanosleep(&ts, nil)
+			continue
 		}
 		time.Sleep(wait)
 		wait = min(2*wait, 10*time.Millisecond)
