@@ -8,7 +8,9 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -59,8 +61,10 @@ func needTool(t *testing.T, tool string) {
 // what the proxy refused.
 func runNewCmdAs(t *testing.T, u *escUser, ws string, n Network, script string) (string, []string) {
 	t.Helper()
+	// The proxy's goroutines call Refused with no ordering to Wait's return.
+	var mu sync.Mutex
 	var refused []string
-	n.Refused = func(m string) { refused = append(refused, m) }
+	n.Refused = func(m string) { mu.Lock(); refused = append(refused, m); mu.Unlock() }
 	cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: n}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -72,7 +76,9 @@ func runNewCmdAs(t *testing.T, u *escUser, ws string, n Network, script string) 
 		c.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
 	}
 	out, _ := c.CombinedOutput()
-	return string(out), refused
+	mu.Lock()
+	defer mu.Unlock()
+	return string(out), slices.Clone(refused)
 }
 
 // TestDNSStubRoutes: in the default mode, tools that ignore the proxy
