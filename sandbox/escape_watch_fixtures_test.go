@@ -29,6 +29,13 @@ echo "after:[$(cat "$CRED" 2>&1)]"`
 // it read again. A run the watch stopped reports what Wait said.
 func (e *escEnv) hostSwap(cmd *exec.Cmd, change func()) *escResult {
 	e.t.Helper()
+	return e.hostSwapAt(cmd, nil, change)
+}
+
+// hostSwapAt is hostSwap that calls before, if not nil, on the host after
+// NewCmd planned the sandbox run and before it starts.
+func (e *escEnv) hostSwapAt(cmd *exec.Cmd, before, change func()) *escResult {
+	e.t.Helper()
 	os.Remove(filepath.Join(e.out, "go"))
 	var out bytes.Buffer
 	start, wait := cmd.Start, cmd.Wait
@@ -45,6 +52,9 @@ func (e *escEnv) hostSwap(cmd *exec.Cmd, change func()) *escResult {
 		start, wait = c.Start, c.Wait
 	} else {
 		cmd.Stdout, cmd.Stderr = w, w
+	}
+	if before != nil {
+		before()
 	}
 	if err := start(); err != nil {
 		return &escResult{out: err.Error(), err: err}

@@ -58,4 +58,34 @@ var watchAttempts = []*attempt{
 			return realArgvCtl("the same argv as a plain exec.Cmd: no watch")
 		},
 	},
+	{
+		name: "hidden-dir-gone-at-start",
+		what: "read a hidden path the host creates during the run, whose directory existed when NewCmd planned and was gone when the run started",
+		setup: func(e *escEnv) {
+			dir := e.mkdir(filepath.Join(e.out, "gh"))
+			cred := filepath.Join(dir, "hosts.yml")
+			e.cfg.Hidden = append(e.cfg.Hidden, cred)
+			e.vars["CRED"], e.vars["CREDDIR"] = cred, dir
+			e.secret = escToken("recreated-secret")
+		},
+		script: hostSwapScript,
+		run: func(e *escEnv, cmd *exec.Cmd) *escResult {
+			gone := func() {
+				if err := os.Remove(e.vars["CREDDIR"]); err != nil {
+					e.t.Fatal(err)
+				}
+			}
+			return e.hostSwapAt(cmd, gone, func() {
+				e.mkdir(e.vars["CREDDIR"])
+				e.file(e.vars["CRED"], e.secret+"\n", 0o600)
+			})
+		},
+		control: func(e *escEnv) escMode {
+			os.Remove(e.vars["CRED"]) // the sandbox run's host change, undone
+			if _, err := os.Lstat(e.vars["CREDDIR"]); err != nil {
+				e.mkdir(e.vars["CREDDIR"])
+			}
+			return realArgvCtl("the same argv as a plain exec.Cmd: no watch")
+		},
+	},
 }

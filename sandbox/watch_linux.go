@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -32,7 +34,8 @@ const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN
 
 // startWatch starts watching p's targets; nil when there are none. A
 // directory that vanished or that this process may not read is skipped:
-// the sandbox, with the same uid and fewer rights, cannot list it either.
+// the sandbox, with the same uid and fewer rights, cannot list it either;
+// a missing path's vanished directory is watched for in its own.
 func startWatch(p *plan) (*hostWatch, error) {
 	targets := p.watch
 	if !p.watchPlanned {
@@ -55,7 +58,10 @@ func startWatch(p *plan) (*hostWatch, error) {
 	// each, and for the missing names one listing each.
 	wds := make(map[string]int32, 16)
 	missing := make(map[string][]watchTarget, 16)
-	for _, t := range targets {
+	targets = slices.Clip(targets) // p.watch is the plan's: climbs append
+	climbed := map[string]bool{}
+	for i := 0; i < len(targets); i++ {
+		t := targets[i]
 		if t.missing {
 			missing[t.dir] = append(missing[t.dir], t)
 		}
@@ -63,6 +69,14 @@ func startWatch(p *plan) (*hostWatch, error) {
 		if !ok {
 			n, err := unix.InotifyAddWatch(fd, t.dir, watchMask)
 			if err != nil {
+				// The plan found the directory of a missing path; one
+				// gone since is watched for from its own directory, as
+				// the plan would have if it had been gone then.
+				if t.missing && t.dir != "/" && !climbed[t.dir] && !errors.Is(err, unix.EACCES) &&
+					(errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)) {
+					climbed[t.dir] = true
+					targets = append(targets, watchTarget{rule: t.rule, dir: path.Dir(t.dir), name: path.Base(t.dir), missing: true})
+				}
 				if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOTDIR) {
 					continue
 				}
