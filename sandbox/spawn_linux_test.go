@@ -278,20 +278,32 @@ func TestNewCmdOneExecution(t *testing.T) {
 }
 
 // TestNewCmdContext: a cancelled spawn is the context's error, not a
-// verdict on the sandbox.
+// verdict on the sandbox. The context is cancelled once the command runs:
+// a fixed 300 ms could end, on a loaded machine, while bwrap was still
+// setting up, where killing it leaves its child waiting for it forever.
 func TestNewCmdContext(t *testing.T) {
 	requireBwrap(t)
 	_, ws := spawnEnv(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	c, err := NewCmd(ctx, Config{Workspace: ws}, "sleep", "30")
+	c, err := NewCmd(ctx, Config{Workspace: ws}, "sh", "-c", "echo running; exec sleep 30")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out lockedBuffer
+	c.Stdout = &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// A liveness bound: a loaded machine may take seconds to start it.
+	for i := 0; i < 1500 && !strings.Contains(out.String(), "running"); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	start := time.Now()
-	err = c.Run()
+	cancel()
+	err = c.Wait()
 	if err == nil || errors.Is(err, ErrUnavailable) || time.Since(start) > 10*time.Second {
-		t.Errorf("cancelled: %v after %v", err, time.Since(start))
+		t.Errorf("cancelled: %v after %v (output %q)", err, time.Since(start), out.String())
 	}
 }
 
