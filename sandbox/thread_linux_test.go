@@ -105,7 +105,14 @@ func TestDyingThreadsSpareOtherRuns(t *testing.T) {
 	killedIn := func(t *testing.T, u *escUser, ws string, rounds int) int {
 		cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Mode: NetworkHost}}
 		for round := 0; round < rounds; round++ {
+			// Planned for u, who starts it (hide-host-socket); the short
+			// spawns, which this process starts, for this process.
+			own := socketIdentity
+			if u.cred != nil {
+				socketIdentity = func() identity { return identity{uid: u.cred.Uid, gids: []uint32{u.cred.Gid}} }
+			}
 			long, err := Command(context.Background(), cfg, "sleep", "60")
+			socketIdentity = own
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +149,6 @@ func TestDyingThreadsSpareOtherRuns(t *testing.T) {
 	}
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
-			u.spawnAs(t)
 			ws := mkdir(t, base, "ws-"+u.label)
 			if err := os.Chown(ws, u.uid, u.gid); err != nil {
 				t.Fatal(err)
