@@ -17,13 +17,23 @@ type pendingWatch struct {
 	err  error
 }
 
-// startWatchAsync starts setting up p's watch (startWatch) in the
-// background.
+// startWatchAsync sets up p's watch (startWatch): its inotify watches
+// now, before bwrap mounts anything (a hidden or protected file replaced
+// after its mount and before its watch would go unseen), and the check of
+// the missing names in the background.
 func startWatchAsync(p *plan) *pendingWatch {
 	pw := &pendingWatch{done: make(chan struct{})}
+	w, check, err := addWatches(p)
+	if err != nil || w == nil {
+		pw.err = err
+		close(pw.done)
+		return pw
+	}
 	go func() {
 		defer close(pw.done)
-		pw.w, pw.err = startWatch(p)
+		if pw.err = check(); pw.err == nil {
+			pw.w = w
+		}
 	}()
 	return pw
 }

@@ -37,22 +37,36 @@ const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN
 // the sandbox, with the same uid and fewer rights, cannot list it either;
 // a missing path's vanished directory is watched for in its own.
 func startWatch(p *plan) (*hostWatch, error) {
+	w, check, err := addWatches(p)
+	if err != nil || w == nil {
+		return nil, err
+	}
+	if err := check(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// addWatches is startWatch up to the check of the missing names, which it
+// returns (it closes the watch when it fails): from its return on, every
+// change to a watched name is an event.
+func addWatches(p *plan) (*hostWatch, func() error, error) {
 	targets := p.watch
 	if !p.watchPlanned {
 		var r resolver
 		targets = watchTargets(p, r.isDir)
 	}
 	if len(targets) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: watch hidden and protected paths: %w", err)
+		return nil, nil, fmt.Errorf("sandbox: watch hidden and protected paths: %w", err)
 	}
 	w := &hostWatch{fd: fd, byWD: map[int32]map[string]watchTarget{}, dirOf: map[int32]string{}, done: make(chan struct{})}
 	if err := unix.Pipe2(w.wake[:], unix.O_CLOEXEC|unix.O_NONBLOCK); err != nil {
 		unix.Close(fd)
-		return nil, fmt.Errorf("sandbox: watch hidden and protected paths: %w", err)
+		return nil, nil, fmt.Errorf("sandbox: watch hidden and protected paths: %w", err)
 	}
 	// Many targets share a directory (the home, ~/.config): one watch
 	// each, and for the missing names one listing each.
@@ -81,7 +95,7 @@ func startWatch(p *plan) (*hostWatch, error) {
 					continue
 				}
 				w.close()
-				return nil, fmt.Errorf("sandbox: watch %s: %w", t.dir, err)
+				return nil, nil, fmt.Errorf("sandbox: watch %s: %w", t.dir, err)
 			}
 			wd = int32(n)
 			wds[t.dir] = wd
@@ -94,13 +108,16 @@ func startWatch(p *plan) (*hostWatch, error) {
 	}
 	// A path missing when the plan was made, and so not hidden, that
 	// appeared before the watch was in place would go unseen.
-	for dir, ts := range missing {
-		if t, ok := appeared(dir, ts); ok {
-			w.close()
-			return nil, fmt.Errorf("sandbox: %s/%s appeared on the host after the sandbox was planned (rule %s): %w", t.dir, t.name, t.rule, ErrHostChanged)
+	check := func() error {
+		for dir, ts := range missing {
+			if t, ok := appeared(dir, ts); ok {
+				w.close()
+				return fmt.Errorf("sandbox: %s/%s appeared on the host after the sandbox was planned (rule %s): %w", t.dir, t.name, t.rule, ErrHostChanged)
+			}
 		}
+		return nil
 	}
-	return w, nil
+	return w, check, nil
 }
 
 // appeared returns the first of ts, names in dir that were missing, that
