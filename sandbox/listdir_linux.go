@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"encoding/binary"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -21,7 +22,35 @@ var listedFS = map[int64]bool{
 	unix.TMPFS_MAGIC:           true,
 	unix.OVERLAYFS_SUPER_MAGIC: true,
 	unix.F2FS_SUPER_MAGIC:      true,
-	0x2fc12fc1:                 true, // zfs
+	// Not zfs: a dataset may be case-insensitive or normalize names
+	// (casesensitivity, normalization), which nothing here can see.
+}
+
+// fsCasefoldFL is FS_CASEFOLD_FL, a case-insensitive directory (chattr +F).
+const fsCasefoldFL = 0x40000000
+
+// xfsGeometryV1 and xfsCI are XFS_IOC_FSGEOMETRY_V1 (its struct is 112
+// bytes, flags at 92) and XFS_FSOP_GEOM_FLAGS_DIRV2CI.
+const (
+	xfsGeometryV1 = 0x80705864
+	xfsFlagsOff   = 92
+	xfsCI         = 0x1000
+)
+
+// foldsCase reports whether the directory fd may find a name under
+// another spelling than the one it lists (.ssh as .SSH), or cannot tell:
+// a casefolded directory (ext4, f2fs, tmpfs, and overlay over them), or
+// an XFS made ASCII case-insensitive (mkfs.xfs -n version=ci).
+func foldsCase(fd int, fsType int64) bool {
+	if fsType == unix.XFS_SUPER_MAGIC {
+		var geo [112]byte
+		if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), xfsGeometryV1, uintptr(unsafe.Pointer(&geo[0]))); e != 0 ||
+			binary.NativeEndian.Uint32(geo[xfsFlagsOff:])&xfsCI != 0 {
+			return true
+		}
+	}
+	flags, err := unix.IoctlGetUint32(fd, unix.FS_IOC_GETFLAGS)
+	return err != nil || flags&fsCasefoldFL != 0
 }
 
 // dirNames is one listing of a directory: its entries as getdents64(2)
@@ -49,8 +78,8 @@ func (d dirNames) has(name string) bool {
 }
 
 // listDirNames lists dir once; false when dir cannot be listed, is on a
-// file system not in listedFS, or holds more than maxListing bytes of
-// entries.
+// file system not in listedFS, may find names under another spelling
+// (foldsCase), or holds more than maxListing bytes of entries.
 func listDirNames(dir string) (dirNames, bool) {
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -58,7 +87,7 @@ func listDirNames(dir string) (dirNames, bool) {
 	}
 	defer unix.Close(fd)
 	var st unix.Statfs_t
-	if unix.Fstatfs(fd, &st) != nil || !listedFS[int64(st.Type)] {
+	if unix.Fstatfs(fd, &st) != nil || !listedFS[int64(st.Type)] || foldsCase(fd, int64(st.Type)) {
 		return dirNames{}, false
 	}
 	buf := make([]byte, 8<<10)
