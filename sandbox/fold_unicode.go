@@ -3,6 +3,7 @@ package sandbox
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -42,17 +43,11 @@ type decomposed struct {
 	mark rune
 }
 
-var (
-	decompose = map[rune]decomposed{} // composed letter -> base and mark
-	compose   = map[decomposed]rune{} // the other way
-	// markAlts are the marks that decompose to a mark of the table, and
-	// singletons the characters that decompose to an ASCII one that is
-	// not a letter (the letters' are in their case orbits: K, Å).
-	markAlts   = map[rune]rune{'\u0340': '\u0300', '\u0341': '\u0301'}
-	singletons = map[rune]string{';': "\u037e", '`': "\u1fef"}
-)
-
-func init() {
+// foldMaps are decompose (a composed letter's base and mark) and compose
+// (the other way), made from foldMarks on first use: only a macOS
+// pattern needs them.
+var foldMaps = sync.OnceValues(func() (map[rune]decomposed, map[decomposed]rune) {
+	decompose, compose := map[rune]decomposed{}, map[decomposed]rune{}
 	for _, m := range foldMarks {
 		base := 0
 		for _, r := range m.composed {
@@ -61,7 +56,16 @@ func init() {
 			base++
 		}
 	}
-}
+	return decompose, compose
+})
+
+var (
+	// markAlts are the marks that decompose to a mark of the table, and
+	// singletons the characters that decompose to an ASCII one that is
+	// not a letter (the letters' are in their case orbits: K, Å).
+	markAlts   = map[rune]rune{'\u0340': '\u0300', '\u0341': '\u0301'}
+	singletons = map[rune]string{';': "\u037e", '`': "\u1fef"}
+)
 
 // foldOrbit is r and every letter that folds to the same case, as
 // unicode.SimpleFold cycles through them.
@@ -78,6 +82,7 @@ func foldOrbit(r rune) []rune {
 // that decomposes to it). It
 // returns nil for a character the table cannot fold.
 func spellings(r rune) []string {
+	decompose, _ := foldMaps()
 	orbit := foldOrbit(r)
 	known := false
 	for _, o := range orbit {
@@ -111,6 +116,7 @@ func spellings(r rune) []string {
 // by a combining mark is read as the composed letter). With asIs, such a
 // character is matched as it is spelled instead, except ^.
 func writeFolded(b *strings.Builder, name string, asIs bool) bool {
+	_, compose := foldMaps()
 	for i := 0; i < len(name); {
 		r, n := utf8.DecodeRuneInString(name[i:])
 		if r < utf8.RuneSelf && i+n < len(name) {

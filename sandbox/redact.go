@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // redactMax is the largest file the sandbox redacts; a larger one is
@@ -130,7 +131,7 @@ func readRedactable(real string) ([]byte, bool) {
 }
 
 // urlCredentials is the user:password@ (or token@) of a URL.
-var urlCredentials = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s"'<>]*@`)
+var urlCredentials = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s"'<>]*@`) })
 
 // redact returns data without the lines whose key is one of rf.keys (a
 // commented-out line too, and in ini one after a [section] header on the
@@ -179,7 +180,7 @@ func redact(data []byte, rf redactFile) []byte {
 			continue
 		}
 		if rf.urls {
-			line = urlCredentials.ReplaceAll(line, []byte("$1"))
+			line = urlCredentials().ReplaceAll(line, []byte("$1"))
 		}
 		out = append(out, line...)
 	}
