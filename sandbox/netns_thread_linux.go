@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -36,25 +37,63 @@ func startNetThread(run *exec.Cmd, g *netGate, start func() error) (release func
 
 // netThread is that thread, made ahead of the start it waits for.
 type netThread struct {
+	gatec  chan netBind      // the listeners to serve, once; closed to cancel
 	ready  chan error        // the namespace and listeners, or why not
 	startc chan func() error // the start, once; closed to cancel
 	errc   chan error        // the start's result
 	done   chan struct{}     // closed by release
+
+	mu      sync.Mutex
+	bound   bool // bind gave it its listeners
+	expired bool // it ended without: cancelled, or not bound in time
 }
 
-// prepareNetThread starts making the thread, the namespace and g's
-// listeners, in the background; run then starts bwrap from it, or cancel
-// ends it unused. prog names bwrap in errors.
-func prepareNetThread(prog string, g *netGate) *netThread {
-	t := &netThread{ready: make(chan error, 1), startc: make(chan func() error, 1), errc: make(chan error, 1), done: make(chan struct{})}
+// netBind is what bind hands the thread: the listeners to serve, and
+// bwrap's name for errors.
+type netBind struct {
+	g    *netGate
+	prog string
+}
+
+// newNetThread starts making the thread and its namespace (with its
+// loopback up) in the background; bind gives it the listeners to serve.
+// A thread not bound within wait ends, and bind then reports false.
+func newNetThread(wait time.Duration) *netThread {
+	t := &netThread{gatec: make(chan netBind, 1), ready: make(chan error, 1), startc: make(chan func() error, 1), errc: make(chan error, 1), done: make(chan struct{})}
 	onDyingThread(func() {
-		err := setupNetThread(prog, g)
+		nsErr := enterNetNamespace()
+		var b netBind
+		var ok bool
+		timer := time.NewTimer(wait)
+		select {
+		case b, ok = <-t.gatec:
+		case <-timer.C:
+			t.mu.Lock()
+			if !t.bound {
+				t.expired = true
+				t.mu.Unlock()
+				return
+			}
+			t.mu.Unlock()
+			b, ok = <-t.gatec
+		}
+		timer.Stop()
+		if !ok {
+			return // cancelled before it was bound
+		}
+		err := nsErr
+		if err != nil {
+			err = netThreadError(b.prog, err)
+		} else {
+			err = serveNetThread(b.g)
+		}
 		t.ready <- err
 		if err != nil {
 			return
 		}
-		start, ok := <-t.startc
-		if !ok {
+		g := b.g
+		start, started := <-t.startc
+		if !started {
 			g.close()
 			return
 		}
@@ -67,6 +106,28 @@ func prepareNetThread(prog string, g *netGate) *netThread {
 		<-t.done
 	})
 	return t
+}
+
+// prepareNetThread starts making the thread, the namespace and g's
+// listeners, in the background; run then starts bwrap from it, or cancel
+// ends it unused. prog names bwrap in errors.
+func prepareNetThread(prog string, g *netGate) *netThread {
+	t := newNetThread(time.Duration(1<<63 - 1))
+	t.bind(g, prog)
+	return t
+}
+
+// bind gives the thread g's listeners to serve; false when it has ended
+// unbound.
+func (t *netThread) bind(g *netGate, prog string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.expired || t.bound {
+		return false
+	}
+	t.bound = true
+	t.gatec <- netBind{g: g, prog: prog}
+	return true
 }
 
 // run starts bwrap with start on the thread; see startNetThread.
@@ -82,18 +143,46 @@ func (t *netThread) run(start func() error) (release func(), err error) {
 }
 
 // cancel ends a thread that will not run: it closes its listeners once
-// they are bound.
-func (t *netThread) cancel() { close(t.startc) }
+// they are bound. A nil t is none.
+func (t *netThread) cancel() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.bound {
+		if !t.expired {
+			t.expired = true
+			close(t.gatec)
+		}
+		return
+	}
+	close(t.startc)
+}
 
-// setupNetThread moves the calling thread into a new network namespace,
-// brings its loopback up and serves g's listeners there.
-func setupNetThread(prog string, g *netGate) error {
+// errUnshare marks enterNetNamespace's failure to unshare, which
+// netThreadError explains as the helper's.
+type errUnshare struct{ err error }
+
+func (e errUnshare) Error() string { return e.err.Error() }
+
+// netThreadError is err, enterNetNamespace's, as the spawn reports it.
+func netThreadError(prog string, err error) error {
+	if u, ok := err.(errUnshare); ok {
+		return helperStartError(prog, u.err)
+	}
+	return err
+}
+
+// enterNetNamespace moves the calling thread into a new network namespace
+// and brings its loopback up.
+func enterNetNamespace() error {
 	var before, after unix.Stat_t
 	if err := unix.Stat("/proc/thread-self/ns/net", &before); err != nil {
 		return fmt.Errorf("sandbox: network thread: %w", err)
 	}
 	if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
-		return helperStartError(prog, err)
+		return errUnshare{err}
 	}
 	if err := unix.Stat("/proc/thread-self/ns/net", &after); err != nil {
 		return fmt.Errorf("sandbox: network thread: %w", err)
@@ -104,6 +193,12 @@ func setupNetThread(prog string, g *netGate) error {
 	if err := loopbackUp(); err != nil {
 		return fmt.Errorf("sandbox: network thread: %w", err)
 	}
+	return nil
+}
+
+// serveNetThread binds g's listeners in the calling thread's namespace and
+// serves them.
+func serveNetThread(g *netGate) error {
 	fds, err := bindListeners(g.ports)
 	if err != nil {
 		return fmt.Errorf("sandbox: network thread: %w", err)

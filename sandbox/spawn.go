@@ -70,8 +70,12 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 	if runtime.GOOS == "linux" {
 		check = checkFound
 	}
+	// A root caller's network namespace for mode proxy is made while the
+	// plan is: about a millisecond of the kernel's work.
+	early := earlyNetThread(cfg)
 	s, err := command(ctx, cfg, check, name, args...)
 	if err != nil {
+		early.cancel()
 		return nil, err
 	}
 	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir, wrapped: s.plan != nil}
@@ -83,9 +87,15 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 	c.tmpdir = s.host.tmpdir
 	if s.plan != nil && check == checkFound {
 		if c.fold, err = newFold(c, s.plan, s.host, s.files); err != nil {
+			early.cancel()
 			closeAll(s.owned)
 			return nil, err
 		}
+	}
+	if c.fold != nil {
+		c.fold.adoptEarly(early)
+	} else {
+		early.cancel()
 	}
 	if c.fold == nil {
 		if err := refuseRequired(s.plan, "sandbox-exec has no moment to apply it", "leave it unset on macOS"); err != nil {

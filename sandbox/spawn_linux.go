@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/sandtable/sandtable/internal/cmdlookup"
 )
@@ -35,8 +36,11 @@ type fold struct {
 	proxy *proxy   // mode proxy's server, for every attempt
 	gate  *netGate // the running helper's listeners, from Start to Wait
 	// early is a root caller's network thread, made while Start takes
-	// the locks and sets the watch, for the first attempt (prepareNet).
+	// the locks and sets the watch, for the first attempt (prepareNet);
+	// ahead the thread NewCmd started for it, its namespace made while
+	// the plan was.
 	early *earlyNet
+	ahead *netThread
 	// unscope ends the thread that started bwrap in mode host's Landlock
 	// domain, or in mode proxy's network namespace (a root caller's),
 	// after Wait.
@@ -295,19 +299,43 @@ type earlyNet struct {
 // ends it if none does. Nothing is prepared when startRun would not take
 // the thread, or when the proxy cannot be made (startRun says why).
 func (f *fold) prepareNet(c *Cmd) {
+	ahead := f.ahead
+	f.ahead = nil
 	if !f.plan.netProxy || !netThreadable(c.Cmd) || f.early != nil {
+		ahead.cancel()
 		return
 	}
 	if f.proxy == nil {
 		p, err := newProxy(f.plan.net)
 		if err != nil {
+			ahead.cancel()
 			return
 		}
 		f.proxy = p
 	}
 	g := &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}
-	f.early = &earlyNet{gate: g, t: prepareNetThread(c.Path, g)}
+	if ahead == nil || !ahead.bind(g, c.Path) {
+		ahead = prepareNetThread(c.Path, g)
+	}
+	f.early = &earlyNet{gate: g, t: ahead}
 }
+
+// earlyNetWait is how long a thread NewCmd made ahead (earlyNetThread)
+// waits for Start before it ends, its namespace with it.
+const earlyNetWait = time.Second
+
+// earlyNetThread starts making a root caller's network namespace, when cfg
+// asks for mode proxy, for the Cmd NewCmd is making; nil otherwise.
+func earlyNetThread(cfg Config) *netThread {
+	mode, err := networkMode(withDefaultNetwork("linux", cfg))
+	if err != nil || mode != NetworkProxy || cfg.Policy == Off || os.Geteuid() != 0 {
+		return nil
+	}
+	return newNetThread(earlyNetWait)
+}
+
+// adoptEarly keeps t, NewCmd's thread made ahead, for Start's prepareNet.
+func (f *fold) adoptEarly(t *netThread) { f.ahead = t }
 
 // takeEarly hands the prepared thread to startRun, with its gate as f.gate.
 func (f *fold) takeEarly() *netThread {

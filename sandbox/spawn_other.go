@@ -20,7 +20,14 @@ func (f *fold) start(c *Cmd) error {
 }
 
 func (f *fold) prepareNet(*Cmd) {}
-func (f *fold) dropNet()        {}
+
+// netThread is Linux's network thread; none here.
+type netThread struct{}
+
+func earlyNetThread(Config) *netThread { return nil }
+func (*netThread) cancel()             {}
+func (f *fold) adoptEarly(*netThread)  {}
+func (f *fold) dropNet()               {}
 
 func (f *fold) wait(c *Cmd) error { return c.Cmd.Wait() }
 
