@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -43,10 +44,15 @@ type netThread struct {
 	errc   chan error        // the start's result
 	done   chan struct{}     // closed by release
 
-	mu      sync.Mutex
-	bound   bool // bind gave it its listeners
-	expired bool // it ended without: cancelled, or not bound in time
+	mu        sync.Mutex
+	bound     bool // bind gave it its listeners
+	expired   bool // it ended unused: cancelled, or not bound or started in time
+	starting  bool // run is handing it the start
+	cancelled bool // cancel closed startc
 }
+
+// errNetThreadEnded is run's answer from a thread that ended unused.
+var errNetThreadEnded = errors.New("sandbox: network thread: ended unused")
 
 // netBind is what bind hands the thread: the listeners to serve, and
 // bwrap's name for errors.
@@ -57,7 +63,9 @@ type netBind struct {
 
 // newNetThread starts making the thread and its namespace (with its
 // loopback up) in the background; bind gives it the listeners to serve.
-// A thread not bound within wait ends, and bind then reports false.
+// A thread not bound within wait ends, and bind then reports false; one
+// bound but not started within wait again closes them and ends, and run
+// then reports errNetThreadEnded.
 func newNetThread(wait time.Duration) *netThread {
 	t := &netThread{gatec: make(chan netBind, 1), ready: make(chan error, 1), startc: make(chan func() error, 1), errc: make(chan error, 1), done: make(chan struct{})}
 	onDyingThread(func() {
@@ -92,7 +100,23 @@ func newNetThread(wait time.Duration) *netThread {
 			return
 		}
 		g := b.g
-		start, started := <-t.startc
+		var start func() error
+		started := false
+		timer = time.NewTimer(wait)
+		select {
+		case start, started = <-t.startc:
+		case <-timer.C:
+			t.mu.Lock()
+			if !t.starting {
+				t.expired = true
+				t.mu.Unlock()
+				g.close()
+				return
+			}
+			t.mu.Unlock()
+			start, started = <-t.startc
+		}
+		timer.Stop()
 		if !started {
 			g.close()
 			return
@@ -135,6 +159,13 @@ func (t *netThread) run(start func() error) (release func(), err error) {
 	if err := <-t.ready; err != nil {
 		return nil, err
 	}
+	t.mu.Lock()
+	if t.expired || t.cancelled {
+		t.mu.Unlock()
+		return nil, errNetThreadEnded
+	}
+	t.starting = true
+	t.mu.Unlock()
 	t.startc <- start
 	if err := <-t.errc; err != nil {
 		return nil, err
@@ -157,7 +188,10 @@ func (t *netThread) cancel() {
 		}
 		return
 	}
-	close(t.startc)
+	if !t.cancelled {
+		t.cancelled = true
+		close(t.startc)
+	}
 }
 
 // errUnshare marks enterNetNamespace's failure to unshare, which

@@ -93,7 +93,7 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 		}
 	}
 	if c.fold != nil {
-		c.fold.adoptEarly(early)
+		c.fold.adoptEarly(c, early)
 	} else {
 		early.cancel()
 	}

@@ -35,12 +35,10 @@ type fold struct {
 
 	proxy *proxy   // mode proxy's server, for every attempt
 	gate  *netGate // the running helper's listeners, from Start to Wait
-	// early is a root caller's network thread, made while Start takes
-	// the locks and sets the watch, for the first attempt (prepareNet);
-	// ahead the thread NewCmd started for it, its namespace made while
-	// the plan was.
+	// early is a root caller's network thread for the first attempt:
+	// NewCmd's, its namespace made while the plan was (adoptEarly), or
+	// one made while Start takes the locks (prepareNet).
 	early *earlyNet
-	ahead *netThread
 	// unscope ends the thread that started bwrap in mode host's Landlock
 	// domain, or in mode proxy's network namespace (a root caller's),
 	// after Wait.
@@ -259,7 +257,13 @@ func (f *fold) startRun(run *exec.Cmd) error {
 		if t == nil {
 			t = prepareNetThread(run.Path, f.gate)
 		}
-		release, err := t.run(func() error { return f.win.fork(run, run.Start) })
+		fork := func() error { return f.win.fork(run, run.Start) }
+		release, err := t.run(fork)
+		if errors.Is(err, errNetThreadEnded) {
+			// NewCmd's thread waited in vain and ended: a new one.
+			f.gate = &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}
+			release, err = prepareNetThread(run.Path, f.gate).run(fork)
+		}
 		if err != nil {
 			f.gate = nil
 			return err
@@ -299,25 +303,30 @@ type earlyNet struct {
 // ends it if none does. Nothing is prepared when startRun would not take
 // the thread, or when the proxy cannot be made (startRun says why).
 func (f *fold) prepareNet(c *Cmd) {
-	ahead := f.ahead
-	f.ahead = nil
+	if f.early != nil && !netThreadable(c.Cmd) {
+		f.dropNet() // NewCmd's, for a caller that has since set a Credential
+	}
 	if !f.plan.netProxy || !netThreadable(c.Cmd) || f.early != nil {
-		ahead.cancel()
 		return
 	}
+	g, err := f.newGate()
+	if err != nil {
+		return
+	}
+	f.early = &earlyNet{gate: g, t: prepareNetThread(c.Path, g)}
+}
+
+// newGate is the spawn's listeners for mode proxy, served by its proxy
+// (made on first use).
+func (f *fold) newGate() (*netGate, error) {
 	if f.proxy == nil {
 		p, err := newProxy(f.plan.net)
 		if err != nil {
-			ahead.cancel()
-			return
+			return nil, err
 		}
 		f.proxy = p
 	}
-	g := &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}
-	if ahead == nil || !ahead.bind(g, c.Path) {
-		ahead = prepareNetThread(c.Path, g)
-	}
-	f.early = &earlyNet{gate: g, t: ahead}
+	return &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}, nil
 }
 
 // earlyNetWait is how long a thread NewCmd made ahead (earlyNetThread)
@@ -334,8 +343,19 @@ func earlyNetThread(cfg Config) *netThread {
 	return newNetThread(earlyNetWait)
 }
 
-// adoptEarly keeps t, NewCmd's thread made ahead, for Start's prepareNet.
-func (f *fold) adoptEarly(t *netThread) { f.ahead = t }
+// adoptEarly gives t, the thread NewCmd made ahead, the spawn's listeners
+// to bind now, for Start's first attempt.
+func (f *fold) adoptEarly(c *Cmd, t *netThread) {
+	if t == nil {
+		return
+	}
+	g, err := f.newGate()
+	if !f.plan.netProxy || err != nil || !t.bind(g, c.Path) {
+		t.cancel()
+		return
+	}
+	f.early = &earlyNet{gate: g, t: t}
+}
 
 // takeEarly hands the prepared thread to startRun, with its gate as f.gate.
 func (f *fold) takeEarly() *netThread {

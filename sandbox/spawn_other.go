@@ -24,10 +24,10 @@ func (f *fold) prepareNet(*Cmd) {}
 // netThread is Linux's network thread; none here.
 type netThread struct{}
 
-func earlyNetThread(Config) *netThread { return nil }
-func (*netThread) cancel()             {}
-func (f *fold) adoptEarly(*netThread)  {}
-func (f *fold) dropNet()               {}
+func earlyNetThread(Config) *netThread      { return nil }
+func (*netThread) cancel()                  {}
+func (f *fold) adoptEarly(*Cmd, *netThread) {}
+func (f *fold) dropNet()                    {}
 
 func (f *fold) wait(c *Cmd) error { return c.Cmd.Wait() }
 
