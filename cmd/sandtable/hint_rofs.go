@@ -57,11 +57,15 @@ func teeStderr() *stderrTail {
 	return &stderrTail{w: os.Stderr}
 }
 
-var (
-	readOnlyLine = regexp.MustCompile(`(?i)read-only file system|\bEROFS\b|errno 30\b`)
-	deniedLine   = regexp.MustCompile(`(?i)permission denied|\bEACCES\b|errno 13\b`)
-	pathInLine   = regexp.MustCompile(`(?:^|[\s'"(\[=:‘“\x60])(/[^\s'"():,;\]\x60‘’“”]+)`)
-)
+// hintPatterns are the lines readOnlyHints looks for, and the paths in
+// them; compiled on first use, after a failed run only.
+var hintPatterns = sync.OnceValue(func() [3]*regexp.Regexp {
+	return [3]*regexp.Regexp{
+		regexp.MustCompile(`(?i)read-only file system|\bEROFS\b|errno 30\b`),
+		regexp.MustCompile(`(?i)permission denied|\bEACCES\b|errno 13\b`),
+		regexp.MustCompile(`(?:^|[\s'"(\[=:‘“\x60])(/[^\s'"():,;\]\x60‘’“”]+)`),
+	}
+})
 
 // readOnlyHints are what run adds after a failed CMD: for each path its
 // stderr reports as a read-only file system, or as permission denied where
@@ -74,6 +78,8 @@ func readOnlyHints(stderr string, cfg sandbox.Config) []string {
 		writable = append(writable, root)
 	}
 	home, _ := os.UserHomeDir()
+	p := hintPatterns()
+	readOnlyLine, deniedLine, pathInLine := p[0], p[1], p[2]
 	var hints []string
 	seen := map[string]bool{}
 	for line := range strings.Lines(stderr) {
