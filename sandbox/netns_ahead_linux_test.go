@@ -2,12 +2,9 @@ package sandbox
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // TestNetThreadAheadEnds: NewCmd starts a root caller's network thread for
@@ -18,14 +15,7 @@ import (
 // control is the thread itself, seen in another namespace before the
 // wait.
 func TestNetThreadAheadEnds(t *testing.T) {
-	requireBwrap(t)
-	if os.Geteuid() != 0 {
-		t.Skip("the thread is a root caller's")
-	}
-	var own unix.Stat_t
-	if err := unix.Stat("/proc/self/ns/net", &own); err != nil {
-		t.Fatal(err)
-	}
+	own := rootNetNS(t)
 	foreign := func() int { return len(foreignNetThreads(t, own)) }
 	if n := settle(foreign); n != 0 {
 		t.Fatalf("%d threads in another network namespace before the test", n)

@@ -70,24 +70,9 @@ func newNetThread(wait time.Duration) *netThread {
 	t := &netThread{gatec: make(chan netBind, 1), ready: make(chan error, 1), startc: make(chan func() error, 1), errc: make(chan error, 1), done: make(chan struct{})}
 	onDyingThread(func() {
 		nsErr := enterNetNamespace()
-		var b netBind
-		var ok bool
-		timer := time.NewTimer(wait)
-		select {
-		case b, ok = <-t.gatec:
-		case <-timer.C:
-			t.mu.Lock()
-			if !t.bound {
-				t.expired = true
-				t.mu.Unlock()
-				return
-			}
-			t.mu.Unlock()
-			b, ok = <-t.gatec
-		}
-		timer.Stop()
+		b, ok := await(t, t.gatec, wait, func() bool { return t.bound })
 		if !ok {
-			return // cancelled before it was bound
+			return // cancelled, or not bound in time
 		}
 		err := nsErr
 		if err != nil {
@@ -100,23 +85,7 @@ func newNetThread(wait time.Duration) *netThread {
 			return
 		}
 		g := b.g
-		var start func() error
-		started := false
-		timer = time.NewTimer(wait)
-		select {
-		case start, started = <-t.startc:
-		case <-timer.C:
-			t.mu.Lock()
-			if !t.starting {
-				t.expired = true
-				t.mu.Unlock()
-				g.close()
-				return
-			}
-			t.mu.Unlock()
-			start, started = <-t.startc
-		}
-		timer.Stop()
+		start, started := await(t, t.startc, wait, func() bool { return t.starting })
 		if !started {
 			g.close()
 			return
@@ -130,6 +99,29 @@ func newNetThread(wait time.Duration) *netThread {
 		<-t.done
 	})
 	return t
+}
+
+// await receives from c. After wait it ends t (expired) instead, unless
+// claimed, read under t.mu, says a sender has committed to c; false for
+// that end, or for c closed.
+func await[T any](t *netThread, c <-chan T, wait time.Duration, claimed func() bool) (T, bool) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case v, ok := <-c:
+		return v, ok
+	case <-timer.C:
+	}
+	t.mu.Lock()
+	if !claimed() {
+		t.expired = true
+		t.mu.Unlock()
+		var none T
+		return none, false
+	}
+	t.mu.Unlock()
+	v, ok := <-c
+	return v, ok
 }
 
 // prepareNetThread starts making the thread, the namespace and g's

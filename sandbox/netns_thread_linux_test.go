@@ -18,14 +18,7 @@ import (
 // Its control: the spawns did use the thread (the command saw another
 // namespace than this process's).
 func TestNetThreadKeepsProcessNamespace(t *testing.T) {
-	requireBwrap(t)
-	if os.Geteuid() != 0 {
-		t.Skip("the thread is a root caller's")
-	}
-	var own unix.Stat_t
-	if err := unix.Stat("/proc/self/ns/net", &own); err != nil {
-		t.Fatal(err)
-	}
+	own := rootNetNS(t)
 	_, _, ws := fixture(t)
 	cfg := Config{Workspace: ws, Policy: Required, Network: Network{Mode: NetworkProxy}}
 	for i := 0; i < 12; i++ {
@@ -47,6 +40,21 @@ func TestNetThreadKeepsProcessNamespace(t *testing.T) {
 	for _, task := range foreignNetThreads(t, own) {
 		t.Errorf("thread %s is in another network namespace than the process's %d", task, own.Ino)
 	}
+}
+
+// rootNetNS skips a test of the root caller's network thread for another
+// caller, and returns this process's network namespace.
+func rootNetNS(t *testing.T) unix.Stat_t {
+	t.Helper()
+	requireBwrap(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the thread is a root caller's")
+	}
+	var own unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/net", &own); err != nil {
+		t.Fatal(err)
+	}
+	return own
 }
 
 // foreignNetThreads lists this process's live threads in another network
@@ -77,14 +85,7 @@ func foreignNetThreads(t *testing.T, own unix.Stat_t) []string {
 // namespace, its listeners open, for the rest of the process. Its control:
 // a prepared thread is one this check sees, until dropped.
 func TestNetThreadEndsWhenStartFails(t *testing.T) {
-	requireBwrap(t)
-	if os.Geteuid() != 0 {
-		t.Skip("the thread is a root caller's")
-	}
-	var own unix.Stat_t
-	if err := unix.Stat("/proc/self/ns/net", &own); err != nil {
-		t.Fatal(err)
-	}
+	own := rootNetNS(t)
 	base, _, ws := fixture(t)
 	cred := base + "/cred"
 	cfg := Config{Workspace: ws, Hidden: []string{cred}, Network: Network{Mode: NetworkProxy}}
