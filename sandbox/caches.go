@@ -147,7 +147,13 @@ func makeCaches(res *resolved, rows []refuseRow) error {
 		if err := os.MkdirAll(base, 0o700); err != nil {
 			return cacheError(base, err.Error())
 		}
-		r.forget(base)
+		// MkdirAll made base and the directories above it that were missing.
+		for d := base; d != "/"; d = path.Dir(d) {
+			if v, ok := r.seen[d]; ok && v.err == nil {
+				break
+			}
+			r.forget(d)
+		}
 	}
 	for i, d := range res.cacheDirs {
 		if res.cacheSeen[i] {
