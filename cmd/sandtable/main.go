@@ -31,8 +31,7 @@ var commands = []command{
 }
 
 func main() {
-	// sandbox.Exit: a run's watch closes after the exit, not before it.
-	sandbox.Exit(dispatch(os.Args[1:]))
+	os.Exit(dispatch(os.Args[1:]))
 }
 
 func dispatch(args []string) int {
