@@ -25,15 +25,7 @@ func setupVsock(e *escEnv) {
 // socketcallPy enters the kernel through the i386 ABI, as a 32-bit program
 // does, and asks socketcall for an AF_VSOCK socket; it prints $MARK when it
 // gets one.
-const socketcallPy = `
-import ctypes, os, struct
-libc = ctypes.CDLL(None, use_errno=True)
-libc.mmap.restype = ctypes.c_void_p
-libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
-code = bytes.fromhex("5389f889f387d1cd805bc3")  # push rbx; mov eax,edi; mov ebx,esi; xchg ecx,edx; int 0x80; pop rbx; ret
-page = libc.mmap(None, 4096, 7, 0x22 | 0x40, -1, 0)
-ctypes.memmove(page, code, len(code))
-i386 = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint)(page)
+const socketcallPy = i386CallPy + `
 ctypes.memmove(page + 2048, struct.pack("<3I", 40, 1, 0), 12)
 fd = i386(102, 1, page + 2048, 0)
 print(os.environ["MARK"] if fd >= 0 else "refused", fd)

@@ -9,17 +9,22 @@ import (
 	"testing"
 )
 
-// i386EntryPy asks for its own pid through the i386 ABI (int 0x80 from a
-// 64-bit process) and through the native one, and prints both.
-const i386EntryPy = `
-import ctypes, os
+// i386CallPy defines i386(nr, a, b, c), a system call through the i386 ABI
+// (int 0x80 from a 64-bit process), in a page below 4 GiB whose second
+// half is free for arguments in memory.
+const i386CallPy = `
+import ctypes, os, struct
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p
 libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
 code = bytes.fromhex("5389f889f387d1cd805bc3")  # push rbx; mov eax,edi; mov ebx,esi; xchg ecx,edx; int 0x80; pop rbx; ret
 page = libc.mmap(None, 4096, 7, 0x22 | 0x40, -1, 0)
 ctypes.memmove(page, code, len(code))
-i386 = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint)(page)
+i386 = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint)(page)`
+
+// i386EntryPy asks for its own pid through the i386 ABI and through the
+// native one, and prints both.
+const i386EntryPy = i386CallPy + `
 print(i386(20, 0, 0, 0), os.getpid())
 `
 
@@ -52,4 +57,20 @@ func i386Entry(t *testing.T, python string) (on bool, why string) {
 		}
 	})
 	return i386Probe.on, i386Probe.why
+}
+
+// TestI386ProgramsCompile: the i386 programs, which a kernel without the
+// i386 entry never runs (i386Entry), are at least valid Python.
+func TestI386ProgramsCompile(t *testing.T) {
+	python := escLook("python3")
+	if python == "" {
+		t.Skip("python3 is needed to compile them")
+	}
+	for name, src := range map[string]string{"i386EntryPy": i386EntryPy, "socketcallPy": socketcallPy} {
+		cmd := exec.Command(python, "-c", "import sys; compile(sys.stdin.read(), sys.argv[1], 'exec')", name)
+		cmd.Stdin = strings.NewReader(src)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: %v: %s", name, err, out)
+		}
+	}
 }

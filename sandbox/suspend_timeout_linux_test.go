@@ -96,44 +96,14 @@ func TestSuspendStopTimeout(t *testing.T) {
 			})
 			t.Run("vfork-in", func(t *testing.T) {
 				tr := startStopTimeoutTree(t, python, u, "vfork-in")
-				c := &Cmd{Cmd: tr.cmd, wrapped: true}
-				resume, err := c.Suspend()
-				if err != nil {
-					t.Fatalf("Suspend of a tree with a vfork parent below its root: %v", err)
-				}
-				for _, pid := range []int{tr.cmd.Process.Pid, tr.child} {
-					if s := procState(pid); s != 'T' {
-						t.Errorf("pid %d in state %c after Suspend, want T", pid, s)
-					}
-				}
-				resume()
-				for _, pid := range []int{tr.cmd.Process.Pid, tr.child} {
-					if !waitState(pid, func(s byte) bool { return s != 'T' }) {
-						t.Errorf("pid %d still stopped after resume", pid)
-					}
-				}
+				suspendResumeTree(t, tr, "a tree with a vfork parent below its root")
 				if s := procState(tr.parent); s != 'D' {
 					t.Errorf("the vfork parent in state %c after resume, want D (waiting on its child again)", s)
 				}
 			})
 			t.Run("control", func(t *testing.T) {
 				tr := startStopTimeoutTree(t, python, u, "fork")
-				c := &Cmd{Cmd: tr.cmd, wrapped: true}
-				resume, err := c.Suspend()
-				if err != nil {
-					t.Fatalf("control: Suspend of a tree made with fork: %v", err)
-				}
-				for _, pid := range []int{tr.cmd.Process.Pid, tr.child} {
-					if s := procState(pid); s != 'T' {
-						t.Errorf("control: pid %d in state %c after Suspend, want T", pid, s)
-					}
-				}
-				resume()
-				for _, pid := range []int{tr.cmd.Process.Pid, tr.child} {
-					if !waitState(pid, func(s byte) bool { return s != 'T' }) {
-						t.Errorf("control: pid %d still stopped after resume", pid)
-					}
-				}
+				suspendResumeTree(t, tr, "control: a tree made with fork")
 			})
 		})
 	}
@@ -222,4 +192,28 @@ func waitState(pid int, ok func(byte) bool) bool {
 		}
 	}
 	return false
+}
+
+// suspendResumeTree suspends tr's root and child through Suspend, checks
+// both stopped, resumes them and checks both run again; what names the
+// tree in errors.
+func suspendResumeTree(t *testing.T, tr *stopTimeoutRun, what string) {
+	t.Helper()
+	c := &Cmd{Cmd: tr.cmd, wrapped: true}
+	resume, err := c.Suspend()
+	if err != nil {
+		t.Fatalf("Suspend of %s: %v", what, err)
+	}
+	pids := []int{tr.cmd.Process.Pid, tr.child}
+	for _, pid := range pids {
+		if s := procState(pid); s != 'T' {
+			t.Errorf("%s: pid %d in state %c after Suspend, want T", what, pid, s)
+		}
+	}
+	resume()
+	for _, pid := range pids {
+		if !waitState(pid, func(s byte) bool { return s != 'T' }) {
+			t.Errorf("%s: pid %d still stopped after resume", what, pid)
+		}
+	}
 }
