@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -24,19 +26,27 @@ func BenchmarkPrefixFor(b *testing.B) {
 }
 
 // BenchmarkSpawn times one sandboxed /bin/true, side by side in one
-// process: bwrap run directly with the argv Prefix builds (the floor),
+// process: bwrap run directly with the network-off argv Prefix builds,
+// without the wrap helper (the floor, as scripts/bench-network.sh's),
 // NewCmd (the check folded into the spawn), Command with the process's
 // verdict already known, and Command as the first spawn of a process (the
-// probe, then the command), which is what NewCmd replaces.
+// probe, then the command), which is what NewCmd replaces; the last three
+// in the default network mode.
 func BenchmarkSpawn(b *testing.B) {
 	if _, err := exec.LookPath("bwrap"); err != nil {
 		b.Skip("bwrap not on PATH")
 	}
 	cfg := spawnBenchConfig(b)
-	w, err := Prefix(cfg)
+	off := cfg
+	off.Network.Mode = NetworkOff
+	w, err := Prefix(off)
 	if err != nil {
 		b.Skipf("no working sandbox here: %v", err)
 	}
+	if _, err := splitHelper(&w); err != nil {
+		b.Fatal(err)
+	}
+	env := slices.DeleteFunc(slices.Clone(w.Env), func(kv string) bool { return strings.HasPrefix(kv, netWrapEnv+"=") })
 	ctx := context.Background()
 	run := func(b *testing.B, start func() error) {
 		for b.Loop() {
@@ -59,6 +69,7 @@ func BenchmarkSpawn(b *testing.B) {
 		run(b, func() error {
 			cmd := exec.Command(w.Program, append(w.Args, "/bin/true")...)
 			cmd.Dir = cfg.Workspace
+			cmd.Env = append(os.Environ(), env...)
 			// The argv reads the seccomp filter (a fresh memfd per spawn)
 			// and, when a hidden path is a file (/etc/shadow), /dev/null:
 			// the same descriptors NewCmd passes.
