@@ -3,18 +3,17 @@
 package sandbox
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 	"unsafe"
 
+	"github.com/sandtable/sandtable/internal/testkit"
 	"golang.org/x/sys/unix"
 )
 
@@ -74,35 +73,9 @@ func openPty(t *testing.T) (master, slave *os.File) {
 }
 
 // ptyReader collects everything the master side receives.
-type ptyReader struct {
-	mu   sync.Mutex
-	buf  bytes.Buffer
-	done chan struct{}
-}
+type ptyReader struct{ *testkit.Capture }
 
-func readPty(master *os.File) *ptyReader {
-	r := &ptyReader{done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		b := make([]byte, 4096)
-		for {
-			n, err := master.Read(b)
-			r.mu.Lock()
-			r.buf.Write(b[:n])
-			r.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return r
-}
-
-func (r *ptyReader) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.buf.String()
-}
+func readPty(master *os.File) *ptyReader { return &ptyReader{testkit.CaptureFrom(master)} }
 
 // has waits up to d for s to appear in the output after offset from.
 func (r *ptyReader) has(from int, s string, d time.Duration) bool {
@@ -215,7 +188,7 @@ func runPtyThen(e *escEnv, cmd *exec.Cmd, state func(slave *os.File) string) *es
 	pending := pendingInput(slave)
 	slave.Close()
 	select {
-	case <-out.done: // at once, unless the machine is loaded
+	case <-out.Done: // at once, unless the machine is loaded
 	case <-time.After(10 * time.Second):
 	}
 	s := out.String()

@@ -29,11 +29,20 @@ func macProxyRun(t *testing.T, dests ...string) (*plan, *[]string) {
 	t.Helper()
 	var mu sync.Mutex
 	refused := &[]string{}
-	p := &plan{network: true, netProxy: true, net: Network{Mode: NetworkProxy, Private: dests, Refused: func(m string) {
+	p := serveMacPlan(t, Network{Mode: NetworkProxy, Private: dests, Refused: func(m string) {
 		mu.Lock()
 		defer mu.Unlock()
 		*refused = append(*refused, m)
-	}}}
+	}})
+	return p, refused
+}
+
+// serveMacPlan makes a macOS spawn's plan in mode proxy with n: its
+// listener, its credential, and the proxy serving them until the test
+// ends.
+func serveMacPlan(t *testing.T, n Network) *plan {
+	t.Helper()
+	p := &plan{network: true, netProxy: true, net: n}
 	if err := attachProxyPort(p, true); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +51,7 @@ func macProxyRun(t *testing.T, dests ...string) (*plan, *[]string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(stop)
-	return p, refused
+	return p
 }
 
 // needCred fails the test when p has no credential: the table lacks the

@@ -32,15 +32,7 @@ func TestProxyAuthFloodStarvesNot(t *testing.T) {
 			t.Cleanup(func() { proxyTestHook = nil })
 			up := startHeaderServer(t, false)
 			const slots = 8
-			p := &plan{network: true, netProxy: true, net: Network{Mode: NetworkProxy, Private: []string{strings.TrimPrefix(up.URL, "http://")}, conns: slots}}
-			if err := attachProxyPort(p, true); err != nil {
-				t.Fatal(err)
-			}
-			stop, err := serveMacProxy(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(stop)
+			p := serveMacPlan(t, Network{Mode: NetworkProxy, Private: []string{strings.TrimPrefix(up.URL, "http://")}, conns: slots})
 			if !control {
 				needCred(t, p)
 			}

@@ -6,10 +6,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // TestSuspendWrapHelper is the ^Z attack on Command's argv (the wrap
@@ -71,21 +72,8 @@ func suspendHelperAttack(t *testing.T, u *escUser, ws string, control bool) {
 		c.Process.Kill() // bwrap dies with the helper, the sandbox with bwrap
 		<-done
 	}()
-	var mu sync.Mutex
-	var out strings.Builder
-	go func() {
-		b := make([]byte, 4096)
-		for {
-			n, err := ptmx.Read(b)
-			mu.Lock()
-			out.Write(b[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	output := func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
+	term := testkit.CaptureFrom(ptmx)
+	output := term.String
 	stolen := filepath.Join(ws, "stolen")
 	read := func() string { b, _ := os.ReadFile(stolen); return string(b) }
 	waitFor := func(what string, ok func() bool) bool {

@@ -6,10 +6,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // TestSuspendStopsSandbox is the attack on a ^Z: a command that keeps
@@ -91,20 +92,7 @@ func suspendAttack(t *testing.T, u termUser, e *env, bash, prog, flags, script s
 		t.Fatal(err)
 	}
 	slave.Close()
-	var mu sync.Mutex
-	var out strings.Builder
-	go func() {
-		b := make([]byte, 4096)
-		for {
-			n, err := master.Read(b)
-			mu.Lock()
-			out.Write(b[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	term := testkit.CaptureFrom(master)
 	// Whatever happens, nothing outlives the test: the shell's session
 	// (bash, sandtable, bwrap and the sandbox) is killed.
 	defer func() {
@@ -113,7 +101,7 @@ func suspendAttack(t *testing.T, u termUser, e *env, bash, prog, flags, script s
 		}
 		sh.Wait()
 	}()
-	output := func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
+	output := term.String
 	waitFor := func(what string, ok func() bool) bool {
 		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			if ok() {
