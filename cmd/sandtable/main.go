@@ -31,6 +31,7 @@ var commands = []command{
 }
 
 func main() {
+	hugeHeap()
 	os.Exit(dispatch(os.Args[1:]))
 }
 
