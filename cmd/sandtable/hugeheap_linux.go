@@ -13,13 +13,13 @@ const hugePage = 2 << 20
 // heapProbe holds the allocation whose address says where the heap is.
 var heapProbe *[64]byte
 
-// hugeHeap asks the kernel to back the 4 MiB of the Go heap from the huge
-// page that holds its newest allocation with huge pages (MADV_COLLAPSE,
+// hugeHeap asks the kernel to back the Go heap's huge page that holds its
+// newest allocation, and the next one, with huge pages (MADV_COLLAPSE,
 // Linux 6.1 and later): the heap a run allocates lies there, and where a
 // page's first touch is dear (a fault of some 11 µs on a PVM guest), its
 // few hundred first touches cost more than the collapse (README,
 // Performance). Any error (an older kernel, huge pages off, none free, the
-// second half not mapped yet) leaves that part as it was.
+// next one not mapped yet) leaves that part as it was.
 func hugeHeap() {
 	heapProbe = new([64]byte)
 	base := uintptr(unsafe.Pointer(heapProbe)) &^ (hugePage - 1)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"syscall"
@@ -13,16 +14,31 @@ import (
 // namespace that it owns, as sandbox's network helper does for a caller
 // that is not root, and there (runHelper) brings loopback up and executes
 // bwrap in place. No plan, proxy, listener or hand-over: what is left is a
-// second Go process's start inside new namespaces.
+// second Go process's start inside new namespaces. FLOOR_HELPER=exec
+// starts it again in no new namespace, FLOOR_HELPER=user in a user
+// namespace alone (loopback left as it is in both), to tell the parts
+// apart.
 
-// helperArg0 marks the second start.
+// helperArg0 marks the second start; helperArg0+"-exec" and
+// helperArg0+"-user" the parts.
 const helperArg0 = "floor-helper"
 
-// asHelper makes cmd start this program again as the helper, which then
-// executes cmd's program with cmd's arguments.
-func asHelper(cmd *exec.Cmd) {
-	cmd.Args = append([]string{helperArg0}, os.Args[1:]...)
+// asHelper makes cmd start this program again as the helper (mode "1",
+// "exec" or "user"), which then executes cmd's program with cmd's
+// arguments.
+func asHelper(cmd *exec.Cmd, mode string) {
+	if mode != "1" && mode != "exec" && mode != "user" {
+		os.Exit(fail(errors.New("FLOOR_HELPER is " + mode + ", not 1, exec or user")))
+	}
+	arg0 := helperArg0
+	if mode != "1" {
+		arg0 += "-" + mode
+	}
+	cmd.Args = append([]string{arg0}, os.Args[1:]...)
 	cmd.Path = "/proc/self/exe"
+	if mode == "exec" {
+		return
+	}
 	uid, gid := os.Getuid(), os.Getgid()
 	maps := func(id int) []syscall.SysProcIDMap {
 		return []syscall.SysProcIDMap{{ContainerID: id, HostID: id, Size: 1}}
@@ -38,11 +54,18 @@ func asHelper(cmd *exec.Cmd) {
 		cmd.SysProcAttr.UidMappings, cmd.SysProcAttr.GidMappings = all, all
 		cmd.SysProcAttr.GidMappingsEnableSetgroups = true
 	}
+	if mode == "user" {
+		cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNET
+		cmd.SysProcAttr.AmbientCaps = nil
+	}
 }
 
 // runHelper brings this namespace's loopback up, drops the capability it
 // needed and executes argv[1:]; it returns only on failure.
 func runHelper() int {
+	if os.Args[0] != helperArg0 {
+		return fail(syscall.Exec(os.Args[1], os.Args[1:], os.Environ()))
+	}
 	s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return fail(err)

@@ -10,7 +10,7 @@ import (
 const helperArg0 = "floor-helper"
 
 // asHelper and runHelper are Linux's (helper_linux.go).
-func asHelper(*exec.Cmd) {
+func asHelper(*exec.Cmd, string) {
 	os.Stderr.WriteString("floor: FLOOR_HELPER needs Linux\n")
 	os.Exit(1)
 }
