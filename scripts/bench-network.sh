@@ -25,6 +25,7 @@ for tool in bwrap jq go python3; do
 	command -v "$tool" >/dev/null || { echo "bench-network: $tool not found on PATH" >&2; exit 2; }
 done
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/explain-argv.sh"
 tmp=$(mktemp -d)
 base=$(mktemp -d /var/tmp/sandtable-bench-net.XXXXXX)
 trap 'rm -rf "$tmp" "$base"' EXIT
@@ -42,31 +43,11 @@ fi
 mkdir "$base/home" "$base/ws"
 export HOME="$base/home"
 cd "$base/ws"
-# argv MODE sets raw (the shell words, the descriptor redirections last)
-# and nfiles to what `explain --json` gives for that network mode; a file
-# given as data is written under $tmp, named for the mode.
-argv() {
-	json=$("$tmp/sandtable" explain --json --network "$1" -- /bin/true)
-	redirs=""
-	nfiles=$(printf '%s' "$json" | jq '.files | length')
-	i=0
-	while [ "$i" -lt "$nfiles" ]; do
-		fd=$((3 + i))
-		path=$(printf '%s' "$json" | jq -r ".files[$i].path // empty")
-		if [ -z "$path" ]; then
-			path="$tmp/$1-fd$fd.bin"
-			printf '%s' "$json" | jq -r ".files[$i].data_base64" | base64 -d >"$path"
-		fi
-		redirs="$redirs $fd<$path"
-		i=$((i + 1))
-	done
-	raw="$(printf '%s' "$json" | jq -r '[.program] + .args | map(@sh) | join(" ")')$redirs"
-}
 # Each argv goes to sh in a file: the words are quoted for sh, and some
 # (JAVA_TOOL_OPTIONS's) hold spaces and a |.
-argv proxy
+explain_argv proxy --network proxy
 printf '%s\n' "FLOOR_HELPER=1 FLOOR_FDS=$nfiles $tmp/floor.bin $raw" >"$tmp/helper.sh"
-argv off
+explain_argv off --no-network
 printf '%s\n' "FLOOR_FDS=$nfiles $tmp/floor.bin $raw" >"$tmp/floor.sh"
 
 echo "machine: $(nproc) cores, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); $(bwrap --version), $(go version | cut -d' ' -f3); $(date -u +%F)"

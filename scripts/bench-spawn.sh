@@ -39,6 +39,7 @@ for tool in hyperfine jq; do
 done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/explain-argv.sh"
 tmp=$(mktemp -d)
 # Outside /tmp, which is a private tmpfs inside the sandbox.
 base=$(mktemp -d /var/tmp/sandtable-bench-spawn.XXXXXX)
@@ -81,21 +82,7 @@ mkdir "$base/home" "$base/ws"
 export HOME="$base/home"
 ws="$base/ws"
 cd "$ws"
-json=$("$tmp/sandtable" explain --json -- /bin/true)
-redirs=""
-nfiles=$(printf '%s' "$json" | jq '.files | length')
-i=0
-while [ "$i" -lt "$nfiles" ]; do
-	fd=$((3 + i))
-	path=$(printf '%s' "$json" | jq -r ".files[$i].path // empty")
-	if [ -z "$path" ]; then
-		path="$tmp/fd$fd.bin"
-		printf '%s' "$json" | jq -r ".files[$i].data_base64" | base64 -d >"$path"
-	fi
-	redirs="$redirs $fd<$path"
-	i=$((i + 1))
-done
-raw="$(printf '%s' "$json" | jq -r '[.program] + .args | map(@sh) | join(" ")')$redirs"
+explain_argv default
 
 hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json "$tmp/spawn.json" \
 	-n "raw bwrap" "$raw" \
