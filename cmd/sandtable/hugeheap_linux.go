@@ -18,8 +18,8 @@ var heapProbe *[64]byte
 // Linux 6.1 and later): the heap a run allocates lies there, and where a
 // page's first touch is dear (a fault of some 11 µs on a PVM guest), its
 // few hundred first touches cost more than the collapse (README,
-// Performance). Any error (an older kernel, huge pages off, none free, the
-// next one not mapped yet) leaves that part as it was.
+// Performance). Any error (an older kernel, one without huge pages, none
+// free, the next one not mapped yet) leaves that part as it was.
 func hugeHeap() {
 	heapProbe = new([64]byte)
 	base := uintptr(unsafe.Pointer(heapProbe)) &^ (hugePage - 1)
