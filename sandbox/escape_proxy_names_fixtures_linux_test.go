@@ -14,3 +14,14 @@ s.recv(2)
 s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name + b"\x00\x50")
 print("reply", s.recv(10)[1])
 `
+
+// proxyForgeZoneScript asks for an IPv6 literal whose zone holds the same
+// bytes: netip reads anything after % as the zone, so the literal parses.
+const proxyForgeZoneScript = `import socket
+name = b"fe80::1%\nsandbox: forged line \x1b]0;owned\x07"
+s = socket.create_connection(("127.0.0.1", 1080))
+s.sendall(b"\x05\x01\x00")
+s.recv(2)
+s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name + b"\x00\x50")
+print("reply", s.recv(10)[1])
+`

@@ -63,7 +63,10 @@ func parseHostPattern(s string) (hostPattern, error) {
 		hp.port = n
 	}
 	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
-		hp.ip = ip.Unmap().WithZone("")
+		if ip.Zone() != "" {
+			return hostPattern{}, fmt.Errorf("%s: an IPv6 address with a zone (name it without its %%zone)", strconv.QuoteToASCII(s))
+		}
+		hp.ip = ip.Unmap()
 		return hp, nil
 	}
 	name := strings.ToLower(strings.TrimSuffix(host, "."))

@@ -6,21 +6,29 @@ import (
 )
 
 // checkHostNames refuses, before anything else looks at it, a destination
-// that is neither an IP literal nor a host name (validName: letters,
-// digits, hyphens, underscores and dots): the command chooses its bytes,
-// and they would reach the resolver and, through Network.Refused, the
-// caller's log or terminal as they are (a SOCKS5 name may hold a newline
-// or an escape sequence). A test turns it off for its control.
+// that is neither an IP literal without a zone nor a host name (validName:
+// letters, digits, hyphens, underscores and dots): the command chooses its
+// bytes, and they would reach the resolver and, through Network.Refused,
+// the caller's log or terminal as they are (a SOCKS5 name may hold a
+// newline or an escape sequence, and so may an IPv6 literal's zone, which
+// takes any bytes after its %). A test turns it off for its control.
 var checkHostNames = true
 
-// notHostName refuses host unless it is an IP literal or a host name; the
-// destination is quoted in the message.
+// notHostName refuses host unless it is an IP literal without a zone or a
+// host name; the destination is quoted in the message.
 func (p *proxy) notHostName(host string, port int) error {
 	if !checkHostNames {
 		return nil
 	}
-	if _, err := netip.ParseAddr(host); err == nil || validName(host) {
+	dest := strconv.QuoteToASCII(host) + " port " + strconv.Itoa(port)
+	if ip, err := netip.ParseAddr(host); err == nil {
+		if ip.Zone() == "" {
+			return nil
+		}
+		return p.refuse(dest, "an IPv6 address with a zone", "name the address without its %zone")
+	}
+	if validName(host) {
 		return nil
 	}
-	return p.refuse(strconv.QuoteToASCII(host)+" port "+strconv.Itoa(port), "not a host name or an IP address", "name the host in letters, digits, hyphens and dots")
+	return p.refuse(dest, "not a host name or an IP address", "name the host in letters, digits, hyphens and dots")
 }

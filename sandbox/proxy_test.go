@@ -144,6 +144,8 @@ func TestProxyListsChecked(t *testing.T) {
 		{Mode: NetworkProxy, Allow: []string{"*.*.org"}},
 		{Mode: NetworkProxy, Allow: []string{"*"}},
 		{Mode: NetworkProxy, Allow: []string{""}},
+		{Mode: NetworkProxy, Allow: []string{"[fe80::1%eth0]:80"}},
+		{Mode: NetworkProxy, Private: []string{"fe80::1%\n"}},
 		{Mode: NetworkProxy, Private: []string{"*.lan"}},
 		{Mode: NetworkHost, Allow: []string{"example.org"}},
 		{Mode: NetworkOff, Private: []string{"127.0.0.1"}},
