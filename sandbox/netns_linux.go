@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -454,51 +453,29 @@ var stubAddress = [4]byte{127, 77, 0, 0}
 
 // addStubAddress adds stubAddress/16 to lo over rtnetlink (RTM_NEWADDR).
 func addStubAddress() error {
-	s, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.NETLINK_ROUTE)
-	if err != nil {
-		return fmt.Errorf("loopback address: %w", err)
-	}
-	defer unix.Close(s)
 	ifr, err := unix.NewIfreq("lo")
 	if err != nil {
 		return fmt.Errorf("loopback address: %w", err)
 	}
-	if err := unix.IoctlIfreq(s, unix.SIOCGIFINDEX, ifr); err != nil {
-		return fmt.Errorf("loopback index: %w", err)
-	}
-	attr := func(typ uint16, v []byte) []byte {
-		b := make([]byte, unix.SizeofRtAttr, unix.SizeofRtAttr+len(v)+3)
-		*(*unix.RtAttr)(unsafe.Pointer(&b[0])) = unix.RtAttr{Len: uint16(unix.SizeofRtAttr + len(v)), Type: typ}
-		b = append(b, v...)
-		for len(b)%4 != 0 {
-			b = append(b, 0)
-		}
-		return b
-	}
-	body := make([]byte, unix.SizeofIfAddrmsg)
-	*(*unix.IfAddrmsg)(unsafe.Pointer(&body[0])) = unix.IfAddrmsg{Family: unix.AF_INET, Prefixlen: 16, Scope: unix.RT_SCOPE_HOST, Index: ifr.Uint32()}
-	body = append(body, attr(unix.IFA_LOCAL, stubAddress[:])...)
-	body = append(body, attr(unix.IFA_ADDRESS, stubAddress[:])...)
-	msg := make([]byte, unix.SizeofNlMsghdr, unix.SizeofNlMsghdr+len(body))
-	*(*unix.NlMsghdr)(unsafe.Pointer(&msg[0])) = unix.NlMsghdr{
-		Len: uint32(unix.SizeofNlMsghdr + len(body)), Type: unix.RTM_NEWADDR,
-		Flags: unix.NLM_F_REQUEST | unix.NLM_F_ACK | unix.NLM_F_CREATE | unix.NLM_F_EXCL, Seq: 1,
-	}
-	msg = append(msg, body...)
-	if err := unix.Sendto(s, msg, 0, &unix.SockaddrNetlink{Family: unix.AF_NETLINK}); err != nil {
-		return fmt.Errorf("loopback address: %w", err)
-	}
-	buf := make([]byte, 4096)
-	n, _, err := unix.Recvfrom(s, buf, 0)
+	s, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("loopback address: %w", err)
 	}
-	msgs, err := syscall.ParseNetlinkMessage(buf[:n])
-	if err != nil || len(msgs) == 0 || msgs[0].Header.Type != unix.NLMSG_ERROR || len(msgs[0].Data) < 4 {
-		return fmt.Errorf("loopback address: no acknowledgement (%v)", err)
+	err = unix.IoctlIfreq(s, unix.SIOCGIFINDEX, ifr)
+	unix.Close(s)
+	if err != nil {
+		return fmt.Errorf("loopback index: %w", err)
 	}
-	if errno := -int32(binary.NativeEndian.Uint32(msgs[0].Data)); errno != 0 {
-		return fmt.Errorf("loopback address: %w", syscall.Errno(errno))
+	body := make([]byte, unix.SizeofIfAddrmsg)
+	*(*unix.IfAddrmsg)(unsafe.Pointer(&body[0])) = unix.IfAddrmsg{Family: unix.AF_INET, Prefixlen: 16, Scope: unix.RT_SCOPE_HOST, Index: ifr.Uint32()}
+	body = append(body, rtAttr(unix.IFA_LOCAL, stubAddress[:])...)
+	body = append(body, rtAttr(unix.IFA_ADDRESS, stubAddress[:])...)
+	msgs, err := netlinkRoute(unix.RTM_NEWADDR, unix.NLM_F_REQUEST|unix.NLM_F_ACK|unix.NLM_F_CREATE|unix.NLM_F_EXCL, body)
+	if err != nil {
+		return fmt.Errorf("loopback address: %w", err)
+	}
+	if len(msgs) == 0 || msgs[0].Header.Type != unix.NLMSG_ERROR {
+		return errors.New("loopback address: no acknowledgement")
 	}
 	return nil
 }

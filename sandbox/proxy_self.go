@@ -6,17 +6,19 @@ import (
 )
 
 // checkOwnAddrs refuses, besides the ranges of refusedPrefixes, every
-// address of this host's own interfaces in the proxy's network namespace:
-// a host whose interface has a public address (or one of a documentation
-// range, which the ranges leave open) reaches its own services through it,
-// those listening on 0.0.0.0 or :: included, by way of its loopback, and
-// a firewall that drops the address from outside lets that pass. A test
+// address of this host's own interfaces in the proxy's network namespace,
+// and on Linux every address its routing delivers to the host itself (a
+// local route, which may name a whole range no interface lists): a host
+// whose interface has a public address (or one of a documentation range,
+// which the ranges leave open) reaches its own services through it, those
+// listening on 0.0.0.0 or :: included, by way of its loopback, and a
+// firewall that drops the address from outside lets that pass. A test
 // turns it off for its control.
 var checkOwnAddrs = true
 
 // refusedAddr is privateAddr, and also refuses an address of this host
-// (see checkOwnAddrs); when the interfaces cannot be listed, every
-// address is refused.
+// (see checkOwnAddrs); when the interfaces cannot be listed, or the route
+// looked up, the address is refused.
 func (p *proxy) refusedAddr(ip netip.Addr) (string, bool) {
 	if kind, bad := privateAddr(ip); bad || !checkOwnAddrs {
 		return kind, bad
@@ -32,6 +34,13 @@ func (p *proxy) refusedAddr(ip netip.Addr) (string, bool) {
 				return "an address of this host", true
 			}
 		}
+	}
+	local, err := localRoute(ip)
+	if err != nil {
+		return "an address whose route could not be looked up (" + err.Error() + ")", true
+	}
+	if local {
+		return "an address this host delivers to itself (a local route)", true
 	}
 	return "", false
 }

@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/netip"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestProxyLocalRoute: a local route (ip route add local 198.51.100.0/24
+// dev lo) makes the host deliver a whole range to itself, to its services
+// on 0.0.0.0 and ::, though no interface holds an address of it. In a
+// network namespace the test makes on a thread of its own, with such
+// routes for IPv4 and IPv6 and a service on every address, the proxy
+// (serving from that thread) refuses an address of each range; the
+// control, with checkOwnAddrs off, reaches the service through them.
+func TestProxyLocalRoute(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("making a network namespace on a thread of this process needs root")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine, in its namespace
+		if err := enterNetNamespace(); err != nil {
+			t.Error(err)
+			return
+		}
+		for _, r := range []string{"198.51.100.0/24", "2001:db8:77::/64"} {
+			if err := addLocalRoute(netip.MustParsePrefix(r)); err != nil {
+				t.Errorf("local route %s: %v", r, err)
+				return
+			}
+		}
+		ln, err := net.Listen("tcp", ":0")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				io.WriteString(c, "host service\n")
+				c.Close()
+			}
+		}()
+		port := ln.Addr().(*net.TCPAddr).Port
+		p, err := newProxy(Network{})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		for _, addr := range []string{"198.51.100.7", "2001:db8:77::9"} {
+			if _, err := p.connect(context.Background(), addr, port); err == nil || !strings.Contains(err.Error(), "a local route") {
+				t.Errorf("%s: the proxy: %v, want a refusal for a local route", addr, err)
+			}
+			checkOwnAddrs = false
+			up, err := p.connect(context.Background(), addr, port)
+			checkOwnAddrs = true
+			if err != nil {
+				t.Errorf("control: %s without checkOwnAddrs: %v", addr, err)
+				continue
+			}
+			b, _ := io.ReadAll(up)
+			up.Close()
+			if string(b) != "host service\n" {
+				t.Errorf("control: %s read %q", addr, b)
+			}
+		}
+		if local, err := localRoute(netip.MustParseAddr("192.0.2.1")); local || err != nil {
+			t.Errorf("192.0.2.1, no route: local %v, %v; want not local", local, err)
+		}
+	}()
+	<-done
+}
+
+// addLocalRoute adds a route of type local for prefix through lo to the
+// calling thread's namespace (ip route add local PREFIX dev lo).
+func addLocalRoute(prefix netip.Prefix) error {
+	lo, err := net.InterfaceByName("lo")
+	if err != nil {
+		return err
+	}
+	family := unix.AF_INET
+	if prefix.Addr().Is6() {
+		family = unix.AF_INET6
+	}
+	body := make([]byte, unix.SizeofRtMsg)
+	*(*unix.RtMsg)(unsafe.Pointer(&body[0])) = unix.RtMsg{Family: uint8(family), Dst_len: uint8(prefix.Bits()),
+		Table: unix.RT_TABLE_LOCAL, Protocol: unix.RTPROT_BOOT, Scope: unix.RT_SCOPE_HOST, Type: unix.RTN_LOCAL}
+	body = append(body, rtAttr(unix.RTA_DST, prefix.Addr().AsSlice())...)
+	oif := make([]byte, 4)
+	*(*uint32)(unsafe.Pointer(&oif[0])) = uint32(lo.Index)
+	body = append(body, rtAttr(unix.RTA_OIF, oif)...)
+	_, err = netlinkRoute(unix.RTM_NEWROUTE, unix.NLM_F_REQUEST|unix.NLM_F_ACK|unix.NLM_F_CREATE|unix.NLM_F_EXCL, body)
+	return err
+}

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package sandbox
+
+import "net/netip"
+
+// localRoute is Linux's (route_linux.go); elsewhere an address's interface
+// alone says it is this host's.
+func localRoute(netip.Addr) (bool, error) { return false, nil }
