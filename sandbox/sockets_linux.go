@@ -4,33 +4,42 @@ import (
 	"bytes"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 )
 
 // hostSockets returns the paths of the named unix sockets in this
 // process's network namespace, from /proc/net/unix: listening, bound and
 // connected ones alike (an accepted connection repeats its listener's
-// path). A socket bound in another network namespace is not listed. An
-// unreadable list is an empty one: hiding sockets is a narrowing, and no
-// spawn is refused for want of it.
+// path). A socket bound in another network namespace is not listed. A
+// socket named as no other process can use its name (placeSockets) is
+// found through the process that holds it. An unreadable list is an empty
+// one: hiding sockets is a narrowing, and no spawn is refused for want of
+// it.
 func hostSockets() []string {
 	b, err := os.ReadFile("/proc/net/unix")
 	if err != nil {
 		return nil
 	}
-	return unixSocketPaths(b)
+	paths, unplaced := unixSocketPaths(b)
+	return append(paths, placeSockets(unplaced)...)
 }
 
-// unixSocketPaths reads the paths out of /proc/net/unix's text. A path
-// with a newline in it reads as two lines, neither of them the socket's
-// path, and is missed.
-func unixSocketPaths(b []byte) []string {
-	var out []string
+// unixSocketPaths reads the paths out of /proc/net/unix's text, and, by
+// socket inode, the names that are no path in this process: a relative
+// name (bound from its binder's working directory, as Go's
+// net.Listen("unix", "x.sock") does) or one through /proc (its binder's
+// descriptor of a directory, /proc/self/fd/N/NAME, the way around the
+// length limit of a socket's path). A path with a newline in it reads as
+// two lines, neither of them the socket's path, and is missed.
+func unixSocketPaths(b []byte) (paths []string, unplaced map[string]string) {
 	for line := range bytes.Lines(b) {
 		// "Num: RefCount Protocol Flags Type St Inode Path": the path
 		// follows the seventh field and one space, and may hold spaces.
 		rest := bytes.TrimRight(line, "\n")
+		var inode []byte
 		for range 7 {
 			rest = bytes.TrimLeft(rest, " ")
 			i := bytes.IndexByte(rest, ' ')
@@ -38,13 +47,93 @@ func unixSocketPaths(b []byte) []string {
 				rest = nil
 				break
 			}
-			rest = rest[i:]
+			inode, rest = rest[:i], rest[i:]
 		}
-		if len(rest) > 1 && rest[0] == ' ' && rest[1] == '/' {
-			out = append(out, string(rest[1:]))
+		if len(rest) < 2 || rest[0] != ' ' || len(inode) == 0 || bytes.ContainsFunc(inode, func(r rune) bool { return r < '0' || r > '9' }) {
+			continue // no name, or the heading
+		}
+		name := string(rest[1:])
+		switch {
+		case name[0] == '@':
+			// abstract: the network namespace's, not a file
+		case name[0] == '/' && !strings.HasPrefix(name, "/proc/"):
+			paths = append(paths, name)
+		default:
+			if unplaced == nil {
+				unplaced = map[string]string{}
+			}
+			unplaced[string(inode)] = name
+		}
+	}
+	return paths, unplaced
+}
+
+// placeSockets finds where the sockets of unplaced (inode: name) are: it
+// looks for a process holding each (a descriptor "socket:[INODE]" in
+// /proc/PID/fd) and reads the name as that process would, against its
+// working directory or its /proc; what resolves to a path outside /proc
+// is returned. A socket the caller may not see the holder of (another
+// user's, for an unprivileged caller), whose holder has moved since it
+// bound (another working directory, the descriptor closed), or that was
+// renamed is not found: README, "Host unix sockets".
+func placeSockets(unplaced map[string]string) []string {
+	if len(unplaced) == 0 {
+		return nil
+	}
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, pe := range procs {
+		pid := pe.Name()
+		if pid[0] < '0' || pid[0] > '9' {
+			continue
+		}
+		fds, err := os.ReadDir("/proc/" + pid + "/fd")
+		if err != nil {
+			continue
+		}
+		for _, fe := range fds {
+			link, err := os.Readlink("/proc/" + pid + "/fd/" + fe.Name())
+			inode, ok := strings.CutPrefix(link, "socket:[")
+			if err != nil || !ok {
+				continue
+			}
+			inode = strings.TrimSuffix(inode, "]")
+			name, ok := unplaced[inode]
+			if !ok {
+				continue
+			}
+			delete(unplaced, inode)
+			if p, ok := placeSocket(pid, name); ok {
+				out = append(out, p)
+			}
+			if len(unplaced) == 0 {
+				return out
+			}
 		}
 	}
 	return out
+}
+
+// placeSocket reads name, a socket's name as process pid bound it, as
+// that process would now, and returns the path it resolves to.
+func placeSocket(pid, name string) (string, bool) {
+	via := name
+	switch {
+	case name[0] != '/':
+		via = "/proc/" + pid + "/cwd/" + name
+	case strings.HasPrefix(name, "/proc/self/"):
+		via = "/proc/" + pid + "/" + strings.TrimPrefix(name, "/proc/self/")
+	case strings.HasPrefix(name, "/proc/thread-self/"):
+		via = "/proc/" + pid + "/" + strings.TrimPrefix(name, "/proc/thread-self/")
+	}
+	p, err := filepath.EvalSymlinks(via)
+	if err != nil || !filepath.IsAbs(p) || p == "/proc" || strings.HasPrefix(p, "/proc/") {
+		return "", false
+	}
+	return p, true
 }
 
 // identity is whose permissions bwrap works with when it mounts: the

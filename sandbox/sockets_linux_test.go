@@ -18,11 +18,16 @@ func TestUnixSocketPaths(t *testing.T) {
 0000000000000000: 00000002 00000000 00010000 0001 01 22 @abstract/name
 0000000000000000: 00000002 00000000 00000000 0002 01 1234567 /var/tmp/with two spaces.sock
 0000000000000000: 00000003 00000000 00000000 0001 03 99 /run/a.sock
+0000000000000000: 00000002 00000000 00010000 0001 01 31 rel/x.sock
+0000000000000000: 00000002 00000000 00010000 0001 01 32 /proc/self/fd/7/y.sock
 `
-	got := unixSocketPaths([]byte(in))
+	got, unplaced := unixSocketPaths([]byte(in))
 	want := []string{"/run/a.sock", "/var/tmp/with two spaces.sock", "/run/a.sock"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+	if len(unplaced) != 2 || unplaced["31"] != "rel/x.sock" || unplaced["32"] != "/proc/self/fd/7/y.sock" {
+		t.Errorf("unplaced %q, want the relative name and the one through /proc by inode", unplaced)
 	}
 }
 
