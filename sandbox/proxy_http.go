@@ -19,6 +19,7 @@ import (
 const (
 	maxHeaderBytes = 64 << 10
 	maxHeaderLines = 200
+	maxChunkLine   = 4 << 10 // a chunked body's size line or trailer line
 )
 
 // httpHead is a request's first line and its header lines, as sent.
@@ -30,8 +31,8 @@ type httpHead struct {
 // get returns the value of the first header called name.
 func (h *httpHead) get(name string) (string, bool) {
 	for _, l := range h.lines {
-		k, v, ok := strings.Cut(l, ":")
-		if ok && strings.EqualFold(strings.TrimSpace(k), name) {
+		k, v, _ := strings.Cut(l, ":")
+		if equalFoldASCII(k, name) {
 			return strings.TrimSpace(v), true
 		}
 	}
@@ -39,10 +40,12 @@ func (h *httpHead) get(name string) (string, bool) {
 }
 
 // readHead reads a request's head. No line is held beyond what is left of
-// maxHeaderBytes (a line without an end stops there), and a control
-// character (other than a tab in a header line) or DEL in any line is
-// refused: a bare CR would end a header line early for a lenient upstream
-// that the proxy forwarded it to.
+// maxHeaderBytes (a line without an end stops there). A control character
+// (other than a tab in a header value) or DEL in any line is refused, and
+// so is a header name that is not a token (RFC 9110: no space before the
+// colon, ASCII only): a bare CR would end a header line early for a
+// lenient upstream, and a name the proxy and the upstream read apart
+// ("Content-Length :") would frame the body apart.
 func readHead(br *bufio.Reader) (*httpHead, error) {
 	n := 0
 	line := func() (string, error) {
@@ -83,7 +86,7 @@ func readHead(br *bufio.Reader) (*httpHead, error) {
 		if len(h.lines) == maxHeaderLines {
 			return nil, errors.New("too many header lines")
 		}
-		if l[0] == ' ' || l[0] == '\t' || !strings.Contains(l, ":") || strings.ContainsFunc(l, func(r rune) bool { return r != '\t' && isCTL(r) }) {
+		if k, v, ok := strings.Cut(l, ":"); !ok || !isToken(k) || strings.ContainsFunc(v, func(r rune) bool { return r != '\t' && isCTL(r) }) {
 			return nil, fmt.Errorf("malformed header line %s", strconv.QuoteToASCII(l))
 		}
 		h.lines = append(h.lines, l)
@@ -92,6 +95,39 @@ func readHead(br *bufio.Reader) (*httpHead, error) {
 
 // isCTL reports an ASCII control character or DEL.
 func isCTL(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// isToken reports a non-empty RFC 9110 token: ASCII letters, digits and
+// !#$%&'*+-.^_`|~, as a header's name must be.
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// equalFoldASCII is strings.EqualFold for ASCII letters only: no other
+// rune folds to one (the Kelvin sign to k, the long s to s).
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
 
 // sameDest reports whether a Host header names host:port: the same name,
 // and the same port or none.
@@ -168,7 +204,7 @@ func (p *proxy) http(c net.Conn, br *bufio.Reader) {
 	b.WriteString(h.method + " " + u.RequestURI() + " " + h.proto + "\r\nHost: " + u.Host + "\r\n")
 	for _, l := range h.lines {
 		k, _, _ := strings.Cut(l, ":")
-		switch strings.ToLower(strings.TrimSpace(k)) {
+		switch strings.ToLower(k) { // a token: ASCII
 		case "host", "connection", "proxy-connection", "proxy-authorization", "keep-alive":
 			continue
 		}
@@ -180,10 +216,17 @@ func (p *proxy) http(c net.Conn, br *bufio.Reader) {
 		return
 	}
 	go func() {
+		var err error
 		if body < 0 {
-			_ = copyChunked(up, br)
+			err = copyChunked(up, br)
 		} else if body > 0 {
-			_, _ = io.CopyN(up, br, body)
+			_, err = io.CopyN(up, br, body)
+		}
+		if err != nil {
+			// The upstream would wait for the rest, and this connection
+			// for its answer.
+			up.Close()
+			c.Close()
 		}
 	}()
 	_, _ = copyConn(c, up)
@@ -199,14 +242,14 @@ func bodyLength(h *httpHead) (int64, error) {
 	seenLength := false
 	for _, l := range h.lines {
 		k, v, _ := strings.Cut(l, ":")
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		v = strings.TrimSpace(v)
 		switch {
-		case strings.EqualFold(k, "Transfer-Encoding"):
-			if !strings.EqualFold(v, "chunked") || chunked {
+		case equalFoldASCII(k, "Transfer-Encoding"):
+			if !equalFoldASCII(v, "chunked") || chunked {
 				return 0, fmt.Errorf("Transfer-Encoding %s: only one chunked is forwarded", strconv.QuoteToASCII(v))
 			}
 			chunked = true
-		case strings.EqualFold(k, "Content-Length"):
+		case equalFoldASCII(k, "Content-Length"):
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 || v[0] == '+' || seenLength && n != length {
 				return 0, fmt.Errorf("Content-Length %s", strconv.QuoteToASCII(v))
@@ -223,16 +266,20 @@ func bodyLength(h *httpHead) (int64, error) {
 	return length, nil
 }
 
-// copyChunked copies one chunked body from r to w as it is: its chunks,
-// the last one and the trailer section, and nothing after them.
+// copyChunked reads one chunked body from r and sends w the same chunks in
+// plain framing: each size in hex, its data, the last chunk, and no
+// extension or trailer (read and dropped); nothing after the body is read.
+// A size line or trailer line over maxChunkLine, a control character in
+// either, a size that is not hex digits, or data not followed by CRLF is
+// an error: what the proxy cannot read the same way as any upstream does
+// not go on.
 func copyChunked(w io.Writer, r *bufio.Reader) error {
-	left := maxHeaderBytes // for the size lines and the trailers
 	line := func() (string, error) {
 		var b []byte
 		for {
 			frag, err := r.ReadSlice('\n')
-			if left -= len(frag); left < 0 {
-				return "", errors.New("chunk framing too large")
+			if len(b)+len(frag) > maxChunkLine {
+				return "", errors.New("chunk framing line too long")
 			}
 			b = append(b, frag...)
 			if err == bufio.ErrBufferFull {
@@ -241,10 +288,11 @@ func copyChunked(w io.Writer, r *bufio.Reader) error {
 			if err != nil {
 				return "", err
 			}
-			if _, err := w.Write(b); err != nil {
-				return "", err
+			l, ok := strings.CutSuffix(string(b), "\r\n")
+			if !ok || strings.ContainsFunc(l, func(r rune) bool { return r != '\t' && isCTL(r) }) {
+				return "", fmt.Errorf("chunk framing line %s", strconv.QuoteToASCII(string(b)))
 			}
-			return strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"), nil
+			return l, nil
 		}
 	}
 	for {
@@ -252,24 +300,35 @@ func copyChunked(w io.Writer, r *bufio.Reader) error {
 		if err != nil {
 			return err
 		}
-		hex, _, _ := strings.Cut(l, ";")
-		hex = strings.TrimSpace(hex)
-		size, err := strconv.ParseInt(hex, 16, 64)
-		if err != nil || strings.ContainsAny(hex[:1], "+-") {
+		hex, _, _ := strings.Cut(l, ";") // extensions are dropped
+		if hex == "" || len(hex) > 15 || strings.Trim(hex, "0123456789abcdefABCDEF") != "" {
 			return fmt.Errorf("chunk size %s", strconv.QuoteToASCII(l))
 		}
+		size, _ := strconv.ParseInt(hex, 16, 64)
 		if size == 0 {
-			for { // the trailer section, to its empty line
+			for trailers := 0; ; trailers++ { // to the empty line
 				if l, err := line(); err != nil || l == "" {
+					if err == nil {
+						_, err = io.WriteString(w, "0\r\n\r\n")
+					}
 					return err
 				}
+				if trailers == maxHeaderLines {
+					return errors.New("too many trailer lines")
+				}
 			}
+		}
+		if _, err := io.WriteString(w, strconv.FormatInt(size, 16)+"\r\n"); err != nil {
+			return err
 		}
 		if _, err := io.CopyN(w, r, size); err != nil {
 			return err
 		}
 		if l, err := line(); err != nil || l != "" {
-			return fmt.Errorf("chunk without its line end: %v", err)
+			return fmt.Errorf("chunk data without its CRLF: %v", err)
+		}
+		if _, err := io.WriteString(w, "\r\n"); err != nil {
+			return err
 		}
 	}
 }

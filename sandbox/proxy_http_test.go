@@ -35,6 +35,14 @@ func upstreamOnce(t *testing.T) (string, <-chan string) {
 	return ln.Addr().String(), got
 }
 
+// unblock connects to up and hangs up: upstreamOnce's Accept returns,
+// with nothing read, if the proxy never came.
+func unblock(up string) {
+	if d, err := net.Dial("tcp", up); err == nil {
+		d.Close()
+	}
+}
+
 // proxySays sends raw to a proxy that lists up as private, and returns the
 // proxy's status line: "" once a forwarded request's upstream closed.
 func proxySays(t *testing.T, up, raw string) string {
@@ -59,17 +67,18 @@ func proxySays(t *testing.T, up, raw string) string {
 // length, chunked, and none.
 func TestProxyForwardsOneRequest(t *testing.T) {
 	second := "GET /b HTTP/1.1\r\nHost: internal.admin\r\n\r\n"
-	for _, c := range []struct{ name, head, body string }{
-		{"none", "", ""},
-		{"length", "Content-Length: 5\r\n", "hello"},
-		{"chunked", "Transfer-Encoding: chunked\r\n", "5;x=1\r\nhello\r\n0\r\nTrailer: t\r\n\r\n"},
+	for _, c := range []struct{ name, head, body, want string }{
+		{"none", "", "", ""},
+		{"length", "Content-Length: 5\r\n", "hello", "hello"},
+		// In plain framing: no extension, no trailer.
+		{"chunked", "Transfer-Encoding: chunked\r\n", "5;x=1\r\nhello\r\n0A\r\n0123456789\r\n0\r\nTrailer: t\r\n\r\n", "5\r\nhello\r\na\r\n0123456789\r\n0\r\n\r\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			up, got := upstreamOnce(t)
 			proxySays(t, up, "POST http://"+up+"/a HTTP/1.1\r\n"+c.head+"\r\n"+c.body+second)
 			fwd := <-got
-			if !strings.HasPrefix(fwd, "POST /a HTTP/1.1\r\n") || !strings.HasSuffix(fwd, "\r\n\r\n"+c.body) {
-				t.Errorf("upstream read %q, want the request and its body %q", fwd, c.body)
+			if !strings.HasPrefix(fwd, "POST /a HTTP/1.1\r\n") || !strings.HasSuffix(fwd, "\r\n\r\n"+c.want) {
+				t.Errorf("upstream read %q, want the request and its body %q", fwd, c.want)
 			}
 			if strings.Contains(fwd, "internal.admin") {
 				t.Errorf("upstream read the command's second request: %q", fwd)
@@ -92,6 +101,9 @@ func TestProxyRefusesAmbiguousHeads(t *testing.T) {
 		{"two-lengths", "Content-Length: 5\r\nContent-Length: 6\r\n"},
 		{"signed-length", "Content-Length: +5\r\n"},
 		{"gzip-coding", "Transfer-Encoding: gzip, chunked\r\n"},
+		{"space-before-colon", "Content-Length : 5\r\n"},
+		{"long-s", "Tran\u017ffer-Encoding: chunked\r\n"},
+		{"obs-fold", "X-A: 1\r\n 2\r\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			up, got := upstreamOnce(t)
@@ -100,9 +112,7 @@ func TestProxyRefusesAmbiguousHeads(t *testing.T) {
 				t.Errorf("proxy answered %q, want 400", status)
 			}
 			// Nothing was dialled: the listener closes with nothing read.
-			if d, err := net.Dial("tcp", up); err == nil { // unblocks Accept if the proxy never came
-				d.Close()
-			}
+			unblock(up)
 			if fwd := <-got; fwd != "" {
 				t.Errorf("upstream read %q", fwd)
 			}
@@ -146,5 +156,49 @@ func TestProxyHeadBounded(t *testing.T) {
 	}
 	if !strings.HasPrefix(line, "HTTP/1.1 400 ") {
 		t.Errorf("proxy answered %q, want 400", line)
+	}
+}
+
+// TestProxyChunkedFraming: a chunked body whose framing a lenient upstream
+// could read otherwise (a bare CR or a line without a colon among the
+// trailers, a size with spaces or a sign, a bare LF after the data, a
+// Kelvin sign in "chunked") goes no further than the proxy's reading of
+// it: the upstream gets the head and the chunks before it, never the
+// request hidden after it, and the connection ends.
+func TestProxyChunkedFraming(t *testing.T) {
+	second := "GET /smuggled HTTP/1.1\r\nHost: internal.admin\r\n\r\n"
+	for _, c := range []struct{ name, head, body string }{
+		{"trailer-bare-cr", "Transfer-Encoding: chunked\r\n", "1\r\na\r\n0\r\nX: a\r\r\n" + second},
+		{"trailer-request", "Transfer-Encoding: chunked\r\n", "0\r\n" + second},
+		{"size-space", "Transfer-Encoding: chunked\r\n", " 1\r\na\r\n0\r\n\r\n" + second},
+		{"size-sign", "Transfer-Encoding: chunked\r\n", "+1\r\na\r\n0\r\n\r\n" + second},
+		{"data-bare-lf", "Transfer-Encoding: chunked\r\n", "1\r\na\n0\r\n\r\n" + second},
+		{"size-overflow", "Transfer-Encoding: chunked\r\n", "00000000000000000000001\r\na\r\n0\r\n\r\n" + second},
+		{"kelvin-chunked", "Transfer-Encoding: chun\u212aed\r\n", "1\r\na\r\n0\r\n\r\n" + second},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			up, got := upstreamOnce(t)
+			proxySays(t, up, "POST http://"+up+"/a HTTP/1.1\r\n"+c.head+"\r\n"+c.body)
+			unblock(up)
+			if fwd := <-got; strings.Contains(fwd, "smuggled") || strings.Contains(fwd, "internal.admin") {
+				t.Errorf("upstream read %q", fwd)
+			}
+		})
+	}
+}
+
+// TestProxyManyChunks: a long chunked upload (20,000 chunks) goes through
+// whole: the framing bound is per line, not per body.
+func TestProxyManyChunks(t *testing.T) {
+	up, got := upstreamOnce(t)
+	var body strings.Builder
+	for range 20000 {
+		body.WriteString("3\r\nabc\r\n")
+	}
+	body.WriteString("0\r\n\r\n")
+	proxySays(t, up, "POST http://"+up+"/a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"+body.String())
+	fwd := <-got
+	if !strings.HasSuffix(fwd, "\r\n\r\n"+body.String()) {
+		t.Errorf("upstream read %d bytes ending %q, want the whole body", len(fwd), fwd[max(0, len(fwd)-40):])
 	}
 }
