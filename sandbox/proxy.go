@@ -132,7 +132,7 @@ func (p *proxy) connect(ctx context.Context, host string, port int) (net.Conn, e
 	var firstBad string
 	var lastErr error
 	for _, ip := range addrs {
-		if kind, bad := p.refusedAddr(ip); bad && !listed {
+		if kind, bad := p.refusedAddr(ip, port); bad && !listed {
 			if firstBad == "" {
 				firstBad = ip.Unmap().String() + ", " + kind
 			}

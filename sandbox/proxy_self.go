@@ -17,9 +17,9 @@ import (
 var checkOwnAddrs = true
 
 // refusedAddr is privateAddr, and also refuses an address of this host
-// (see checkOwnAddrs); when the interfaces cannot be listed, or the route
-// looked up, the address is refused.
-func (p *proxy) refusedAddr(ip netip.Addr) (string, bool) {
+// (see checkOwnAddrs), for a connection to port; when the interfaces cannot
+// be listed, or the route looked up, the address is refused.
+func (p *proxy) refusedAddr(ip netip.Addr, port int) (string, bool) {
 	if kind, bad := privateAddr(ip); bad || !checkOwnAddrs {
 		return kind, bad
 	}
@@ -35,7 +35,7 @@ func (p *proxy) refusedAddr(ip netip.Addr) (string, bool) {
 			}
 		}
 	}
-	local, err := localRoute(ip)
+	local, err := localRoute(ip, port)
 	if err != nil {
 		return "an address whose route could not be looked up (" + err.Error() + ")", true
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"os"
 	"syscall"
 	"unsafe"
 
@@ -12,11 +13,13 @@ import (
 )
 
 // localRoute reports whether the calling thread's network namespace
-// delivers packets for ip to this host itself: the kernel's route for it
-// (RTM_GETROUTE) is of type local. That holds for every address of its
-// interfaces, and for any range a local route names (ip route add local
-// 198.51.100.0/24 dev lo), which no interface lists.
-func localRoute(ip netip.Addr) (bool, error) {
+// delivers a TCP connection to ip:port to this host itself: the kernel's
+// route for it (RTM_GETROUTE, asked with the protocol, the port and this
+// process's uid, which policy rules may select by) is of type local. That
+// holds for every address of its interfaces, and for any range a local
+// route names (ip route add local 198.51.100.0/24 dev lo), which no
+// interface lists.
+func localRoute(ip netip.Addr, port int) (bool, error) {
 	ip = ip.Unmap().WithZone("")
 	family, bits := unix.AF_INET, 32
 	if ip.Is6() {
@@ -25,6 +28,9 @@ func localRoute(ip netip.Addr) (bool, error) {
 	body := make([]byte, unix.SizeofRtMsg)
 	*(*unix.RtMsg)(unsafe.Pointer(&body[0])) = unix.RtMsg{Family: uint8(family), Dst_len: uint8(bits)}
 	body = append(body, rtAttr(unix.RTA_DST, ip.AsSlice())...)
+	body = append(body, rtAttr(unix.RTA_IP_PROTO, []byte{unix.IPPROTO_TCP})...)
+	body = append(body, rtAttr(unix.RTA_DPORT, binary.BigEndian.AppendUint16(nil, uint16(port)))...)
+	body = append(body, rtAttr(unix.RTA_UID, binary.NativeEndian.AppendUint32(nil, uint32(os.Getuid())))...)
 	msgs, err := netlinkRoute(unix.RTM_GETROUTE, unix.NLM_F_REQUEST, body)
 	if err != nil {
 		var errno syscall.Errno
