@@ -13,8 +13,9 @@ import (
 // binds name (a relative name, or one through /proc/self/fd/{dirfd}, its
 // descriptor of dir) and sends the attempt's secret to every client. A
 // process of its own: in this one, /proc/self/fd/N would name the
-// directory for the planner too.
-func (e *escEnv) serveUnixAs(dir, name string) {
+// directory for the planner too. With forked, it forks once it listens:
+// the child serves, and the parent, which keeps the socket, moves to /.
+func (e *escEnv) serveUnixAs(dir, name string, forked bool) {
 	e.secret = escToken(e.a.name)
 	if e.py == "" {
 		e.t.Skip("no python3 on " + escPath)
@@ -26,16 +27,18 @@ s = socket.socket(socket.AF_UNIX)
 s.bind(name)
 os.chmod(name, 0o777)
 s.listen(8)
+if sys.argv[3] == "fork" and os.fork() != 0:
+    os.chdir("/")
+    while True:
+        os.pause()
 print("ready", flush=True)
 while True:
     c, _ = s.accept()
     c.sendall(sys.argv[2].encode() + b"\n")
     c.close()
-`, name, e.secret)
+`, name, e.secret, map[bool]string{true: "fork", false: "-"}[forked])
 	cmd.Dir = dir
-	if e.u.cred != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: e.u.cred}
-	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: e.u.cred, Setpgid: true}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		e.t.Fatal(err)
@@ -43,7 +46,7 @@ while True:
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
 	}
-	e.t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	e.t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
 	buf := make([]byte, 6)
 	done := make(chan error, 1)
 	go func() { _, err := out.Read(buf); done <- err }()

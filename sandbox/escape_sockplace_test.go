@@ -24,8 +24,19 @@ func init() {
 			needs: []string{"python3"},
 			setup: func(e *escEnv) {
 				dir := e.serviceDir()
-				e.serveUnixAs(dir, "service.sock")
+				e.serveUnixAs(dir, "service.sock", false)
 				e.cfg.Network.Mode = NetworkProxy
+			},
+			script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+			control: func(e *escEnv) escMode { return outsideCtl() },
+		},
+		&attempt{
+			name:  "host-socket-relative-name-forked",
+			what:  "connect to a host service that bound a relative name and forked: the child serves from the directory, the parent, which holds the socket too and has the lower pid, moved to /; network off",
+			needs: []string{"python3"},
+			setup: func(e *escEnv) {
+				e.serveUnixAs(e.serviceDir(), "service.sock", true)
+				e.cfg.Network.Mode = NetworkOff
 			},
 			script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
 			control: func(e *escEnv) escMode { return outsideCtl() },
@@ -36,7 +47,7 @@ func init() {
 			needs: []string{"python3"},
 			setup: func(e *escEnv) {
 				dir := e.serviceDir()
-				e.serveUnixAs(dir, "/proc/self/fd/{dirfd}/service.sock")
+				e.serveUnixAs(dir, "/proc/self/fd/{dirfd}/service.sock", false)
 				e.cfg.Network.Mode = NetworkOff
 			},
 			script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,

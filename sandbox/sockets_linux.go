@@ -68,72 +68,88 @@ func unixSocketPaths(b []byte) (paths []string, unplaced map[string]string) {
 	return paths, unplaced
 }
 
-// placeSockets finds where the sockets of unplaced (inode: name) are: it
-// looks for a process holding each (a descriptor "socket:[INODE]" in
-// /proc/PID/fd) and reads the name as that process would, against its
-// working directory or its /proc; what resolves to a path outside /proc
-// is returned. A socket the caller may not see the holder of (another
-// user's, for an unprivileged caller), whose holder has moved since it
-// bound (another working directory, the descriptor closed), or that was
-// renamed is not found: README, "Host unix sockets".
+// maxPlaceLooks bounds the paths placeSockets looks at for one spawn.
+const maxPlaceLooks = 1 << 14
+
+// placeSockets finds where the sockets named in unplaced (inode: name)
+// may be, as a process that holds one would read its name: a relative name
+// under the working directory of each process the caller may look into,
+// and /proc/self/fd/N/NAME (or thread-self) under what each one's
+// descriptor N names; a name through /proc/PID is read as it resolves
+// now. Every candidate that is a socket is returned, whichever process
+// holds it: hiding one more is a narrowing, and a socket's holder may have
+// forked and moved since. No descriptor table is read, so a process with
+// many cannot slow a spawn, and at most maxPlaceLooks candidates are
+// looked at. Not found: a socket renamed since its bind, or whose every
+// holder has moved on or is another user's, for a caller that is not root
+// (README, "Host unix sockets").
 func placeSockets(unplaced map[string]string) []string {
 	if len(unplaced) == 0 {
 		return nil
 	}
+	var rel, viaFD []string // names under a process's working directory, "N/NAME" under its descriptor N
+	var out []string
+	seen := map[string]bool{}
+	looks := 0
+	look := func(p string) {
+		p = filepath.Clean(p)
+		if seen[p] || looks >= maxPlaceLooks || !filepath.IsAbs(p) || p == "/proc" || strings.HasPrefix(p, "/proc/") {
+			return
+		}
+		seen[p] = true
+		looks++
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			out = append(out, p)
+		}
+	}
+	for _, name := range unplaced {
+		switch rest, self := cutProcSelf(name); {
+		case name[0] != '/':
+			rel = append(rel, name)
+		case self:
+			if fd, tail, ok := strings.Cut(strings.TrimPrefix(rest, "fd/"), "/"); ok && strings.HasPrefix(rest, "fd/") {
+				viaFD = append(viaFD, fd+"/"+tail)
+			} else if cwdTail, ok := strings.CutPrefix(rest, "cwd/"); ok {
+				rel = append(rel, cwdTail)
+			}
+		default: // /proc/PID/...: that process's, if it lives
+			if p, err := filepath.EvalSymlinks(name); err == nil {
+				look(p)
+			}
+		}
+	}
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil
+		return out
 	}
-	var out []string
 	for _, pe := range procs {
 		pid := pe.Name()
-		if pid[0] < '0' || pid[0] > '9' {
+		if pid[0] < '0' || pid[0] > '9' || looks >= maxPlaceLooks {
 			continue
 		}
-		fds, err := os.ReadDir("/proc/" + pid + "/fd")
-		if err != nil {
-			continue
+		if len(rel) > 0 {
+			if cwd, err := os.Readlink("/proc/" + pid + "/cwd"); err == nil {
+				for _, name := range rel {
+					look(cwd + "/" + name)
+				}
+			}
 		}
-		for _, fe := range fds {
-			link, err := os.Readlink("/proc/" + pid + "/fd/" + fe.Name())
-			inode, ok := strings.CutPrefix(link, "socket:[")
-			if err != nil || !ok {
-				continue
-			}
-			inode = strings.TrimSuffix(inode, "]")
-			name, ok := unplaced[inode]
-			if !ok {
-				continue
-			}
-			delete(unplaced, inode)
-			if p, ok := placeSocket(pid, name); ok {
-				out = append(out, p)
-			}
-			if len(unplaced) == 0 {
-				return out
+		for _, v := range viaFD {
+			fd, tail, _ := strings.Cut(v, "/")
+			if dir, err := os.Readlink("/proc/" + pid + "/fd/" + fd); err == nil {
+				look(dir + "/" + tail)
 			}
 		}
 	}
 	return out
 }
 
-// placeSocket reads name, a socket's name as process pid bound it, as
-// that process would now, and returns the path it resolves to.
-func placeSocket(pid, name string) (string, bool) {
-	via := name
-	switch {
-	case name[0] != '/':
-		via = "/proc/" + pid + "/cwd/" + name
-	case strings.HasPrefix(name, "/proc/self/"):
-		via = "/proc/" + pid + "/" + strings.TrimPrefix(name, "/proc/self/")
-	case strings.HasPrefix(name, "/proc/thread-self/"):
-		via = "/proc/" + pid + "/" + strings.TrimPrefix(name, "/proc/thread-self/")
+// cutProcSelf cuts /proc/self/ or /proc/thread-self/ off name.
+func cutProcSelf(name string) (rest string, ok bool) {
+	if rest, ok := strings.CutPrefix(name, "/proc/self/"); ok {
+		return rest, true
 	}
-	p, err := filepath.EvalSymlinks(via)
-	if err != nil || !filepath.IsAbs(p) || p == "/proc" || strings.HasPrefix(p, "/proc/") {
-		return "", false
-	}
-	return p, true
+	return strings.CutPrefix(name, "/proc/thread-self/")
 }
 
 // identity is whose permissions bwrap works with when it mounts: the
