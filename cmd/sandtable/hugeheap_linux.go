@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -19,8 +21,13 @@ var heapProbe *[64]byte
 // page's first touch is dear (a fault of some 11 µs on a PVM guest), its
 // few hundred first touches cost more than the collapse (README,
 // Performance). Any error (an older kernel, one without huge pages, none
-// free, the next one not mapped yet) leaves that part as it was.
+// free, the next one not mapped yet) leaves that part as it was; where the
+// administrator set transparent huge pages to never, which the call would
+// not heed, nothing is asked.
 func hugeHeap() {
+	if b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || bytes.Contains(b, []byte("[never]")) {
+		return
+	}
 	heapProbe = new([64]byte)
 	base := uintptr(unsafe.Pointer(heapProbe)) &^ (hugePage - 1)
 	for _, at := range []uintptr{base, base + hugePage} {
