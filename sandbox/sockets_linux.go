@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path"
 	"path/filepath"
@@ -68,36 +69,52 @@ func unixSocketPaths(b []byte) (paths []string, unplaced map[string]string) {
 	return paths, unplaced
 }
 
-// maxPlaceLooks bounds the paths placeSockets looks at for one spawn.
-const maxPlaceLooks = 1 << 14
+// The bounds of placeSockets for one spawn: the descriptor numbers it
+// reads names through, the names of more than one component, and the
+// directory entries it reads.
+const (
+	maxPlaceDescs   = 16
+	maxPlaceNested  = 64
+	maxPlaceEntries = 1 << 18
+)
 
 // placeSockets finds where the sockets named in unplaced (inode: name)
 // may be, as a process that holds one would read its name: a relative name
 // under the working directory of each process the caller may look into,
 // and /proc/self/fd/N/NAME (or thread-self) under what each one's
-// descriptor N names; a name through /proc/PID is read as it resolves
-// now. Every candidate that is a socket is returned, whichever process
-// holds it: hiding one more is a narrowing, and a socket's holder may have
-// forked and moved since. No descriptor table is read, so a process with
-// many cannot slow a spawn, and at most maxPlaceLooks candidates are
-// looked at. Not found: a socket renamed since its bind, or whose every
-// holder has moved on or is another user's, for a caller that is not root
+// descriptor N names; a name through /proc/PID is read as it resolves now.
+// Every socket found so is returned, whichever process holds it: hiding
+// one more is a narrowing, and a socket's holder may have forked and moved
+// since. Each directory met is listed once and every name looked up in
+// that listing, so neither the number of names nor a process's
+// descriptors multiply the work; processes are read in pid order, a
+// service before what was started after it, and the bounds above stop a
+// flood. Not found: a socket renamed since its bind, or whose every holder
+// has moved on or is another user's, for a caller that is not root
 // (README, "Host unix sockets").
 func placeSockets(unplaced map[string]string) []string {
 	if len(unplaced) == 0 {
 		return nil
 	}
-	var rel, viaFD []string // names under a process's working directory, "N/NAME" under its descriptor N
+	// The names by where their holders read them: "cwd", or "fd/N".
+	under := map[string]map[string]bool{}
+	put := func(via, name string) {
+		if under[via] == nil {
+			if via != "cwd" && len(under) > maxPlaceDescs {
+				return
+			}
+			under[via] = map[string]bool{}
+		}
+		under[via][name] = true
+	}
 	var out []string
 	seen := map[string]bool{}
-	looks := 0
-	look := func(p string) {
+	add := func(p string) {
 		p = filepath.Clean(p)
-		if seen[p] || looks >= maxPlaceLooks || !filepath.IsAbs(p) || p == "/proc" || strings.HasPrefix(p, "/proc/") {
+		if seen[p] || !filepath.IsAbs(p) || p == "/proc" || strings.HasPrefix(p, "/proc/") {
 			return
 		}
 		seen[p] = true
-		looks++
 		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSocket != 0 {
 			out = append(out, p)
 		}
@@ -105,43 +122,75 @@ func placeSockets(unplaced map[string]string) []string {
 	for _, name := range unplaced {
 		switch rest, self := cutProcSelf(name); {
 		case name[0] != '/':
-			rel = append(rel, name)
+			put("cwd", name)
 		case self:
-			if fd, tail, ok := strings.Cut(strings.TrimPrefix(rest, "fd/"), "/"); ok && strings.HasPrefix(rest, "fd/") {
-				viaFD = append(viaFD, fd+"/"+tail)
-			} else if cwdTail, ok := strings.CutPrefix(rest, "cwd/"); ok {
-				rel = append(rel, cwdTail)
+			if fd, tail, ok := strings.Cut(strings.TrimPrefix(rest, "fd/"), "/"); ok && strings.HasPrefix(rest, "fd/") && fd != "" && strings.Trim(fd, "0123456789") == "" {
+				put("fd/"+fd, tail)
+			} else if tail, ok := strings.CutPrefix(rest, "cwd/"); ok {
+				put("cwd", tail)
 			}
 		default: // /proc/PID/...: that process's, if it lives
 			if p, err := filepath.EvalSymlinks(name); err == nil {
-				look(p)
+				add(p)
 			}
 		}
 	}
-	procs, err := os.ReadDir("/proc")
+	procs, err := os.ReadDir("/proc") // sorted: pids in order of their digits' count, then value
 	if err != nil {
 		return out
 	}
+	slices.SortStableFunc(procs, func(a, b os.DirEntry) int { return cmp.Compare(len(a.Name()), len(b.Name())) })
+	listed := map[string]bool{}
+	budget := maxPlaceEntries
 	for _, pe := range procs {
 		pid := pe.Name()
-		if pid[0] < '0' || pid[0] > '9' || looks >= maxPlaceLooks {
+		if pid[0] < '0' || pid[0] > '9' {
 			continue
 		}
-		if len(rel) > 0 {
-			if cwd, err := os.Readlink("/proc/" + pid + "/cwd"); err == nil {
-				for _, name := range rel {
-					look(cwd + "/" + name)
-				}
+		for via, names := range under {
+			dir, err := os.Readlink("/proc/" + pid + "/" + via)
+			if err != nil || listed[dir] {
+				continue
 			}
+			listed[dir] = true
+			budget = placeIn(dir, names, budget, add)
 		}
-		for _, v := range viaFD {
-			fd, tail, _ := strings.Cut(v, "/")
-			if dir, err := os.Readlink("/proc/" + pid + "/fd/" + fd); err == nil {
-				look(dir + "/" + tail)
-			}
+		if budget <= 0 {
+			break
 		}
 	}
 	return out
+}
+
+// placeIn looks for names in dir: a name of one component in dir's
+// listing, read once and at most budget entries of it; a name of more, up
+// to maxPlaceNested, directly. It returns what is left of budget.
+func placeIn(dir string, names map[string]bool, budget int, add func(string)) int {
+	nested := 0
+	for name := range names {
+		if strings.Contains(name, "/") && nested < maxPlaceNested {
+			nested++
+			add(dir + "/" + name)
+		}
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return budget
+	}
+	defer f.Close()
+	for budget > 0 {
+		ents, err := f.ReadDir(min(budget, 1024))
+		for _, e := range ents {
+			if names[e.Name()] && e.Type()&os.ModeSocket != 0 {
+				add(dir + "/" + e.Name())
+			}
+		}
+		budget -= len(ents)
+		if err != nil || len(ents) == 0 {
+			break
+		}
+	}
+	return budget
 }
 
 // cutProcSelf cuts /proc/self/ or /proc/thread-self/ off name.

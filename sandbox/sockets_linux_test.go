@@ -1,9 +1,12 @@
 package sandbox
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"syscall"
@@ -198,4 +201,58 @@ func TestVanishedSocket(t *testing.T) {
 			t.Errorf("%q: %q, want %q", msg, got, want)
 		}
 	}
+}
+
+// TestPlaceSocketsFlood: a service's socket bound by a relative name is
+// placed (found under its working directory) however many other such
+// names are listed: 20,000 relative names and 20,000 through a descriptor
+// number, none of them a file anywhere, as a process that binds them all
+// would list them, neither push it out nor make the look slow. The
+// listings are read once per directory, not once per name.
+func TestPlaceSocketsFlood(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	dir := t.TempDir()
+	svc := exec.Command(py, "-c", `
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind("victim.sock")
+s.listen(1)
+print("ready", flush=True)
+sys.stdin.read()
+`)
+	svc.Dir = dir
+	stdin, err := svc.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := svc.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); svc.Wait() })
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	unplaced := map[string]string{"1": "victim.sock"}
+	for i := range 20000 {
+		unplaced[fmt.Sprint(10+i)] = fmt.Sprintf("flood%d.sock", i)
+		unplaced[fmt.Sprint(100000+i)] = fmt.Sprintf("/proc/self/fd/%d/flood%d.sock", 3+i%40, i)
+	}
+	start := time.Now()
+	got := placeSockets(unplaced)
+	took := time.Since(start)
+	want := filepath.Join(dir, "victim.sock")
+	if real, err := filepath.EvalSymlinks(want); err == nil {
+		want = real
+	}
+	if !slices.Contains(got, want) {
+		t.Errorf("placeSockets found %q, want %s among them", got, want)
+	}
+	t.Logf("placed %d in %v", len(got), took)
 }
