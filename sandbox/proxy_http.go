@@ -242,11 +242,11 @@ func bodyLength(h *httpHead) (int64, error) {
 	seenLength := false
 	for _, l := range h.lines {
 		k, v, _ := strings.Cut(l, ":")
-		v = strings.TrimSpace(v)
+		v = strings.Trim(v, " \t") // not Unicode's spaces: an upstream would not trim them
 		switch {
 		case equalFoldASCII(k, "Transfer-Encoding"):
-			if !equalFoldASCII(v, "chunked") || chunked {
-				return 0, fmt.Errorf("Transfer-Encoding %s: only one chunked is forwarded", strconv.QuoteToASCII(v))
+			if !equalFoldASCII(v, "chunked") || chunked || h.proto == "HTTP/1.0" {
+				return 0, fmt.Errorf("Transfer-Encoding %s: only one chunked, in HTTP/1.1, is forwarded", strconv.QuoteToASCII(v))
 			}
 			chunked = true
 		case equalFoldASCII(k, "Content-Length"):
