@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/netip"
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -28,9 +27,10 @@ func TestProxyLocalRoute(t *testing.T) {
 		t.Skip("making a network namespace on a thread of this process needs root")
 	}
 	done := make(chan struct{})
-	go func() {
+	// Not the main thread: it cannot end, and /proc/self/net is its
+	// namespace's, which every later test of this process would then read.
+	onDyingThread(func() {
 		defer close(done)
-		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine, in its namespace
 		if err := enterNetNamespace(); err != nil {
 			t.Error(err)
 			return
@@ -94,7 +94,7 @@ func TestProxyLocalRoute(t *testing.T) {
 		if local, err := localRoute(netip.MustParseAddr("192.0.2.1"), 80); local || err != nil {
 			t.Errorf("192.0.2.1, no route: local %v, %v; want not local", local, err)
 		}
-	}()
+	})
 	<-done
 }
 
