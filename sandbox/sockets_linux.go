@@ -69,11 +69,11 @@ func unixSocketPaths(b []byte) (paths []string, unplaced map[string]string) {
 	return paths, unplaced
 }
 
-// The bounds of placeSockets for one spawn: the descriptor numbers it
-// reads names through, the names of more than one component, and the
-// directory entries it reads.
+// The bounds of placeSockets for one spawn: the names of more than one
+// component it looks at in a directory, and the directory entries it
+// reads (of the directories it looks in, and of the processes' descriptor
+// tables).
 const (
-	maxPlaceDescs   = 16
 	maxPlaceNested  = 64
 	maxPlaceEntries = 1 << 18
 )
@@ -86,27 +86,19 @@ const (
 // Every socket found so is returned, whichever process holds it: hiding
 // one more is a narrowing, and a socket's holder may have forked and moved
 // since. Each directory met is listed once and every name looked up in
-// that listing, so neither the number of names nor a process's
-// descriptors multiply the work; processes are read in pid order, a
-// service before what was started after it, and the bounds above stop a
-// flood. Not found: a socket renamed since its bind, or whose every holder
-// has moved on or is another user's, for a caller that is not root
-// (README, "Host unix sockets").
+// that listing, and a descriptor table is listed, not read link by link,
+// so neither the number of names nor a process's descriptors multiply the
+// work; processes are read in pid order, a service before what was
+// started after it, and the bounds above stop a flood. Not found: a
+// socket renamed since its bind, or whose every holder has moved on or is
+// another user's, for a caller that is not root (README, "Host unix
+// sockets").
 func placeSockets(unplaced map[string]string) []string {
 	if len(unplaced) == 0 {
 		return nil
 	}
-	// The names by where their holders read them: "cwd", or "fd/N".
-	under := map[string]map[string]bool{}
-	put := func(via, name string) {
-		if under[via] == nil {
-			if via != "cwd" && len(under) > maxPlaceDescs {
-				return
-			}
-			under[via] = map[string]bool{}
-		}
-		under[via][name] = true
-	}
+	rel := map[string]bool{}              // names under a working directory
+	viaFD := map[string]map[string]bool{} // names under descriptor N, by N
 	var out []string
 	seen := map[string]bool{}
 	add := func(p string) {
@@ -122,12 +114,15 @@ func placeSockets(unplaced map[string]string) []string {
 	for _, name := range unplaced {
 		switch rest, self := cutProcSelf(name); {
 		case name[0] != '/':
-			put("cwd", name)
+			rel[name] = true
 		case self:
 			if fd, tail, ok := strings.Cut(strings.TrimPrefix(rest, "fd/"), "/"); ok && strings.HasPrefix(rest, "fd/") && fd != "" && strings.Trim(fd, "0123456789") == "" {
-				put("fd/"+fd, tail)
+				if viaFD[fd] == nil {
+					viaFD[fd] = map[string]bool{}
+				}
+				viaFD[fd][tail] = true
 			} else if tail, ok := strings.CutPrefix(rest, "cwd/"); ok {
-				put("cwd", tail)
+				rel[tail] = true
 			}
 		default: // /proc/PID/...: that process's, if it lives
 			if p, err := filepath.EvalSymlinks(name); err == nil {
@@ -142,22 +137,44 @@ func placeSockets(unplaced map[string]string) []string {
 	slices.SortStableFunc(procs, func(a, b os.DirEntry) int { return cmp.Compare(len(a.Name()), len(b.Name())) })
 	listed := map[string]bool{}
 	budget := maxPlaceEntries
-	for _, pe := range procs {
-		pid := pe.Name()
-		if pid[0] < '0' || pid[0] > '9' {
-			continue
-		}
-		for via, names := range under {
-			dir, err := os.Readlink("/proc/" + pid + "/" + via)
-			if err != nil || listed[dir] {
-				continue
-			}
-			listed[dir] = true
+	look := func(via, dir string, names map[string]bool) {
+		if !listed[via+"\x00"+dir] { // its names, in that directory
+			listed[via+"\x00"+dir] = true
 			budget = placeIn(dir, names, budget, add)
 		}
-		if budget <= 0 {
-			break
+	}
+	for _, pe := range procs {
+		pid := pe.Name()
+		if pid[0] < '0' || pid[0] > '9' || budget <= 0 {
+			continue
 		}
+		if len(rel) > 0 {
+			if dir, err := os.Readlink("/proc/" + pid + "/cwd"); err == nil {
+				look("cwd", dir, rel)
+			}
+		}
+		if len(viaFD) == 0 {
+			continue
+		}
+		f, err := os.Open("/proc/" + pid + "/fd")
+		if err != nil {
+			continue
+		}
+		for budget > 0 {
+			fds, err := f.Readdirnames(min(budget, 1024))
+			budget -= len(fds)
+			for _, fd := range fds {
+				if names := viaFD[fd]; names != nil {
+					if dir, err := os.Readlink("/proc/" + pid + "/fd/" + fd); err == nil {
+						look("fd/"+fd, dir, names)
+					}
+				}
+			}
+			if err != nil || len(fds) == 0 {
+				break
+			}
+		}
+		f.Close()
 	}
 	return out
 }
@@ -181,7 +198,7 @@ func placeIn(dir string, names map[string]bool, budget int, add func(string)) in
 	for budget > 0 {
 		ents, err := f.ReadDir(min(budget, 1024))
 		for _, e := range ents {
-			if names[e.Name()] && e.Type()&os.ModeSocket != 0 {
+			if names[e.Name()] { // add looks: a file system may not say an entry's type
 				add(dir + "/" + e.Name())
 			}
 		}

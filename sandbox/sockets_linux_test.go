@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -203,9 +204,10 @@ func TestVanishedSocket(t *testing.T) {
 	}
 }
 
-// TestPlaceSocketsFlood: a service's socket bound by a relative name is
-// placed (found under its working directory) however many other such
-// names are listed: 20,000 relative names and 20,000 through a descriptor
+// TestPlaceSocketsFlood: a service's sockets bound by a relative name and
+// through its descriptor of the same directory are placed (found under its
+// working directory, and under what the descriptor names) however many
+// other such names are listed: 20,000 relative names and 20,000 through a descriptor
 // number, none of them a file anywhere, as a process that binds them all
 // would list them, neither push it out nor make the look slow. The
 // listings are read once per directory, not once per name.
@@ -216,11 +218,15 @@ func TestPlaceSocketsFlood(t *testing.T) {
 	}
 	dir := t.TempDir()
 	svc := exec.Command(py, "-c", `
-import socket, sys
+import os, socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.bind("victim.sock")
 s.listen(1)
-print("ready", flush=True)
+fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
+s2 = socket.socket(socket.AF_UNIX)
+s2.bind("/proc/self/fd/%d/victim2.sock" % fd)
+s2.listen(1)
+print(fd, flush=True)
 sys.stdin.read()
 `)
 	svc.Dir = dir
@@ -236,10 +242,12 @@ sys.stdin.read()
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { stdin.Close(); svc.Wait() })
-	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+	fd, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
 		t.Fatal(err)
 	}
-	unplaced := map[string]string{"1": "victim.sock"}
+	// The same directory through the working directory and a descriptor.
+	unplaced := map[string]string{"1": "victim.sock", "2": "/proc/self/fd/" + strings.TrimSpace(fd) + "/victim2.sock"}
 	for i := range 20000 {
 		unplaced[fmt.Sprint(10+i)] = fmt.Sprintf("flood%d.sock", i)
 		unplaced[fmt.Sprint(100000+i)] = fmt.Sprintf("/proc/self/fd/%d/flood%d.sock", 3+i%40, i)
@@ -247,12 +255,14 @@ sys.stdin.read()
 	start := time.Now()
 	got := placeSockets(unplaced)
 	took := time.Since(start)
-	want := filepath.Join(dir, "victim.sock")
-	if real, err := filepath.EvalSymlinks(want); err == nil {
-		want = real
-	}
-	if !slices.Contains(got, want) {
-		t.Errorf("placeSockets found %q, want %s among them", got, want)
+	for _, name := range []string{"victim.sock", "victim2.sock"} {
+		want := filepath.Join(dir, name)
+		if real, err := filepath.EvalSymlinks(want); err == nil {
+			want = real
+		}
+		if !slices.Contains(got, want) {
+			t.Errorf("placeSockets found %q, want %s among them", got, want)
+		}
 	}
 	t.Logf("placed %d in %v", len(got), took)
 }
