@@ -105,10 +105,16 @@ func TestProxyRefusesAmbiguousHeads(t *testing.T) {
 		{"long-s", "Tran\u017ffer-Encoding: chunked\r\n"},
 		{"obs-fold", "X-A: 1\r\n 2\r\n"},
 		{"nbsp-length", "Content-Length: \u00a05\r\n"},
+		// An HTTP/1.0 upstream reads no chunked framing.
+		{"chunked-in-1.0", "1.0 Transfer-Encoding: chunked\r\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			up, got := upstreamOnce(t)
-			status := proxySays(t, up, "POST http://"+up+"/a HTTP/1.1\r\n"+c.head+"\r\nhello")
+			proto := "HTTP/1.1"
+			if head, ok := strings.CutPrefix(c.head, "1.0 "); ok {
+				proto, c.head = "HTTP/1.0", head
+			}
+			status := proxySays(t, up, "POST http://"+up+"/a "+proto+"\r\n"+c.head+"\r\nhello")
 			if !strings.HasPrefix(status, "HTTP/1.1 400 ") {
 				t.Errorf("proxy answered %q, want 400", status)
 			}
@@ -119,17 +125,6 @@ func TestProxyRefusesAmbiguousHeads(t *testing.T) {
 			}
 		})
 	}
-	t.Run("chunked-in-1.0", func(t *testing.T) {
-		up, got := upstreamOnce(t)
-		status := proxySays(t, up, "POST http://"+up+"/a HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n\r\n")
-		if !strings.HasPrefix(status, "HTTP/1.1 400 ") {
-			t.Errorf("proxy answered %q, want 400: an HTTP/1.0 upstream reads no chunked framing", status)
-		}
-		unblock(up)
-		if fwd := <-got; fwd != "" {
-			t.Errorf("upstream read %q", fwd)
-		}
-	})
 	t.Run("tab-in-value", func(t *testing.T) {
 		up, got := upstreamOnce(t)
 		proxySays(t, up, "GET http://"+up+"/a HTTP/1.1\r\nX-A: 1\t2\r\n\r\n")
