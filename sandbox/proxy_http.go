@@ -47,24 +47,14 @@ func (h *httpHead) get(name string) (string, bool) {
 // lenient upstream, and a name the proxy and the upstream read apart
 // ("Content-Length :") would frame the body apart.
 func readHead(br *bufio.Reader) (*httpHead, error) {
-	n := 0
+	left := maxHeaderBytes
 	line := func() (string, error) {
-		var b []byte
-		for {
-			frag, err := br.ReadSlice('\n')
-			n += len(frag)
-			if n > maxHeaderBytes {
-				return "", errors.New("request header too large")
-			}
-			b = append(b, frag...)
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err != nil {
-				return "", err
-			}
-			return strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"), nil
+		b, err := readLine(br, left, "request header too large")
+		left -= len(b)
+		if err != nil {
+			return "", err
 		}
+		return strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"), nil
 	}
 	first, err := line()
 	if err != nil {
@@ -90,6 +80,23 @@ func readHead(br *bufio.Reader) (*httpHead, error) {
 			return nil, fmt.Errorf("malformed header line %s", strconv.QuoteToASCII(l))
 		}
 		h.lines = append(h.lines, l)
+	}
+}
+
+// readLine reads up to and including the next LF, holding no more than
+// limit bytes of it: a longer line is the error tooLong, with what was
+// read of it.
+func readLine(r *bufio.Reader, limit int, tooLong string) ([]byte, error) {
+	var b []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		if len(b)+len(frag) > limit {
+			return b, errors.New(tooLong)
+		}
+		b = append(b, frag...)
+		if err != bufio.ErrBufferFull {
+			return b, err
+		}
 	}
 }
 
@@ -275,25 +282,15 @@ func bodyLength(h *httpHead) (int64, error) {
 // not go on.
 func copyChunked(w io.Writer, r *bufio.Reader) error {
 	line := func() (string, error) {
-		var b []byte
-		for {
-			frag, err := r.ReadSlice('\n')
-			if len(b)+len(frag) > maxChunkLine {
-				return "", errors.New("chunk framing line too long")
-			}
-			b = append(b, frag...)
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err != nil {
-				return "", err
-			}
-			l, ok := strings.CutSuffix(string(b), "\r\n")
-			if !ok || strings.ContainsFunc(l, func(r rune) bool { return r != '\t' && isCTL(r) }) {
-				return "", fmt.Errorf("chunk framing line %s", strconv.QuoteToASCII(string(b)))
-			}
-			return l, nil
+		b, err := readLine(r, maxChunkLine, "chunk framing line too long")
+		if err != nil {
+			return "", err
 		}
+		l, ok := strings.CutSuffix(string(b), "\r\n")
+		if !ok || strings.ContainsFunc(l, func(r rune) bool { return r != '\t' && isCTL(r) }) {
+			return "", fmt.Errorf("chunk framing line %s", strconv.QuoteToASCII(string(b)))
+		}
+		return l, nil
 	}
 	for {
 		l, err := line()
