@@ -129,15 +129,18 @@ func (e *env) write(t *testing.T, name, content string, mode os.FileMode) string
 	return name
 }
 
-// caller is one user the limit tests run sandtable as.
+// caller is one user the limit tests run sandtable as: self is the test
+// process's own credentials (root, or a developer who is not root), which
+// need no setuid and so no capability.
 type caller struct {
 	label    string
 	root     bool
+	self     bool
 	uid, gid uint32
 }
 
 func (u caller) attr() *syscall.SysProcAttr {
-	if u.root {
+	if u.self {
 		return nil
 	}
 	return &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: u.uid, Gid: u.gid, Groups: []uint32{}}}
@@ -155,7 +158,7 @@ func (u caller) own(t *testing.T, e *env) string {
 	if err := os.WriteFile(dst, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if !u.root {
+	if !u.self {
 		for _, d := range []string{dir, e.home, e.ws} {
 			if err := os.Chown(d, int(u.uid), int(u.gid)); err != nil {
 				t.Fatal(err)
@@ -169,9 +172,9 @@ func (u caller) own(t *testing.T, e *env) string {
 // test runs as root; the current user otherwise.
 func callers(t *testing.T) []caller {
 	if os.Geteuid() != 0 {
-		return []caller{{label: "uid-" + strconv.Itoa(os.Geteuid()), uid: uint32(os.Geteuid()), gid: uint32(os.Getegid())}}
+		return []caller{{label: "uid-" + strconv.Itoa(os.Geteuid()), self: true, uid: uint32(os.Geteuid()), gid: uint32(os.Getegid())}}
 	}
-	us := []caller{{label: "root", root: true}}
+	us := []caller{{label: "root", root: true, self: true}}
 	u, err := user.Lookup("sandtable-test")
 	if err != nil {
 		if os.Getenv("SANDTABLE_REQUIRE_BWRAP") == "1" {

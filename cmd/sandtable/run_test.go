@@ -446,7 +446,7 @@ func TestRunHintNoDotGrant(t *testing.T) {
 			e := newEnv(t)
 			sandtable := u.own(t, e)
 			e.write(t, filepath.Join(e.home, ".bashrc"), "", 0o644)
-			if !u.root {
+			if !u.self {
 				os.Chown(filepath.Join(e.home, ".bashrc"), int(u.uid), int(u.gid))
 			}
 			run := func(path string) string {
