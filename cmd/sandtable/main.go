@@ -28,6 +28,7 @@ var commands = []command{
 	{"explain", "print the sandbox command line (or macOS profile) run would use", cmdExplain},
 	{"probe", "say whether the sandbox works here, and the fix if it does not", cmdProbe},
 	{"rules", "print the rule table: id, condition and why", cmdRules},
+	{"version", "print the version and commit this binary was built from", cmdVersion},
 }
 
 func main() {
