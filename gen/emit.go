@@ -123,6 +123,7 @@ func emitTypes(f *jen.File) {
 		jen.Id("Emits").String().Comment("with its variables unexpanded"),
 		jen.Id("Reviewed").String(),
 		jen.Id("Why").String(),
+		jen.Id("Source").String().Comment("where the row is: rules/FILE:LINE"),
 	)
 	f.Comment("Step is what one rule contributed to one build, for explain --rules.")
 	f.Comment("On darwin each element of Args is one SBPL form.")
@@ -133,7 +134,7 @@ func emitTypes(f *jen.File) {
 }
 
 func emitRuleTable(f *jen.File, t *Table) {
-	row := func(id, platform, forWord, when, emits, reviewed, why string) jen.Code {
+	row := func(pos Pos, id, platform, forWord, when, emits, reviewed, why string) jen.Code {
 		fields := []jen.Code{jen.Line().Id("ID").Op(":").Lit(id), jen.Line().Id("Platform").Op(":").Lit(platform)}
 		add := func(name, v string) {
 			if v != "" {
@@ -145,6 +146,7 @@ func emitRuleTable(f *jen.File, t *Table) {
 		add("Emits", emits)
 		add("Reviewed", reviewed)
 		add("Why", oneLine(why))
+		add("Source", fmt.Sprintf("%s:%d", pos.File, pos.Line))
 		return jen.Line().Values(append(fields, jen.Line())...)
 	}
 	f.Comment("ruleTable lists every rule in table order: linux (its seccomp section last),")
@@ -152,53 +154,53 @@ func emitRuleTable(f *jen.File, t *Table) {
 	f.Var().Id("ruleTable").Op("=").Index(jen.Op("...")).Id("Rule").ValuesFunc(func(g *jen.Group) {
 		for _, p := range []*Platform{t.Linux, t.Darwin} {
 			for _, r := range p.Rules {
-				g.Add(row(r.ID, p.Name, r.For, r.WhenString(), Emits(p.Name, r), r.Reviewed, r.Why))
+				g.Add(row(r.Pos, r.ID, p.Name, r.For, r.WhenString(), Emits(p.Name, r), r.Reviewed, r.Why))
 			}
 			for _, e := range p.Seccomp {
-				g.Add(row(e.ID, p.Name, "", "seccomp", "refuse "+e.What()+" ("+e.ErrnoName()+")", "", e.Why))
+				g.Add(row(e.Pos, e.ID, p.Name, "", "seccomp", "refuse "+e.What()+" ("+e.ErrnoName()+")", "", e.Why))
 			}
 			for _, e := range p.Watch {
-				g.Add(row(e.ID, p.Name, e.For, "watch", watchEmits(e), "", e.Why))
+				g.Add(row(e.Pos, e.ID, p.Name, e.For, "watch", watchEmits(e), "", e.Why))
 			}
 			for _, e := range p.Limits {
-				g.Add(row(e.ID, p.Name, "", "limits", "default "+e.What(), "", e.Why))
+				g.Add(row(e.Pos, e.ID, p.Name, "", "limits", "default "+e.What(), "", e.Why))
 			}
 		}
 		for _, e := range t.Common.StripEnv {
-			g.Add(row(e.ID, "any", "", "", "unset "+e.Value, "", e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", "", "unset "+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.StripEnvValues {
-			g.Add(row(e.ID, "any", "", "", "remove any variable whose value is "+e.Value, "", e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", "", "remove any variable whose value is "+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.KeepEnv {
-			g.Add(row(e.ID, "any", "", "", "keep "+e.Value, "", e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", "", "keep "+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.DefaultHidden {
-			g.Add(row(e.ID, "any", "", "not revealed; on linux, exists", "hide "+e.Value, "", e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", "not revealed; on linux, exists", "hide "+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.Stdio {
-			g.Add(row(e.ID, "any", "", "", stdioEmits(e), e.Reviewed, e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", "", stdioEmits(e), e.Reviewed, e.Why))
 		}
 		for _, e := range t.Common.Protect {
-			g.Add(row(e.ID, "any", "", protectRuleWhen(e), "protect "+e.Path, e.Reviewed, e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", protectRuleWhen(e), "protect "+e.Path, e.Reviewed, e.Why))
 		}
 		for _, e := range t.Common.Caches {
-			g.Add(row(e.ID, "any", "", "not no-cache", "cache "+e.Dir+": set "+e.Env+"="+e.Value, "", e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", "not no-cache", "cache "+e.Dir+": set "+e.Env+"="+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.Offline {
-			g.Add(row(e.ID, "any", "", "network off", "offline: set "+e.Name+"="+e.Value, "", e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", "network off", "offline: set "+e.Name+"="+e.Value, "", e.Why))
 		}
 		for _, e := range t.Common.ProxyRefuse {
-			g.Add(row(e.ID, "any", "", "network proxy", proxyRefuseEmits(e), "", e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", "network proxy", proxyRefuseEmits(e), "", e.Why))
 		}
 		for _, e := range t.Common.NetDefault {
-			g.Add(row(e.ID, e.Platform, "", "network mode not named", "default network mode "+e.Mode, "", e.Why))
+			g.Add(row(e.Pos, e.ID, e.Platform, "", "network mode not named", "default network mode "+e.Mode, "", e.Why))
 		}
 		for _, e := range t.Common.Redact {
-			g.Add(row(e.ID, "any", "", "not revealed; on linux, a regular file", redactEmits(e), "", e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", "not revealed; on linux, a regular file", redactEmits(e), "", e.Why))
 		}
 		for _, e := range t.Common.ProxyAuth {
-			g.Add(row(e.ID, e.Platform, "", "network proxy", "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))
+			g.Add(row(e.Pos, e.ID, e.Platform, "", "network proxy", "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))
 		}
 		g.Line()
 	})

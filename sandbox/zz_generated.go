@@ -1089,6 +1089,7 @@ type Rule struct {
 	Emits    string // with its variables unexpanded
 	Reviewed string
 	Why      string
+	Source   string // where the row is: rules/FILE:LINE
 }
 
 // Step is what one rule contributed to one build, for explain --rules.
@@ -1106,36 +1107,42 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		Emits:    "--ro-bind / /",
 		Why:      "Mount the host read-only at its real paths so binaries, libraries and toolchains resolve as they do outside. Everything else refines this.",
+		Source:   "rules/linux.yaml:7",
 	},
 	{
 		ID:       "dev",
 		Platform: "linux",
 		Emits:    "--dev /dev",
 		Why:      "A fresh minimal /dev (null, zero, random, tty, pts) instead of the host's devices.",
+		Source:   "rules/linux.yaml:13",
 	},
 	{
 		ID:       "proc",
 		Platform: "linux",
 		Emits:    "--proc /proc",
 		Why:      "A procfs for the new pid namespace, so the child sees only its own processes.",
+		Source:   "rules/linux.yaml:17",
 	},
 	{
 		ID:       "proc-sys-read-only",
 		Platform: "linux",
 		Emits:    "--ro-bind /proc/sys /proc/sys",
 		Why:      "A root caller's child, even with every capability dropped, can still write some host kernel tunables under /proc/sys; a read-only bind over the fresh procfs closes that. Harmless for other callers.",
+		Source:   "rules/linux.yaml:21",
 	},
 	{
 		ID:       "tmp",
 		Platform: "linux",
 		Emits:    "--size $tmpsize --tmpfs /tmp",
 		Why:      "A private, empty, writable /tmp that vanishes with the sandbox, no larger than the tmp-size limit: a tmpfs is memory.",
+		Source:   "rules/linux.yaml:28",
 	},
 	{
 		ID:       "shm",
 		Platform: "linux",
 		Emits:    "--size $shmsize --tmpfs /dev/shm",
 		Why:      "The /dev/shm that --dev leaves is a directory of /dev's own tmpfs, writable and half of RAM; a tmpfs of its own, no larger than the shm-size limit, takes its place for POSIX shared memory.",
+		Source:   "rules/linux.yaml:34",
 	},
 	{
 		ID:       "dns-stub",
@@ -1143,12 +1150,14 @@ var ruleTable = [...]Rule{
 		When:     "dns-stub",
 		Emits:    "--ro-bind-data $resolvfd /etc/resolv.conf",
 		Why:      "Network mode proxy: the sandbox's resolv.conf names the DNS stub on 127.0.0.1:53, served from the proxy's process, for tools that ignore the proxy variables (Node 20's built-in fetch, ssh, the JVM). It answers each name's A query with an address of its own in 127.77.0.0/16 and every other type with no records; a connection to that address on port 80, 443 or 22 (or a port Network.Allow or Network.Private names) goes to the proxy as that name and port, which allows or refuses it as it would a CONNECT, and passes the stream through untouched (TLS too). Nothing is resolved inside the sandbox: the proxy resolves the name on the host when it dials, and checks the address as always. The host's /etc/hosts still applies first.",
+		Source:   "rules/linux.yaml:41",
 	},
 	{
 		ID:       "workspace-bind",
 		Platform: "linux",
 		Emits:    "--bind $workspace $workspace",
 		Why:      "The workspace, resolved through symlinks, read-write at its real path.",
+		Source:   "rules/linux.yaml:61",
 	},
 	{
 		ID:       "read-path",
@@ -1156,6 +1165,7 @@ var ruleTable = [...]Rule{
 		For:      "read",
 		Emits:    "--ro-bind $path $path",
 		Why:      "An extra read-only path; it matters where it lies inside a hidden one.",
+		Source:   "rules/linux.yaml:66",
 	},
 	{
 		ID:       "write-path",
@@ -1164,6 +1174,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "An explicit grant by the caller, one path at a time.",
 		Why:      "An extra writable path the caller asked for.",
+		Source:   "rules/linux.yaml:72",
 	},
 	{
 		ID:       "pin-dir",
@@ -1172,6 +1183,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "Binds a directory inside the workspace or a write path onto itself: it was writable before and stays writable, nothing else.",
 		Why:      "A hidden or protected path inside the workspace or a write path keeps its place. Each directory between the writable root and it becomes a mount point, which the sandboxed command cannot rename, so it cannot move the hidden path aside for a later run, which hides by path, to miss.",
+		Source:   "rules/linux.yaml:79",
 	},
 	{
 		ID:       "cache-bind",
@@ -1180,6 +1192,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "Each directory is sandtable's own, under its cache root, created 0700 for the caller, never the tool's host cache: what the sandbox writes there reaches only later sandboxed runs.",
 		Why:      "A tool cache of the caches section (rules/common.yaml), writable and kept across sandboxed runs; the row's variable points the tool at it.",
+		Source:   "rules/linux.yaml:92",
 	},
 	{
 		ID:       "protect-path",
@@ -1188,6 +1201,7 @@ var ruleTable = [...]Rule{
 		When:     "not is-missing",
 		Emits:    "--ro-bind $path $path",
 		Why:      "A path of the protect section (rules/common.yaml) inside a writable root stays read-only: git hooks and config, agent and editor configuration, which run outside the sandbox later. A mount point cannot be renamed or replaced, and every directory between the root and it is pinned (pin-dir), so it cannot be moved aside either.",
+		Source:   "rules/linux.yaml:105",
 	},
 	{
 		ID:       "protect-placeholder",
@@ -1196,6 +1210,7 @@ var ruleTable = [...]Rule{
 		When:     "is-missing",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none): bwrap makes the empty file on the host as its mount point, and NewCmd and sandtable run remove it afterwards when it is still empty, and only where no concurrent run holds the directory's lock (flock, shared for a run): that run may have bound the empty file as the user's, and removing it on the host would detach that mount and let it create the file. A placeholder left so is marked (user.sandtable.placeholder) for the last run out.",
+		Source:   "rules/linux.yaml:117",
 	},
 	{
 		ID:       "redact-file",
@@ -1203,6 +1218,7 @@ var ruleTable = [...]Rule{
 		For:      "redacted",
 		Emits:    "--ro-bind-data $redactfd $path",
 		Why:      "A file of the redact section (rules/common.yaml) is replaced by a read-only copy without its secrets, read from a sealed memfd of this spawn's own. Skipped when the file is hidden, revealed, not a regular file, or larger than 1 MiB (then it is hidden instead).",
+		Source:   "rules/linux.yaml:133",
 	},
 	{
 		ID:       "hide-dir",
@@ -1211,6 +1227,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "An empty tmpfs shadows a hidden directory. Only for directories: --tmpfs on a missing path or a regular file fails the whole spawn. hide-dir-read-only makes it read-only once the mounts beneath it exist; one page is the bound should that ever be lost (bwrap refuses a size of 0, which the kernel would read as half of RAM).",
+		Source:   "rules/linux.yaml:143",
 	},
 	{
 		ID:       "hide-file",
@@ -1219,6 +1236,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A read-only empty file (the contents of /dev/null) replaces a hidden file, socket or device. A missing path emits nothing: there is nothing to hide, and bwrap would fail the spawn.",
+		Source:   "rules/linux.yaml:155",
 	},
 	{
 		ID:       "hide-host-socket",
@@ -1227,6 +1245,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket /proc/net/unix names when the spawn is built is replaced by an empty file, and connect() then fails (ECONNREFUSED); under a world-writable sticky directory (/var/tmp) too, where any local user's service may listen (a tmux or an agent started with TMPDIR=/var/tmp). A name bound relative to its binder's directory (net.Listen(\"unix\", \"x.sock\")) or through its descriptor of one (/proc/self/fd/N/x.sock) is read as each process the caller may look into would read it, against its working directory or its descriptor N, and every socket found so is hidden. Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, one renamed (or whose directory was) since its bind. A socket removed between the listing and bwrap's mount fails the spawn (bwrap cannot make the mount point on the read-only root): NewCmd's Wait then runs it once more with the sockets listed anew, when it consumed none of the caller's stdin.",
+		Source:   "rules/linux.yaml:170",
 	},
 	{
 		ID:       "grant-socket",
@@ -1235,6 +1254,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--ro-bind $path $path",
 		Reviewed: "An explicit grant by the caller (Config.Sockets, --socket), one socket at a time: it shows the socket at its path, over a hidden directory or the host-socket hiding, and nothing else.",
 		Why:      "A host socket the command is meant to use (docker.sock for someone who wants it). After the hiding rules, so that it wins at the same depth; a read-only bind connects like the socket itself.",
+		Source:   "rules/linux.yaml:194",
 	},
 	{
 		ID:       "hide-dir-read-only",
@@ -1243,18 +1263,21 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs hiding a directory is read-only, so the command cannot store anything in it (memory charged to no process of its own); a write or read path beneath it keeps its own mount and flags.",
+		Source:   "rules/linux.yaml:209",
 	},
 	{
 		ID:       "dev-read-only",
 		Platform: "linux",
 		Emits:    "--remount-ro /dev",
 		Why:      "--dev's tmpfs is writable by the command and half of RAM; read-only, its devices still open for writing, and /dev/shm and /dev/pts are mounts of their own.",
+		Source:   "rules/linux.yaml:218",
 	},
 	{
 		ID:       "unshare-all",
 		Platform: "linux",
 		Emits:    "--unshare-all",
 		Why:      "New user, mount, pid, ipc, uts, cgroup and network namespaces.",
+		Source:   "rules/linux.yaml:225",
 	},
 	{
 		ID:       "unshare-user",
@@ -1262,6 +1285,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--unshare-user",
 		Why:      "--unshare-all only tries a user namespace; --disable-userns needs one for certain.",
+		Source:   "rules/linux.yaml:229",
 	},
 	{
 		ID:       "disable-userns",
@@ -1269,6 +1293,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--disable-userns",
 		Why:      "The child cannot create nested user namespaces, and with them regain the capabilities to remount or unmount what hides a path.",
+		Source:   "rules/linux.yaml:236",
 	},
 	{
 		ID:       "share-net",
@@ -1276,6 +1301,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "--share-net",
 		Why:      "Network mode host (--network host, Network.Mode NetworkHost, an explicit opt-in; network-default-linux is proxy): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Where the kernel has Landlock's abstract-unix-socket scope (Linux 6.12), NewCmd, and the wrap helper that runs Command's and Prefix's argv, start bwrap from a thread in a Landlock domain with that scope, so the command cannot connect to the host's abstract sockets (Network.HostAbstract, --host-abstract, leaves them reachable). Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
+		Source:   "rules/linux.yaml:243",
 	},
 	{
 		ID:       "proxy-net",
@@ -1283,6 +1309,7 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--share-net",
 		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy, the default: network-default-linux): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), and the DNS stub's (dns-stub), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials, and so is every address the host delivers to itself: its interfaces', and any a local route names (the kernel's route for TCP to that port is of type local). An IPv6 literal with a %zone is refused. A plain http:// request goes on alone, with the body its head declares and nothing after it (a chunked one in plain framing), and a head a lenient server could read otherwise (a control character, a header name that is not a token, ambiguous framing) is answered 400.",
+		Source:   "rules/linux.yaml:261",
 	},
 	{
 		ID:       "proxy-env",
@@ -1290,12 +1317,14 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1 --setenv JAVA_TOOL_OPTIONS -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]",
 		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both, and reaches the proxy through the DNS stub). NO_PROXY keeps the sandbox's own loopback direct. The JVM reads none of them: JAVA_TOOL_OPTIONS gives it the same proxy for http and https and the same exceptions (nonProxyHosts); it replaces the caller's value, and every JVM prints it on stderr when it starts (\"Picked up JAVA_TOOL_OPTIONS\"). ssh needs nothing: it resolves the host through the DNS stub, which serves port 22 (git@host: remotes).",
+		Source:   "rules/linux.yaml:287",
 	},
 	{
 		ID:       "die-with-parent",
 		Platform: "linux",
 		Emits:    "--die-with-parent",
 		Why:      "The sandbox is killed when the thread that started it dies, so nothing is orphaned.",
+		Source:   "rules/linux.yaml:332",
 	},
 	{
 		ID:       "new-session",
@@ -1303,18 +1332,21 @@ var ruleTable = [...]Rule{
 		When:     "not interactive",
 		Emits:    "--new-session",
 		Why:      "A new session has no controlling terminal, so the child cannot push keystrokes into the caller's terminal with TIOCSTI (CVE-2017-5226). Interactive use trades this away for job control and /dev/tty.",
+		Source:   "rules/linux.yaml:336",
 	},
 	{
 		ID:       "cap-drop",
 		Platform: "linux",
 		Emits:    "--cap-drop ALL",
 		Why:      "A root caller's child otherwise keeps every capability, and can remount / read-write, unmount a hiding tmpfs, or write anywhere.",
+		Source:   "rules/linux.yaml:344",
 	},
 	{
 		ID:       "chdir",
 		Platform: "linux",
 		Emits:    "--chdir $workspace",
 		Why:      "The command starts in the workspace, while bwrap itself starts in /: bwrap runs outside the sandbox, and a working directory the sandbox can write is one where an earlier run could have left a library for the dynamic loader to find (an empty or relative LD_LIBRARY_PATH entry means the working directory).",
+		Source:   "rules/linux.yaml:350",
 	},
 	{
 		ID:       "seccomp",
@@ -1322,6 +1354,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "--seccomp $seccompfd",
 		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures sandbox/seccomp.go assembles a filter for; an ABI it does not know is refused everything.",
+		Source:   "rules/linux.yaml:359",
 	},
 	{
 		ID:       "status-fd",
@@ -1329,6 +1362,7 @@ var ruleTable = [...]Rule{
 		When:     "status-fd",
 		Emits:    "--json-status-fd $statusfd",
 		Why:      "bwrap reports on this descriptor whether it built the sandbox and ran the command, so the first spawn is also the availability check (one bwrap execution instead of a probe and then the command). Only for NewCmd, which reads it; Command and explain leave it out.",
+		Source:   "rules/linux.yaml:369",
 	},
 	{
 		ID:       "block-fd",
@@ -1336,12 +1370,14 @@ var ruleTable = [...]Rule{
 		When:     "block-fd",
 		Emits:    "--block-fd $blockfd",
 		Why:      "bwrap builds the sandbox and then waits on this pipe before it runs the command: the window in which NewCmd applies the run-time limits (processes, memory, CPU time) to the sandbox's first process alone, which the command and everything it starts inherit. Only while NewCmd starts a spawn that has such a limit.",
+		Source:   "rules/linux.yaml:378",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
 		Why:      "Nothing after this is read as a bwrap option, whatever the command is called.",
+		Source:   "rules/linux.yaml:388",
 	},
 	{
 		ID:       "refuse-add-key",
@@ -1349,6 +1385,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall add_key (EPERM)",
 		Why:      "Keys are not namespaced: the child shares the caller's session keyring. Adding to it plants a key the caller's later processes use.",
+		Source:   "rules/linux.yaml:396",
 	},
 	{
 		ID:       "refuse-request-key",
@@ -1356,6 +1393,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall request_key (EPERM)",
 		Why:      "Finds, and with it possesses, a key in the caller's keyrings.",
+		Source:   "rules/linux.yaml:401",
 	},
 	{
 		ID:       "refuse-keyctl",
@@ -1363,6 +1401,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall keyctl (EPERM)",
 		Why:      "Reads every key the caller's session keyring holds (Kerberos tickets, ecryptfs and AFS tokens), or joins another keyring.",
+		Source:   "rules/linux.yaml:404",
 	},
 	{
 		ID:       "refuse-tiocsti",
@@ -1370,6 +1409,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSTI (EPERM)",
 		Why:      "Pushes input into a terminal (CVE-2017-5226): typed into the caller's shell, it runs outside the sandbox. Refused even under Config.Interactive, which keeps the caller's terminal.",
+		Source:   "rules/linux.yaml:409",
 	},
 	{
 		ID:       "refuse-tioclinux",
@@ -1377,6 +1417,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCLINUX (EPERM)",
 		Why:      "Can paste a console's selection as input, the same hole as TIOCSTI on a virtual console.",
+		Source:   "rules/linux.yaml:415",
 	},
 	{
 		ID:       "refuse-setid-chmod",
@@ -1384,6 +1425,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in chmod (EPERM)",
 		Why:      "A setuid or setgid file the sandbox leaves in the workspace keeps its bit on the host, where the workspace is no nosuid mount: from a root caller's sandbox, a root shell for any local user. The mode is refused; every other chmod works.",
+		Source:   "rules/linux.yaml:418",
 	},
 	{
 		ID:       "refuse-setid-fchmod",
@@ -1391,6 +1433,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmod (EPERM)",
 		Why:      "The same bits, set through a descriptor.",
+		Source:   "rules/linux.yaml:425",
 	},
 	{
 		ID:       "refuse-setid-fchmodat",
@@ -1398,6 +1441,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat (EPERM)",
 		Why:      "The same bits, set relative to a directory.",
+		Source:   "rules/linux.yaml:428",
 	},
 	{
 		ID:       "refuse-setid-fchmodat2",
@@ -1405,6 +1449,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat2 (EPERM)",
 		Why:      "The same bits, through the newer call with flags.",
+		Source:   "rules/linux.yaml:431",
 	},
 	{
 		ID:       "refuse-setid-creat",
@@ -1412,6 +1457,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in creat (EPERM)",
 		Why:      "A file created with the bits already set.",
+		Source:   "rules/linux.yaml:434",
 	},
 	{
 		ID:       "refuse-setid-open",
@@ -1419,6 +1465,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in open (EPERM)",
 		Why:      "A file created (O_CREAT, O_TMPFILE) with the bits already set.",
+		Source:   "rules/linux.yaml:437",
 	},
 	{
 		ID:       "refuse-setid-openat",
@@ -1426,6 +1473,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in openat (EPERM)",
 		Why:      "The same, relative to a directory.",
+		Source:   "rules/linux.yaml:440",
 	},
 	{
 		ID:       "refuse-setid-mknod",
@@ -1433,6 +1481,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknod (EPERM)",
 		Why:      "A regular file made by mknod with the bits set.",
+		Source:   "rules/linux.yaml:443",
 	},
 	{
 		ID:       "refuse-setid-mknodat",
@@ -1440,6 +1489,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknodat (EPERM)",
 		Why:      "The same, relative to a directory.",
+		Source:   "rules/linux.yaml:446",
 	},
 	{
 		ID:       "refuse-openat2",
@@ -1447,6 +1497,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall openat2 (ENOSYS)",
 		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it. ENOSYS, as on a kernel older than 5.6: programs that try it first fall back to openat.",
+		Source:   "rules/linux.yaml:449",
 	},
 	{
 		ID:       "refuse-io-uring",
@@ -1454,6 +1505,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall io_uring_setup (ENOSYS)",
 		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold. ENOSYS, as on a kernel without it, is what programs (fio, liburing users) check before falling back to plain I/O.",
+		Source:   "rules/linux.yaml:456",
 	},
 	{
 		ID:       "refuse-tiocsetd",
@@ -1461,6 +1513,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSETD (EPERM)",
 		Why:      "Changes the terminal's line discipline: N_NULL on the caller's terminal (the command's stdout, with or without Config.Interactive) discards every key typed and every byte written after sandtable exits, and no reset of the settings brings it back. Programs that attach a discipline (slattach, pppd) have no place in the sandbox.",
+		Source:   "rules/linux.yaml:464",
 	},
 	{
 		ID:       "refuse-tiocexcl",
@@ -1468,6 +1521,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCEXCL (EPERM)",
 		Why:      "Puts the terminal in exclusive mode, which outlives the run: every later open of it by the caller's unprivileged programs (a password prompt on /dev/tty, a new shell on the pty) fails with EBUSY. Only serial-port tools ask for it.",
+		Source:   "rules/linux.yaml:472",
 	},
 	{
 		ID:       "refuse-tioccons",
@@ -1475,6 +1529,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCCONS (EPERM)",
 		Why:      "Redirects the system console's messages to this terminal, or off another one. The kernel asks for a capability the sandbox lacks; the row keeps it refused if one is ever granted.",
+		Source:   "rules/linux.yaml:479",
 	},
 	{
 		ID:       "refuse-tiocsserial",
@@ -1482,6 +1537,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSSERIAL (EPERM)",
 		Why:      "Reconfigures a serial port, such as a caller's serial console passed as stdout: its custom divisor, which the owner may set without privilege, garbles the line after the run, and restoring the terminal settings does not undo it.",
+		Source:   "rules/linux.yaml:485",
 	},
 	{
 		ID:       "refuse-tiocvhangup",
@@ -1489,6 +1545,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCVHANGUP (EPERM)",
 		Why:      "Hangs up the terminal, killing the caller's session on it. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
+		Source:   "rules/linux.yaml:492",
 	},
 	{
 		ID:       "refuse-tiocslcktrmios",
@@ -1496,6 +1553,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSLCKTRMIOS (EPERM)",
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
+		Source:   "rules/linux.yaml:497",
 	},
 	{
 		ID:       "refuse-tcxonc",
@@ -1503,6 +1561,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TCXONC (EPERM)",
 		Why:      "tcflow(TCOOFF) stops output on the terminal, and the stop outlives the run: every later write of the caller's (its shell's prompt, an agent host's output) waits for a ^Q that a program driving a pty never types, and no reset of the settings restarts it. Only serial-line tools pace output this way.",
+		Source:   "rules/linux.yaml:503",
 	},
 	{
 		ID:       "refuse-socketcall",
@@ -1510,6 +1569,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall socketcall (ENOSYS)",
 		Why:      "i386's multiplexer for the socket calls passes their arguments in memory the filter cannot read, so socket(AF_VSOCK) through it would pass every family check; i386 has had the direct calls, which the filter checks, since Linux 4.3. ENOSYS, as on an architecture without it. The price: a 32-bit x86 program whose libc still multiplexes (glibc on i386, Go's 386 port) cannot use sockets in the sandbox.",
+		Source:   "rules/linux.yaml:511",
 	},
 	{
 		ID:       "refuse-socket-families",
@@ -1517,6 +1577,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse socket and socketpair in every family but AF_UNIX AF_INET AF_INET6 AF_NETLINK (EAFNOSUPPORT)",
 		Why:      "A development sandbox needs local sockets (AF_UNIX), the network when it is on (AF_INET, AF_INET6) and the interface and route queries of getaddrinfo and ip (AF_NETLINK). Every other family reaches what the namespaces do not cover: AF_VSOCK the host's vsock port space (the hypervisor's agents, which --unshare-net leaves reachable); AF_ALG, AF_RDS, AF_TIPC, AF_CAN, AF_KEY, AF_BLUETOOTH, AF_XDP, AF_PACKET and the rest kernel code few hosts exercise, where local root exploits have been found (AF_RDS CVE-2010-3904, AF_PACKET CVE-2017-7308, AF_CAN CVE-2021-3609, AF_TIPC CVE-2021-43267); families a later kernel adds are refused until a row keeps them. An allow-list, so nothing new passes unseen. EAFNOSUPPORT is what a kernel without the family says, which programs that probe for one expect.",
+		Source:   "rules/linux.yaml:521",
 	},
 	{
 		ID:       "stop-on-hidden-replaced",
@@ -1525,6 +1586,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a hidden path changes on the host",
 		Why:      "A hidden file replaced by rename on the host, or a hidden path that appears during the run, would be readable in the sandbox.",
+		Source:   "rules/linux.yaml:613",
 	},
 	{
 		ID:       "stop-on-protected-replaced",
@@ -1533,6 +1595,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a protected path changes on the host",
 		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
+		Source:   "rules/linux.yaml:618",
 	},
 	{
 		ID:       "stop-with-caller",
@@ -1541,6 +1604,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the whole sandbox before the caller stops (^Z), or kill the run after 2s",
 		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would. A process still running after stop-timeout gets the run killed rather than sandtable stopping with it still running (a process inside the kernel takes its SIGSTOP only when it comes out; one that waits there for its vfork child, as sh does for each command, counts as stopped once that child is). Until then the ^Z waits and that process runs on, so a longer stop-timeout widens (a process of the sandbox outlives the ^Z longer) and a shorter one narrows (and kills more runs that were only slow to stop). 2s leaves a loaded machine room for many passes over /proc without letting a process that will not stop run on for long.",
+		Source:   "rules/linux.yaml:624",
 	},
 	{
 		ID:       "limit-tmp",
@@ -1548,6 +1612,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default tmp-size 1GiB, at most 1/4 of RAM",
 		Why:      "The private /tmp is memory: without a size a tmpfs is half of RAM, and what a command stores there is charged to no process of its own, so the OOM killer picks others. 1 GiB holds a compiler's or a test runner's scratch files; a quarter of RAM on a small machine.",
+		Source:   "rules/linux.yaml:542",
 	},
 	{
 		ID:       "limit-shm",
@@ -1555,6 +1620,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default shm-size 64MiB, at most 1/4 of RAM",
 		Why:      "/dev/shm is memory too. 64 MiB is what container runtimes give it by default, enough for POSIX semaphores and the shared memory of a test's worker pool.",
+		Source:   "rules/linux.yaml:551",
 	},
 	{
 		ID:       "limit-processes",
@@ -1562,6 +1628,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default processes 4096; where it cannot be enforced: run",
 		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 processes and threads at once is far above what a build or a test suite runs. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace (kernel 5.14 and later; before, with the caller's other processes); uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
+		Source:   "rules/linux.yaml:559",
 	},
 	{
 		ID:       "limit-memory",
@@ -1569,6 +1636,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default memory none",
 		Why:      "No default: what a compiler or a test needs varies too much to guess. Config.Limits.Memory sets a memory cgroup's limit (tmpfs pages the sandbox writes are charged to it too), where this process may create one beneath its own; elsewhere the spawn is refused.",
+		Source:   "rules/linux.yaml:573",
 	},
 	{
 		ID:       "limit-cpu-time",
@@ -1576,6 +1644,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default cpu-time none",
 		Why:      "No default: a long build is legitimate. Config.Limits.CPUTime sets RLIMIT_CPU on the sandbox's first process, which every process inherits: it bounds each process's CPU time, not the run's total.",
+		Source:   "rules/linux.yaml:581",
 	},
 	{
 		ID:       "limit-proxy-connections",
@@ -1583,42 +1652,49 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default proxy-connections 256",
 		Why:      "Network mode proxy's server runs in the caller's process, outside the sandbox's process and memory limits, and keeps two descriptors, a goroutine and, while bytes wait for a slow reader, a 1 MiB buffer for each connection it relays: a command that opened thousands of tunnels and read none of them made the caller hold a MiB each, without bound (TestProxyConnectionLimit: 32 tunnels, 32 MiB). At most 256 at once (512 MiB at worst, both ways stalled) is far above what a package manager opens (npm 15 a registry, browsers 6 a site); the next is answered 503 and closed at once, and Network.Refused hears of it once. Config.Limits.ProxyConnections (--max-proxy-connections) changes it, -1 for none.",
+		Source:   "rules/linux.yaml:588",
 	},
 	{
 		ID:       "version",
 		Platform: "darwin",
 		Emits:    "(version 1)",
 		Why:      "SBPL requires the version form first.",
+		Source:   "rules/darwin.yaml:7",
 	},
 	{
 		ID:       "deny-default",
 		Platform: "darwin",
 		Emits:    "(deny default)",
 		Why:      "Everything not allowed below is denied.",
+		Source:   "rules/darwin.yaml:11",
 	},
 	{
 		ID:       "process-exec",
 		Platform: "darwin",
 		Emits:    "(allow process-exec*)",
 		Why:      "The command and whatever it runs may execute.",
+		Source:   "rules/darwin.yaml:15",
 	},
 	{
 		ID:       "process-fork",
 		Platform: "darwin",
 		Emits:    "(allow process-fork)",
 		Why:      "Build tools and shells fork.",
+		Source:   "rules/darwin.yaml:19",
 	},
 	{
 		ID:       "process-same-sandbox",
 		Platform: "darwin",
 		Emits:    "(allow signal (target same-sandbox)) (allow process-info* (target same-sandbox))",
 		Why:      "Shells signal their jobs and tools read their children's state (ps, libproc); only processes in this sandbox. Codex's seatbelt_base_policy.sbpl and sandbox-runtime's profile allow the same.",
+		Source:   "rules/darwin.yaml:23",
 	},
 	{
 		ID:       "task-port-same-sandbox",
 		Platform: "darwin",
 		Emits:    "(allow mach-priv-task-port (target same-sandbox))",
 		Why:      "Debuggers and crash reporters take the task port of a process they started; only within this sandbox, never the user's other processes (sandbox-runtime's profile).",
+		Source:   "rules/darwin.yaml:33",
 	},
 	{
 		ID:       "network-outbound-ip",
@@ -1626,6 +1702,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "(allow network-outbound (remote ip \"*:*\"))",
 		Why:      "Package managers fetch. Outbound IP only: connect() to a unix socket is network-outbound too, and (allow network*) reached every local socket, the Docker daemon's (root on the host) and ssh-agent's among them, whatever the file denies said. Network mode host (the default); mode off (--network off) drops it.",
+		Source:   "rules/darwin.yaml:42",
 	},
 	{
 		ID:       "network-localhost",
@@ -1633,6 +1710,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "(allow network-bind (local ip \"localhost:*\")) (allow network-inbound (local ip \"localhost:*\"))",
 		Why:      "Dev servers and test suites listen on loopback; nothing listens on another address. sandbox-runtime notes that a dual-stack socket bound to 127.0.0.1 is ::ffff:127.0.0.1, which localhost does not match: such a bind fails rather than widens.",
+		Source:   "rules/darwin.yaml:54",
 	},
 	{
 		ID:       "proxy-outbound",
@@ -1640,6 +1718,7 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "(allow network-outbound (remote ip \"localhost:$proxyport\"))",
 		Why:      "Network mode proxy on macOS: the command's one way out is the proxy NewCmd serves from the calling process on a loopback port of its own (HTTP, CONNECT and SOCKS5 on one listener), which the proxy-env variables name; the proxy then refuses loopback, private and link-local destinations as on Linux. No other address: not another port on localhost (the host's databases and dev servers), not a unix socket, not DNS (the proxy resolves names). sandbox-runtime allows its proxy's port the same way. macOS has no private loopback, so a command cannot reach its own listeners either; mode host can.",
+		Source:   "rules/darwin.yaml:65",
 	},
 	{
 		ID:       "system-socket",
@@ -1647,6 +1726,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "(allow system-socket (require-all (socket-domain AF_SYSTEM) (socket-protocol 2)) (socket-domain AF_UNIX))",
 		Why:      "Creating a socket is an operation of its own, checked before any address is known, and only two kinds need it: the kernel control sockets (AF_SYSTEM with SYSPROTO_CONTROL, 2) that the network configuration and path monitor open, as Chromium's network.sb, Codex's network policy and sandbox-runtime allow them, and unix sockets, which getaddrinfo opens to ask mDNSResponder (sandbox-runtime notes socket(AF_UNIX) needs this; whom they reach is still network-outbound's to decide). IP sockets need no system-socket there. The unfiltered (allow system-socket) also made routing sockets (AF_ROUTE), kernel event sockets, and raw driver (AF_NDRV) and key (AF_KEY) sockets.",
+		Source:   "rules/darwin.yaml:81",
 	},
 	{
 		ID:       "dns-socket",
@@ -1654,78 +1734,91 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))",
 		Why:      "getaddrinfo asks mDNSResponder over this socket; without it no name resolves. nix-darwin's sandbox profiles grant it in this form.",
+		Source:   "rules/darwin.yaml:102",
 	},
 	{
 		ID:       "syslog-socket",
 		Platform: "darwin",
 		Emits:    "(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/syslog\")))",
 		Why:      "syslog(3) writes here, a sink. The only unix socket besides DNS that a command reaches; whether libSystem still needs it (os_log goes through logd) only a Mac can tell.",
+		Source:   "rules/darwin.yaml:111",
 	},
 	{
 		ID:       "sysctl-read",
 		Platform: "darwin",
 		Emits:    "(allow sysctl-read (sysctl-name \"hw.activecpu\") (sysctl-name \"hw.byteorder\") (sysctl-name \"hw.cachelinesize\") (sysctl-name \"hw.cpufamily\") (sysctl-name \"hw.cputype\") (sysctl-name \"hw.l1dcachesize\") (sysctl-name \"hw.l2cachesize\") (sysctl-name \"hw.logicalcpu\") (sysctl-name \"hw.logicalcpu_max\") (sysctl-name \"hw.machine\") (sysctl-name \"hw.memsize\") (sysctl-name \"hw.model\") (sysctl-name \"hw.ncpu\") (sysctl-name \"hw.nperflevels\") (sysctl-name \"hw.pagesize\") (sysctl-name \"hw.physicalcpu\") (sysctl-name \"hw.physicalcpu_max\") (sysctl-name \"kern.argmax\") (sysctl-name \"kern.hostname\") (sysctl-name \"kern.maxfilesperproc\") (sysctl-name \"kern.maxproc\") (sysctl-name \"kern.osproductversion\") (sysctl-name \"kern.osrelease\") (sysctl-name \"kern.ostype\") (sysctl-name \"kern.osvariant_status\") (sysctl-name \"kern.osversion\") (sysctl-name \"kern.secure_kernel\") (sysctl-name \"kern.usrstack64\") (sysctl-name \"kern.version\") (sysctl-name \"machdep.cpu.brand_string\") (sysctl-name \"sysctl.proc_cputype\") (sysctl-name \"vm.loadavg\") (sysctl-name-prefix \"hw.optional.\") (sysctl-name-prefix \"hw.perflevel\"))",
 		Why:      "Runtimes read the CPU, memory and OS version at startup: these names, as Codex's base policy and Chromium's common.sb list them, and no others. (allow sysctl-read) also answered kern.procargs2, the arguments and environment of the user's other processes (a parent's session token among them), and the kern.proc tables.",
+		Source:   "rules/darwin.yaml:120",
 	},
 	{
 		ID:       "ipc-posix-sem",
 		Platform: "darwin",
 		Emits:    "(allow ipc-posix-sem)",
 		Why:      "POSIX semaphores: python's multiprocessing locks need them (Codex's base policy allows them for that).",
+		Source:   "rules/darwin.yaml:164",
 	},
 	{
 		ID:       "mach-libinfo",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.libinfo\"))",
 		Why:      "getpwuid and getgrgid ask opendirectoryd; without it whoami, git and ssh cannot name the user (Codex's base policy, Chromium).",
+		Source:   "rules/darwin.yaml:170",
 	},
 	{
 		ID:       "mach-membership",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.system.opendirectoryd.membership\"))",
 		Why:      "Group membership checks (Codex's network policy, sandbox-runtime).",
+		Source:   "rules/darwin.yaml:178",
 	},
 	{
 		ID:       "mach-logd",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.logd\"))",
 		Why:      "os_log, which system libraries call unasked (sandbox-runtime).",
+		Source:   "rules/darwin.yaml:184",
 	},
 	{
 		ID:       "mach-system-logger",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.system.logger\"))",
 		Why:      "The older ASL logging path (sandbox-runtime).",
+		Source:   "rules/darwin.yaml:190",
 	},
 	{
 		ID:       "mach-notification-center",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.system.notification_center\"))",
 		Why:      "notify(3), which libSystem uses for time zone and configuration changes (sandbox-runtime).",
+		Source:   "rules/darwin.yaml:196",
 	},
 	{
 		ID:       "mach-cfprefsd-daemon",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.cfprefsd.daemon\"))",
 		Why:      "CFPreferences reads system preferences through cfprefsd; user-preference-read alone answers nothing without it. Not in Codex's or sandbox-runtime's list (and Chromium's renderer test asserts it is closed there): kept for Foundation-based tools, to be confirmed on a Mac.",
+		Source:   "rules/darwin.yaml:204",
 	},
 	{
 		ID:       "mach-cfprefsd-agent",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.cfprefsd.agent\"))",
 		Why:      "The same for the user's preferences (see mach-cfprefsd-daemon).",
+		Source:   "rules/darwin.yaml:215",
 	},
 	{
 		ID:       "mach-dirhelper",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.bsd.dirhelper\"))",
 		Why:      "confstr(_CS_DARWIN_USER_TEMP_DIR) asks dirhelper for the per-user temporary directory (Codex's network policy, sandbox-runtime).",
+		Source:   "rules/darwin.yaml:221",
 	},
 	{
 		ID:       "mach-power-management",
 		Platform: "darwin",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.PowerManagement.control\"))",
 		Why:      "Runtimes ask whether the machine is on battery (Codex's base policy).",
+		Source:   "rules/darwin.yaml:229",
 	},
 	{
 		ID:       "mach-trustd",
@@ -1733,6 +1826,7 @@ var ruleTable = [...]Rule{
 		When:     "network",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.trustd.agent\"))",
 		Why:      "TLS certificate verification through Security.framework, Go's included (Codex's network policy; sandbox-runtime for Go's TLS). In network mode proxy too: the command makes TLS inside a CONNECT tunnel itself.",
+		Source:   "rules/darwin.yaml:235",
 	},
 	{
 		ID:       "mach-security-server",
@@ -1740,6 +1834,7 @@ var ruleTable = [...]Rule{
 		When:     "network",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.SecurityServer\"))",
 		Why:      "Keychain trust settings for TLS (Codex's network policy).",
+		Source:   "rules/darwin.yaml:246",
 	},
 	{
 		ID:       "mach-ocspd",
@@ -1747,6 +1842,7 @@ var ruleTable = [...]Rule{
 		When:     "network",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.ocspd\"))",
 		Why:      "Certificate revocation checks (Codex's network policy).",
+		Source:   "rules/darwin.yaml:253",
 	},
 	{
 		ID:       "mach-networkd",
@@ -1754,6 +1850,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.networkd\"))",
 		Why:      "Network.framework's path monitor (Codex's network policy).",
+		Source:   "rules/darwin.yaml:260",
 	},
 	{
 		ID:       "mach-configd",
@@ -1761,6 +1858,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.SystemConfiguration.configd\"))",
 		Why:      "Proxy and reachability settings (Codex's network policy).",
+		Source:   "rules/darwin.yaml:267",
 	},
 	{
 		ID:       "mach-dns-configuration",
@@ -1768,6 +1866,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "(allow mach-lookup (global-name \"com.apple.SystemConfiguration.DNSConfiguration\"))",
 		Why:      "The resolver configuration (Codex's network policy).",
+		Source:   "rules/darwin.yaml:274",
 	},
 	{
 		ID:       "mach",
@@ -1776,12 +1875,14 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow mach*)",
 		Reviewed: "Opt-in only (Config.AllowAllMach, --allow-all-mach), for a tool that fails without a service the list lacks.",
 		Why:      "Every Mach service: the pasteboard, launch services (an app it opens runs outside the sandbox), Apple Events, the window server, and mach-priv-task-port without a target. Off by default.",
+		Source:   "rules/darwin.yaml:281",
 	},
 	{
 		ID:       "user-preference-read",
 		Platform: "darwin",
 		Emits:    "(allow user-preference-read (preference-domain \"kCFPreferencesAnyApplication\"))",
 		Why:      "CFPreferences reads of the global domain (language, locale, number and date formats), which Foundation-based tools make at startup; the one domain Ladybird's and other peers' filtered profiles grant every process. (allow user-preference-read), as Codex's base policy and sandbox-runtime have it, also read every other application's preferences, which can hold account names, recent files and tokens.",
+		Source:   "rules/darwin.yaml:292",
 	},
 	{
 		ID:       "user-preference-network",
@@ -1789,18 +1890,21 @@ var ruleTable = [...]Rule{
 		When:     "network",
 		Emits:    "(allow user-preference-read (preference-domain \"com.apple.CFNetwork\") (preference-domain \"com.apple.SystemConfiguration\"))",
 		Why:      "The HTTP stack's and the proxy and network settings' domains, which CFNetwork and Security.framework read before a connection; with the network on only (host or proxy), as Tangram's macOS sandbox grants them.",
+		Source:   "rules/darwin.yaml:304",
 	},
 	{
 		ID:       "read-allowlist",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (subpath \"/usr\") (subpath \"/bin\") (subpath \"/sbin\") (subpath \"/System\") (subpath \"/Library\") (subpath \"/opt\") (subpath \"$workspace\") (literal \"/\"))",
 		Why:      "System directories and the workspace. The literal root is stat'ed by binaries such as node while resolving real paths. The home directory is not on the list, nor /dev (see the device rules), nor the host's /private/tmp and /private/var/folders (see private-tmpdir).",
+		Source:   "rules/darwin.yaml:316",
 	},
 	{
 		ID:       "write-allowlist",
 		Platform: "darwin",
 		Emits:    "(allow file-write* (subpath \"$workspace\"))",
 		Why:      "Writes land in the workspace and the spawn's own temporary directory only; devices are written through the device rules.",
+		Source:   "rules/darwin.yaml:333",
 	},
 	{
 		ID:       "private-tmpdir",
@@ -1808,36 +1912,42 @@ var ruleTable = [...]Rule{
 		When:     "tmpdir",
 		Emits:    "(allow file-read* (subpath \"$tmpdir\")) (allow file-write* (subpath \"$tmpdir\"))",
 		Why:      "Each spawn gets a temporary directory of its own, made under the user's TMPDIR before it starts, named by TMPDIR in its environment, and removed after it. /private/tmp and /private/var/folders are the host's, shared with every other process: a run could read and plant files they trust there, and leave files behind. Rendered without a spawn (explain, PrefixFor), there is none. The per-user cache directory under /private/var/folders (DARWIN_USER_CACHE_DIR) is closed too: a tool that needs it gets it as a Config.Write path.",
+		Source:   "rules/darwin.yaml:341",
 	},
 	{
 		ID:       "system-links",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (literal \"/tmp\") (literal \"/var\") (literal \"/etc\") (literal \"/private\") (literal \"/private/var\"))",
 		Why:      "/tmp, /var and /etc are links into /private: a path through them resolves only if the link itself can be read, and realpath then stats /private and /private/var (their listings show names only).",
+		Source:   "rules/darwin.yaml:356",
 	},
 	{
 		ID:       "private-etc",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (subpath \"/private/etc\"))",
 		Why:      "resolv.conf, hosts, the certificate bundle, passwd and shells: what /etc holds on a Mac, and what resolvers, TLS and shells read.",
+		Source:   "rules/darwin.yaml:369",
 	},
 	{
 		ID:       "timezone",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (subpath \"/private/var/db/timezone\"))",
 		Why:      "localtime resolves through /etc/localtime into the zone database here.",
+		Source:   "rules/darwin.yaml:377",
 	},
 	{
 		ID:       "select-sh",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (literal \"/private/var/select/sh\"))",
 		Why:      "/bin/sh runs the shell this link names; without it no script runs (a peer's bug report).",
+		Source:   "rules/darwin.yaml:383",
 	},
 	{
 		ID:       "xcode-select-link",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (literal \"/private/var/db/xcode_select_link\") (subpath \"/Applications/Xcode.app/Contents/Developer\"))",
 		Why:      "/usr/bin/git, cc and make are shims that find the developer tools through this link: the Command Line Tools under /Library, or Xcode's developer directory, read-only.",
+		Source:   "rules/darwin.yaml:391",
 	},
 	{
 		ID:       "ancestor-metadata",
@@ -1845,6 +1955,7 @@ var ruleTable = [...]Rule{
 		For:      "ancestor",
 		Emits:    "(allow file-read-metadata (literal \"$path\"))",
 		Why:      "realpath in node, ruby and libc stats every directory above the workspace and the granted paths; the metadata of those directories only, not their listing or their files.",
+		Source:   "rules/darwin.yaml:401",
 	},
 	{
 		ID:       "home-toolchains",
@@ -1852,6 +1963,7 @@ var ruleTable = [...]Rule{
 		When:     "home",
 		Emits:    "(allow file-read* (subpath \"$home/.rustup\") (subpath \"$home/.cargo/bin\") (subpath \"$home/go\") (subpath \"$home/.pyenv\") (subpath \"$home/.rbenv\"))",
 		Why:      "Toolchains the user installed under the home directory, which is otherwise unreadable: node, rust, go and python and ruby versions run from here (the peers' bug reports). Read and execute only; the hidden paths still win, being denied after.",
+		Source:   "rules/darwin.yaml:411",
 	},
 	{
 		ID:       "home-nvm",
@@ -1859,6 +1971,7 @@ var ruleTable = [...]Rule{
 		When:     "home",
 		Emits:    "(allow file-read* (regex \"^$homeregex/[.]nvm/versions/node/[^/]+/(bin|include|lib|share)(/|$)\"))",
 		Why:      "Node versions nvm installed: what running node and npm reads (bin, lib with the global modules, include for native addons, share), not each version's etc, where npm's global configuration file (etc/npmrc) keeps registry tokens that npm config set --global wrote, nor nvm's own scripts and cache. (subpath \"$home/.nvm\") read them all. Matched as spelled: another letter case of these names is simply not allowed.",
+		Source:   "rules/darwin.yaml:426",
 	},
 	{
 		ID:       "home-nvm-metadata",
@@ -1866,12 +1979,14 @@ var ruleTable = [...]Rule{
 		When:     "home",
 		Emits:    "(allow file-read-metadata (regex \"^$homeregex/[.]nvm(/versions(/node(/[^/]+)?)?)?$\"))",
 		Why:      "node's realpath of its own path stats each directory on the way to a version; their metadata only, not their listings.",
+		Source:   "rules/darwin.yaml:440",
 	},
 	{
 		ID:       "dev-read",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (literal \"/dev\") (literal \"/dev/null\") (literal \"/dev/zero\") (literal \"/dev/random\") (literal \"/dev/urandom\") (literal \"/dev/tty\") (literal \"/dev/dtracehelper\") (literal \"/dev/stdin\") (literal \"/dev/stdout\") (literal \"/dev/stderr\") (subpath \"/dev/fd\"))",
 		Why:      "The devices a command needs by name, and /dev/tty, its own controlling terminal. (subpath \"/dev\") also read other terminals (/dev/ttys*) and the disks' device nodes.",
+		Source:   "rules/darwin.yaml:449",
 	},
 	{
 		ID:       "dev-write",
@@ -1879,12 +1994,14 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow file-write-data (literal \"/dev/null\") (literal \"/dev/zero\") (literal \"/dev/tty\") (literal \"/dev/dtracehelper\") (literal \"/dev/stdout\") (literal \"/dev/stderr\") (subpath \"/dev/fd\"))",
 		Reviewed: "Sinks and the command's own terminal and descriptors, data only: not their mode or owner (file-write* on /dev/null allowed that).",
 		Why:      "Shells redirect to /dev/null and write to /dev/tty; dyld writes /dev/dtracehelper.",
+		Source:   "rules/darwin.yaml:468",
 	},
 	{
 		ID:       "dev-ioctl",
 		Platform: "darwin",
 		Emits:    "(allow file-ioctl (literal \"/dev/null\") (literal \"/dev/tty\") (literal \"/dev/dtracehelper\"))",
 		Why:      "Terminal ioctls (window size, raw mode) on the controlling terminal, and the ioctls dyld and isatty make (sandbox-runtime's profile).",
+		Source:   "rules/darwin.yaml:483",
 	},
 	{
 		ID:       "own-terminal",
@@ -1893,6 +2010,7 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow file-read* (literal \"$path\")) (allow file-write-data (literal \"$path\")) (allow file-ioctl (literal \"$path\"))",
 		Reviewed: "The terminals the calling process's stdin, stdout and stderr are, which the command inherits, and no other.",
 		Why:      "A command writes to and sets the modes of the terminal it was started on; Codex's base policy notes that a terminal opened before the sandbox is checked on every write and ioctl. Other terminals stay closed, a terminal the caller hands the command in other descriptors too.",
+		Source:   "rules/darwin.yaml:493",
 	},
 	{
 		ID:       "read-path",
@@ -1900,6 +2018,7 @@ var ruleTable = [...]Rule{
 		For:      "read",
 		Emits:    "(allow file-read* (subpath \"$path\"))",
 		Why:      "An extra read-only path the caller asked for.",
+		Source:   "rules/darwin.yaml:508",
 	},
 	{
 		ID:       "write-path",
@@ -1908,6 +2027,7 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow file-read* (subpath \"$path\")) (allow file-write* (subpath \"$path\"))",
 		Reviewed: "An explicit grant by the caller, one path at a time.",
 		Why:      "An extra writable path the caller asked for.",
+		Source:   "rules/darwin.yaml:515",
 	},
 	{
 		ID:       "cache-bind",
@@ -1916,6 +2036,7 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow file-read* (subpath \"$path\")) (allow file-write* (subpath \"$path\"))",
 		Reviewed: "Each directory is sandtable's own, under its cache root, created 0700 for the caller, never the tool's host cache: what the sandbox writes there reaches only later sandboxed runs.",
 		Why:      "A tool cache of the caches section (rules/common.yaml), writable and kept across sandboxed runs; the row's variable points the tool at it.",
+		Source:   "rules/darwin.yaml:523",
 	},
 	{
 		ID:       "hide-dir",
@@ -1924,6 +2045,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, not is-file",
 		Emits:    "(deny file-read* (subpath \"$path\")) (deny file-write* (subpath \"$path\"))",
 		Why:      "A hidden directory, or a missing path (harmless), is denied after every allow it overrides. Skipped for an ancestor of the workspace: denying lstat() on a parent would break path resolution inside the workspace. Unlike Linux, it also wins over a read or write grant inside it: in SBPL the last matching rule wins, so hiding fails closed here.",
+		Source:   "rules/darwin.yaml:536",
 	},
 	{
 		ID:       "hide-file",
@@ -1932,6 +2054,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, is-file",
 		Emits:    "(deny file-read* (literal \"$path\")) (deny file-write* (literal \"$path\"))",
 		Why:      "A hidden file is denied by its exact path, after every allow it overrides.",
+		Source:   "rules/darwin.yaml:549",
 	},
 	{
 		ID:       "redact-file",
@@ -1939,6 +2062,7 @@ var ruleTable = [...]Rule{
 		For:      "redacted",
 		Emits:    "(deny file-read* (literal \"$path\")) (deny file-write* (literal \"$path\"))",
 		Why:      "A file of the redact section (rules/common.yaml) is denied whole: Seatbelt cannot serve a copy at the file's path, and the profile reads no file of the home anyway. The settings in it are lost on macOS; reveal it to pass it whole.",
+		Source:   "rules/darwin.yaml:557",
 	},
 	{
 		ID:       "hide-socket",
@@ -1947,6 +2071,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace",
 		Emits:    "(deny network-outbound (remote unix-socket (subpath \"$path\")))",
 		Why:      "connect() to a unix socket is network-outbound, not a file access, so the file denies above do not stop it: a socket beneath a hidden path stays unreachable whatever a later grant allows.",
+		Source:   "rules/darwin.yaml:568",
 	},
 	{
 		ID:       "hide-rename-guard",
@@ -1954,6 +2079,7 @@ var ruleTable = [...]Rule{
 		For:      "guard",
 		Emits:    "(deny file-write-unlink (literal \"$path\")) (deny file-write-create (literal \"$path\"))",
 		Why:      "A hidden path inside the workspace or a write path could be renamed away within the run (mv proj/a proj/b; cat proj/b/key.pem), since the deny is by path. Each directory from it up to the writable root can be neither moved nor replaced, the fix sandbox-runtime shipped; the hidden path itself is under the deny above.",
+		Source:   "rules/darwin.yaml:579",
 	},
 	{
 		ID:       "hide-folded",
@@ -1962,6 +2088,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, folded",
 		Emits:    "(deny file-read* (regex \"$foldedpath\")) (deny file-write* (regex \"$foldedpath\"))",
 		Why:      "APFS compares names case-insensitively and after Unicode decomposition: .ENV opens .env, cle+U+0301 opens clé, and a missing hidden name inside a writable place could be created in such a spelling. Whether the kernel then reports the spelling on disk or the one asked for is a Mac's to tell, so each hidden path is also denied in every spelling: each case of each letter (with the Kelvin sign for k and the long s for s, which fold to them), and each accented Latin letter composed or as its letter and mark (sandbox/fold_unicode.go, checked against Unicode's data by TestFoldComplete). A missing one inside a writable place with another character that is not ASCII, or with ^, is refused; an existing one has its exact deny and the deny of the spelling its directory stores (F_GETPATH), both by hide-dir or hide-file.",
+		Source:   "rules/darwin.yaml:591",
 	},
 	{
 		ID:       "protect-deny",
@@ -1969,546 +2096,637 @@ var ruleTable = [...]Rule{
 		For:      "protected",
 		Emits:    "(deny file-write* (regex \"$foldedpath\"))",
 		Why:      "A protected path inside a writable root (git hooks and config, agent and editor configuration), and everything under it, cannot be written, created, removed or renamed, in any letter case of its names below the root (APFS is case-insensitive). The directories between it and the root get the rename guards of hide-rename-guard, so it cannot be moved aside with its directory either.",
+		Source:   "rules/darwin.yaml:614",
 	},
 	{
 		ID:       "profile-arg",
 		Platform: "darwin",
 		Emits:    "-p $profile",
 		Why:      "The generated profile, passed inline.",
+		Source:   "rules/darwin.yaml:627",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "darwin",
 		Emits:    "--",
 		Why:      "Ends sandbox-exec's options: without it a command named -p, with its own profile after it, would replace this one (explain --os darwin -- -p \"(version 1)(allow default)\" /bin/sh).",
+		Source:   "rules/darwin.yaml:631",
 	},
 	{
 		ID:       "strip-astrid-home",
 		Platform: "any",
 		Emits:    "unset ASTRID_HOME",
 		Why:      "Locates the per-principal Astrid home; the child has no business there.",
+		Source:   "rules/common.yaml:22",
 	},
 	{
 		ID:       "strip-astrid-socket-path",
 		Platform: "any",
 		Emits:    "unset ASTRID_SOCKET_PATH",
 		Why:      "Locates the kernel socket; with it the child could talk back to the kernel.",
+		Source:   "rules/common.yaml:25",
 	},
 	{
 		ID:       "strip-astrid-session-token",
 		Platform: "any",
 		Emits:    "unset ASTRID_SESSION_TOKEN",
 		Why:      "The session's bearer credential; the child must not be able to present it.",
+		Source:   "rules/common.yaml:28",
 	},
 	{
 		ID:       "strip-token",
 		Platform: "any",
 		Emits:    "unset *_TOKEN",
 		Why:      "Bearer tokens: whoever holds one is the account. The underscore keeps names that merely start with TOKEN (tokenizer settings).",
+		Source:   "rules/common.yaml:36",
 	},
 	{
 		ID:       "strip-secret",
 		Platform: "any",
 		Emits:    "unset *SECRET*",
 		Why:      "A name that says secret anywhere in it is one; no ordinary variable spells it.",
+		Source:   "rules/common.yaml:43",
 	},
 	{
 		ID:       "strip-password",
 		Platform: "any",
 		Emits:    "unset *PASSWORD",
 		Why:      "Passwords. Only as a suffix: a name that goes on after PASSWORD names a place (pass's store, a secrets file), not the password itself.",
+		Source:   "rules/common.yaml:47",
 	},
 	{
 		ID:       "strip-passwd",
 		Platform: "any",
 		Emits:    "unset *PASSWD",
 		Why:      "Passwords, spelled the Unix way.",
+		Source:   "rules/common.yaml:54",
 	},
 	{
 		ID:       "strip-pass",
 		Platform: "any",
 		Emits:    "unset *_PASS",
 		Why:      "Passwords, abbreviated; the underscore spares the askpass programs.",
+		Source:   "rules/common.yaml:58",
 	},
 	{
 		ID:       "strip-sshpass",
 		Platform: "any",
 		Emits:    "unset SSHPASS",
 		Why:      "The password sshpass -e types for ssh.",
+		Source:   "rules/common.yaml:63",
 	},
 	{
 		ID:       "strip-mysql-pwd",
 		Platform: "any",
 		Emits:    "unset MYSQL_PWD",
 		Why:      "The password the mysql client reads; PWD and OLDPWD, the directories, are not touched.",
+		Source:   "rules/common.yaml:66",
 	},
 	{
 		ID:       "strip-api-key",
 		Platform: "any",
 		Emits:    "unset *_API_KEY",
 		Why:      "API keys, model providers' first: a command that reads one spends the caller's money and reads the caller's data.",
+		Source:   "rules/common.yaml:69",
 	},
 	{
 		ID:       "strip-apikey",
 		Platform: "any",
 		Emits:    "unset *_APIKEY",
 		Why:      "API keys, spelled as one word.",
+		Source:   "rules/common.yaml:75",
 	},
 	{
 		ID:       "strip-access-key",
 		Platform: "any",
 		Emits:    "unset *_ACCESS_KEY",
 		Why:      "Storage and cloud access keys (Azure's is the whole credential). The AWS key id, public half of a pair whose secret half strip-secret takes, is left.",
+		Source:   "rules/common.yaml:79",
 	},
 	{
 		ID:       "strip-private-key",
 		Platform: "any",
 		Emits:    "unset *_PRIVATE_KEY",
 		Why:      "Private keys passed by value, as CI systems do.",
+		Source:   "rules/common.yaml:87",
 	},
 	{
 		ID:       "strip-credentials",
 		Platform: "any",
 		Emits:    "unset *_CREDENTIALS",
 		Why:      "Credentials by value (Terraform's GOOGLE_CREDENTIALS is a key in JSON) or a key file's path, which tells the command where to look.",
+		Source:   "rules/common.yaml:91",
 	},
 	{
 		ID:       "strip-auth",
 		Platform: "any",
 		Emits:    "unset *_AUTH",
 		Why:      "Authorization values (npm's _auth is user:password in base64). As a suffix, so git's author variables stay.",
+		Source:   "rules/common.yaml:98",
 	},
 	{
 		ID:       "strip-npm-auth",
 		Platform: "any",
 		Emits:    "unset *_auth",
 		Why:      "npm's _auth setting, which npm also reads from its lower-case environment.",
+		Source:   "rules/common.yaml:105",
 	},
 	{
 		ID:       "strip-npm-auth-token",
 		Platform: "any",
 		Emits:    "unset *_authToken",
 		Why:      "npm's registry tokens, set through its lower-case environment.",
+		Source:   "rules/common.yaml:109",
 	},
 	{
 		ID:       "strip-pat",
 		Platform: "any",
 		Emits:    "unset *_PAT",
 		Why:      "Personal access tokens.",
+		Source:   "rules/common.yaml:113",
 	},
 	{
 		ID:       "strip-connection-string",
 		Platform: "any",
 		Emits:    "unset *_CONNECTION_STRING",
 		Why:      "Connection strings, which carry the account key.",
+		Source:   "rules/common.yaml:118",
 	},
 	{
 		ID:       "strip-webhook-url",
 		Platform: "any",
 		Emits:    "unset *_WEBHOOK_URL",
 		Why:      "A webhook's URL is its credential; with it a command posts as the integration.",
+		Source:   "rules/common.yaml:122",
 	},
 	{
 		ID:       "strip-database-url",
 		Platform: "any",
 		Emits:    "unset DATABASE_URL",
 		Why:      "A connection string that usually carries the database password. Pass it on (--keep-env DATABASE_URL) for tests that need the database.",
+		Source:   "rules/common.yaml:126",
 	},
 	{
 		ID:       "strip-passphrase",
 		Platform: "any",
 		Emits:    "unset *PASSPHRASE",
 		Why:      "Passphrases that unlock a store (Pulumi's secrets, a borg repository, a key). As a suffix: a name that goes on names where the passphrase is, not the passphrase.",
+		Source:   "rules/common.yaml:133",
 	},
 	{
 		ID:       "strip-authtoken",
 		Platform: "any",
 		Emits:    "unset *_AUTHTOKEN",
 		Why:      "Tokens spelled as one word, which *_TOKEN misses: ngrok's account token, npm's registry token (npm reads its npm_config_ names in any case).",
+		Source:   "rules/common.yaml:141",
 	},
 	{
 		ID:       "strip-accesstoken",
 		Platform: "any",
 		Emits:    "unset *_ACCESSTOKEN",
 		Why:      "Azure Pipelines' job token, which acts on the project's repositories and feeds.",
+		Source:   "rules/common.yaml:148",
 	},
 	{
 		ID:       "strip-bearer-token",
 		Platform: "any",
 		Emits:    "unset *_BEARER_TOKEN_*",
 		Why:      "A bearer token with a service after it: Bedrock's API key, which agent hosts read to bill model calls to the caller's account.",
+		Source:   "rules/common.yaml:152",
 	},
 	{
 		ID:       "strip-tf-token",
 		Platform: "any",
 		Emits:    "unset TF_TOKEN_*",
 		Why:      "Terraform's per-host API tokens (TF_TOKEN_ and the host), which apply and destroy the caller's infrastructure.",
+		Source:   "rules/common.yaml:158",
 	},
 	{
 		ID:       "strip-poetry-token",
 		Platform: "any",
 		Emits:    "unset POETRY_PYPI_TOKEN_*",
 		Why:      "Poetry's per-repository upload tokens, which publish packages as the caller.",
+		Source:   "rules/common.yaml:162",
 	},
 	{
 		ID:       "strip-op-session",
 		Platform: "any",
 		Emits:    "unset OP_SESSION_*",
 		Why:      "A 1Password CLI session (op signin, one per account), which reads every item in the vault.",
+		Source:   "rules/common.yaml:166",
 	},
 	{
 		ID:       "strip-bw-session",
 		Platform: "any",
 		Emits:    "unset BW_SESSION",
 		Why:      "The Bitwarden CLI's session key, which decrypts the vault's local copy.",
+		Source:   "rules/common.yaml:170",
 	},
 	{
 		ID:       "strip-storage-key",
 		Platform: "any",
 		Emits:    "unset *_STORAGE_KEY",
 		Why:      "A storage account's key, the whole credential for its data (az and Terraform read Azure's).",
+		Source:   "rules/common.yaml:173",
 	},
 	{
 		ID:       "strip-app-key",
 		Platform: "any",
 		Emits:    "unset *_APP_KEY",
 		Why:      "Application keys, which with the API key act as the account's user (Datadog's).",
+		Source:   "rules/common.yaml:177",
 	},
 	{
 		ID:       "strip-master-key",
 		Platform: "any",
 		Emits:    "unset *MASTER_KEY",
 		Why:      "The key that decrypts an application's stored credentials (Rails' config/credentials.yml.enc).",
+		Source:   "rules/common.yaml:181",
 	},
 	{
 		ID:       "strip-age-key",
 		Platform: "any",
 		Emits:    "unset *_AGE_KEY",
 		Why:      "An age private key by value, which decrypts every file sops encrypted to it.",
+		Source:   "rules/common.yaml:185",
 	},
 	{
 		ID:       "strip-kaggle-key",
 		Platform: "any",
 		Emits:    "unset KAGGLE_KEY",
 		Why:      "The Kaggle API key (with KAGGLE_USERNAME, the account).",
+		Source:   "rules/common.yaml:189",
 	},
 	{
 		ID:       "strip-private-key-bare",
 		Platform: "any",
 		Emits:    "unset PRIVATE_KEY",
 		Why:      "A private key by value under the bare name, which *_PRIVATE_KEY misses.",
+		Source:   "rules/common.yaml:192",
 	},
 	{
 		ID:       "strip-keyfile-json",
 		Platform: "any",
 		Emits:    "unset *_KEYFILE_JSON",
 		Why:      "A service account key in JSON, by value (Terraform's Google provider).",
+		Source:   "rules/common.yaml:195",
 	},
 	{
 		ID:       "strip-docker-auth-config",
 		Platform: "any",
 		Emits:    "unset DOCKER_AUTH_CONFIG",
 		Why:      "Registry credentials in Docker's config.json format, by value (GitLab runners).",
+		Source:   "rules/common.yaml:199",
 	},
 	{
 		ID:       "strip-token-bare",
 		Platform: "any",
 		Emits:    "unset TOKEN",
 		Why:      "A token under the bare name, which *_TOKEN misses.",
+		Source:   "rules/common.yaml:202",
 	},
 	{
 		ID:       "strip-apikey-bare",
 		Platform: "any",
 		Emits:    "unset APIKEY",
 		Why:      "An API key under the bare name, which *_APIKEY misses.",
+		Source:   "rules/common.yaml:205",
 	},
 	{
 		ID:       "strip-password-lower",
 		Platform: "any",
 		Emits:    "unset *_password",
 		Why:      "Passwords in lower-case names; npm's per-registry _password is the registry password in base64.",
+		Source:   "rules/common.yaml:211",
 	},
 	{
 		ID:       "strip-token-lower",
 		Platform: "any",
 		Emits:    "unset *_token",
 		Why:      "Tokens in lower-case names, as Terraform modules name their inputs.",
+		Source:   "rules/common.yaml:215",
 	},
 	{
 		ID:       "strip-secret-lower",
 		Platform: "any",
 		Emits:    "unset *secret*",
 		Why:      "A name that says secret anywhere, in lower case.",
+		Source:   "rules/common.yaml:219",
 	},
 	{
 		ID:       "strip-api-key-lower",
 		Platform: "any",
 		Emits:    "unset *_api_key",
 		Why:      "API keys in lower-case names.",
+		Source:   "rules/common.yaml:223",
 	},
 	{
 		ID:       "strip-ssh-auth-sock",
 		Platform: "any",
 		Emits:    "unset SSH_AUTH_SOCK",
 		Why:      "The ssh-agent socket; through it a command signs with every loaded key, as the caller.",
+		Source:   "rules/common.yaml:231",
 	},
 	{
 		ID:       "strip-gpg-agent-info",
 		Platform: "any",
 		Emits:    "unset GPG_AGENT_INFO",
 		Why:      "gpg-agent's socket (older GnuPG), which decrypts and signs with the caller's keys.",
+		Source:   "rules/common.yaml:234",
 	},
 	{
 		ID:       "strip-dbus-session",
 		Platform: "any",
 		Emits:    "unset DBUS_SESSION_BUS_ADDRESS",
 		Why:      "The session bus: the keyring's Secret Service, and systemd --user, which starts units outside the sandbox.",
+		Source:   "rules/common.yaml:237",
 	},
 	{
 		ID:       "strip-dbus-system",
 		Platform: "any",
 		Emits:    "unset DBUS_SYSTEM_BUS_ADDRESS",
 		Why:      "A system bus elsewhere than /run/dbus.",
+		Source:   "rules/common.yaml:242",
 	},
 	{
 		ID:       "strip-xauthority",
 		Platform: "any",
 		Emits:    "unset XAUTHORITY",
 		Why:      "The X server's cookie file.",
+		Source:   "rules/common.yaml:245",
 	},
 	{
 		ID:       "strip-display",
 		Platform: "any",
 		Emits:    "unset DISPLAY",
 		Why:      "The X server: a client reads every keystroke and types its own into any window. Its abstract socket is reachable while the network is on, so the cookie's hiding is not enough.",
+		Source:   "rules/common.yaml:248",
 	},
 	{
 		ID:       "strip-wayland-display",
 		Platform: "any",
 		Emits:    "unset WAYLAND_DISPLAY",
 		Why:      "The Wayland compositor's socket.",
+		Source:   "rules/common.yaml:254",
 	},
 	{
 		ID:       "strip-krb5ccname",
 		Platform: "any",
 		Emits:    "unset KRB5CCNAME",
 		Why:      "The Kerberos ticket cache, the caller's tickets to every kerberized service.",
+		Source:   "rules/common.yaml:257",
 	},
 	{
 		ID:       "strip-tmux",
 		Platform: "any",
 		Emits:    "unset TMUX",
 		Why:      "The tmux server's socket; tmux send-keys types into the caller's other panes, outside the sandbox.",
+		Source:   "rules/common.yaml:260",
 	},
 	{
 		ID:       "strip-screen",
 		Platform: "any",
 		Emits:    "unset STY",
 		Why:      "The screen session; screen -X stuff types into the caller's other windows.",
+		Source:   "rules/common.yaml:263",
 	},
 	{
 		ID:       "strip-zellij",
 		Platform: "any",
 		Emits:    "unset ZELLIJ_SESSION_NAME",
 		Why:      "The zellij session, whose write-chars action types into the caller's other panes.",
+		Source:   "rules/common.yaml:266",
 	},
 	{
 		ID:       "strip-kitty",
 		Platform: "any",
 		Emits:    "unset KITTY_LISTEN_ON",
 		Why:      "kitty's remote control socket, which opens windows running any command outside the sandbox.",
+		Source:   "rules/common.yaml:269",
 	},
 	{
 		ID:       "strip-wezterm",
 		Platform: "any",
 		Emits:    "unset WEZTERM_UNIX_SOCKET",
 		Why:      "WezTerm's socket, whose cli spawns commands outside the sandbox.",
+		Source:   "rules/common.yaml:272",
 	},
 	{
 		ID:       "strip-nvim",
 		Platform: "any",
 		Emits:    "unset NVIM",
 		Why:      "The parent Neovim's server; --remote-send runs commands in it, outside the sandbox.",
+		Source:   "rules/common.yaml:275",
 	},
 	{
 		ID:       "strip-nvim-listen",
 		Platform: "any",
 		Emits:    "unset NVIM_LISTEN_ADDRESS",
 		Why:      "Neovim's server, under its older name.",
+		Source:   "rules/common.yaml:278",
 	},
 	{
 		ID:       "strip-emacs-socket",
 		Platform: "any",
 		Emits:    "unset EMACS_SOCKET_NAME",
 		Why:      "The Emacs server; emacsclient --eval runs Lisp outside the sandbox.",
+		Source:   "rules/common.yaml:281",
 	},
 	{
 		ID:       "strip-vscode-ipc",
 		Platform: "any",
 		Emits:    "unset VSCODE_IPC_HOOK_CLI",
 		Why:      "VS Code's command-line socket, which opens files and windows in the caller's editor.",
+		Source:   "rules/common.yaml:284",
 	},
 	{
 		ID:       "strip-vscode-git-ipc",
 		Platform: "any",
 		Emits:    "unset VSCODE_GIT_IPC_HANDLE",
 		Why:      "VS Code's git askpass socket, which answers with the caller's git credentials.",
+		Source:   "rules/common.yaml:287",
 	},
 	{
 		ID:       "strip-sway",
 		Platform: "any",
 		Emits:    "unset SWAYSOCK",
 		Why:      "sway's IPC socket; swaymsg exec runs commands in the caller's session.",
+		Source:   "rules/common.yaml:290",
 	},
 	{
 		ID:       "strip-i3",
 		Platform: "any",
 		Emits:    "unset I3SOCK",
 		Why:      "i3's IPC socket; i3-msg exec runs commands in the caller's session.",
+		Source:   "rules/common.yaml:293",
 	},
 	{
 		ID:       "strip-hyprland",
 		Platform: "any",
 		Emits:    "unset HYPRLAND_INSTANCE_SIGNATURE",
 		Why:      "Names Hyprland's socket; hyprctl dispatch exec runs commands in the caller's session.",
+		Source:   "rules/common.yaml:296",
 	},
 	{
 		ID:       "strip-gnome-keyring",
 		Platform: "any",
 		Emits:    "unset GNOME_KEYRING_CONTROL",
 		Why:      "The GNOME keyring's control directory.",
+		Source:   "rules/common.yaml:299",
 	},
 	{
 		ID:       "strip-docker-host",
 		Platform: "any",
 		Emits:    "unset DOCKER_HOST",
 		Why:      "A Docker daemon elsewhere than /run/docker.sock; its API is root on its host.",
+		Source:   "rules/common.yaml:302",
 	},
 	{
 		ID:       "strip-container-host",
 		Platform: "any",
 		Emits:    "unset CONTAINER_HOST",
 		Why:      "A remote Podman service, root on its host for a rootful one.",
+		Source:   "rules/common.yaml:305",
 	},
 	{
 		ID:       "strip-encryption-key",
 		Platform: "any",
 		Emits:    "unset *_ENCRYPTION_KEY",
 		Why:      "The key an application encrypts its stored credentials with (n8n's), which decrypts them.",
+		Source:   "rules/common.yaml:310",
 	},
 	{
 		ID:       "strip-signing-key",
 		Platform: "any",
 		Emits:    "unset *_SIGNING_KEY",
 		Why:      "A signing key by value, with which a command mints tokens or signs releases as the caller.",
+		Source:   "rules/common.yaml:314",
 	},
 	{
 		ID:       "strip-license-key",
 		Platform: "any",
 		Emits:    "unset *_LICENSE_KEY",
 		Why:      "A service's account key under the name of a license (New Relic's ingests as the account).",
+		Source:   "rules/common.yaml:318",
 	},
 	{
 		ID:       "strip-service-key",
 		Platform: "any",
 		Emits:    "unset *_SERVICE_KEY",
 		Why:      "A service key, which bypasses the project's row-level security (Supabase's).",
+		Source:   "rules/common.yaml:322",
 	},
 	{
 		ID:       "strip-role-key",
 		Platform: "any",
 		Emits:    "unset *_ROLE_KEY",
 		Why:      "Supabase's service role key under its current name, the project's admin key.",
+		Source:   "rules/common.yaml:326",
 	},
 	{
 		ID:       "strip-authkey",
 		Platform: "any",
 		Emits:    "unset *_AUTHKEY",
 		Why:      "Tailscale's auth key, which joins a machine to the caller's tailnet.",
+		Source:   "rules/common.yaml:330",
 	},
 	{
 		ID:       "strip-auth-key",
 		Platform: "any",
 		Emits:    "unset *_AUTH_KEY",
 		Why:      "Auth keys spelled with an underscore, which join machines to a network as the caller.",
+		Source:   "rules/common.yaml:334",
 	},
 	{
 		ID:       "strip-auth-tokens",
 		Platform: "any",
 		Emits:    "unset *_AUTH_TOKENS",
 		Why:      "Deno's per-host bearer tokens (token@host;...), which *_TOKEN misses. Not every *_TOKENS: a model's token limits are settings.",
+		Source:   "rules/common.yaml:338",
 	},
 	{
 		ID:       "strip-openai-key",
 		Platform: "any",
 		Emits:    "unset *_OPENAI_KEY",
 		Why:      "Azure OpenAI's key under its SDKs' name, which *_API_KEY misses.",
+		Source:   "rules/common.yaml:345",
 	},
 	{
 		ID:       "strip-dsn",
 		Platform: "any",
 		Emits:    "unset *_DSN",
 		Why:      "A data source name, which carries the database's user and password (Go's user:password@tcp(host)/db), or Sentry's project key.",
+		Source:   "rules/common.yaml:349",
 	},
 	{
 		ID:       "strip-cookie",
 		Platform: "any",
 		Emits:    "unset *_COOKIE",
 		Why:      "The Erlang distribution cookie, with which a command joins the cluster and runs code on every node.",
+		Source:   "rules/common.yaml:355",
 	},
 	{
 		ID:       "strip-api-key-bare",
 		Platform: "any",
 		Emits:    "unset API_KEY",
 		Why:      "An API key under the bare name, which *_API_KEY misses.",
+		Source:   "rules/common.yaml:359",
 	},
 	{
 		ID:       "strip-access-key-bare",
 		Platform: "any",
 		Emits:    "unset ACCESS_KEY",
 		Why:      "An access key under the bare name, which *_ACCESS_KEY misses.",
+		Source:   "rules/common.yaml:362",
 	},
 	{
 		ID:       "strip-app-key-bare",
 		Platform: "any",
 		Emits:    "unset APP_KEY",
 		Why:      "Laravel's application key, which decrypts its sessions and encrypted values.",
+		Source:   "rules/common.yaml:365",
 	},
 	{
 		ID:       "strip-encryption-key-bare",
 		Platform: "any",
 		Emits:    "unset ENCRYPTION_KEY",
 		Why:      "An encryption key under the bare name.",
+		Source:   "rules/common.yaml:368",
 	},
 	{
 		ID:       "strip-signing-key-bare",
 		Platform: "any",
 		Emits:    "unset SIGNING_KEY",
 		Why:      "A signing key under the bare name.",
+		Source:   "rules/common.yaml:371",
 	},
 	{
 		ID:       "strip-url-password",
 		Platform: "any",
 		Emits:    "remove any variable whose value is url-password",
 		Why:      "A URL with user:password@ (or :password@) in it is a credential whatever the variable is called: REDIS_URL, AMQP_URL, MONGO_URI, a project's SERVICE_URL, pip's PIP_INDEX_URL with an index token, an HTTPS_PROXY with the proxy's login. A URL with a user alone, or none, stays. The whole variable goes, as for the names above: a command that needs the service gets it with --keep-env NAME.",
+		Source:   "rules/common.yaml:1921",
 	},
 	{
 		ID:       "strip-dsn-password",
 		Platform: "any",
 		Emits:    "remove any variable whose value is dsn-password",
 		Why:      "A connection string in key=value form with a password in it (libpq's password=, ODBC's and ADO.NET's Password= or PWD=), or Go's MySQL user:password@tcp(host)/db, under whatever name a project gives it.",
+		Source:   "rules/common.yaml:1945",
 	},
 	{
 		ID:       "keep-home",
 		Platform: "any",
 		Emits:    "keep HOME",
 		Why:      "The sandbox limits what the command reaches, not where it thinks its home is; the default hidden set is hidden under it.",
+		Source:   "rules/common.yaml:379",
 	},
 	{
 		ID:       "keep-path",
 		Platform: "any",
 		Emits:    "keep PATH",
 		Why:      "bwrap finds the command on it, and so does every shell the command starts.",
+		Source:   "rules/common.yaml:384",
 	},
 	{
 		ID:       "hide-ssh",
@@ -2516,6 +2734,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ssh",
 		Why:      "SSH private keys and known hosts.",
+		Source:   "rules/common.yaml:393",
 	},
 	{
 		ID:       "hide-aws",
@@ -2523,6 +2742,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.aws",
 		Why:      "AWS access keys and SSO tokens.",
+		Source:   "rules/common.yaml:396",
 	},
 	{
 		ID:       "hide-gnupg",
@@ -2530,6 +2750,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.gnupg",
 		Why:      "GnuPG private keys and the agent socket.",
+		Source:   "rules/common.yaml:399",
 	},
 	{
 		ID:       "hide-netrc",
@@ -2537,6 +2758,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.netrc",
 		Why:      "Plain-text passwords for curl, git and ftp.",
+		Source:   "rules/common.yaml:402",
 	},
 	{
 		ID:       "hide-docker-config",
@@ -2544,6 +2766,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.docker",
 		Why:      "Registry credentials in config.json.",
+		Source:   "rules/common.yaml:405",
 	},
 	{
 		ID:       "hide-kube",
@@ -2551,6 +2774,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.kube",
 		Why:      "Cluster credentials and client certificates.",
+		Source:   "rules/common.yaml:408",
 	},
 	{
 		ID:       "hide-gcloud",
@@ -2558,6 +2782,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/gcloud",
 		Why:      "Google Cloud refresh tokens.",
+		Source:   "rules/common.yaml:411",
 	},
 	{
 		ID:       "hide-azure",
@@ -2565,6 +2790,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.azure",
 		Why:      "Azure CLI tokens.",
+		Source:   "rules/common.yaml:414",
 	},
 	{
 		ID:       "hide-gh",
@@ -2572,6 +2798,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/gh",
 		Why:      "The GitHub CLI's OAuth token.",
+		Source:   "rules/common.yaml:417",
 	},
 	{
 		ID:       "hide-git-credentials",
@@ -2579,6 +2806,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.git-credentials",
 		Why:      "git's plain-text credential store.",
+		Source:   "rules/common.yaml:420",
 	},
 	{
 		ID:       "hide-pypirc",
@@ -2586,6 +2814,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pypirc",
 		Why:      "PyPI upload tokens.",
+		Source:   "rules/common.yaml:423",
 	},
 	{
 		ID:       "hide-cargo-credentials",
@@ -2593,6 +2822,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cargo/credentials.toml",
 		Why:      "crates.io publish token.",
+		Source:   "rules/common.yaml:426",
 	},
 	{
 		ID:       "hide-cargo-credentials-legacy",
@@ -2600,6 +2830,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cargo/credentials",
 		Why:      "The crates.io token under its older name, which cargo still reads.",
+		Source:   "rules/common.yaml:429",
 	},
 	{
 		ID:       "hide-git-credentials-xdg",
@@ -2607,6 +2838,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/git/credentials",
 		Why:      "git's credential store where XDG_CONFIG_HOME puts it.",
+		Source:   "rules/common.yaml:432",
 	},
 	{
 		ID:       "hide-containers-auth",
@@ -2614,6 +2846,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/containers/auth.json",
 		Why:      "Registry logins for podman, buildah and skopeo.",
+		Source:   "rules/common.yaml:435",
 	},
 	{
 		ID:       "hide-gem-credentials",
@@ -2621,6 +2854,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.gem/credentials",
 		Why:      "The RubyGems API key.",
+		Source:   "rules/common.yaml:438",
 	},
 	{
 		ID:       "hide-maven-settings",
@@ -2628,6 +2862,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.m2/settings.xml",
 		Why:      "Maven repository passwords; reveal it for a build that needs its mirrors.",
+		Source:   "rules/common.yaml:441",
 	},
 	{
 		ID:       "hide-maven-master-password",
@@ -2635,6 +2870,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.m2/settings-security.xml",
 		Why:      "The master password that decrypts the ones in settings.xml.",
+		Source:   "rules/common.yaml:444",
 	},
 	{
 		ID:       "hide-firefox",
@@ -2642,6 +2878,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mozilla",
 		Why:      "Firefox profiles, whose cookies and saved passwords are live logins.",
+		Source:   "rules/common.yaml:447",
 	},
 	{
 		ID:       "hide-chrome",
@@ -2649,6 +2886,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/google-chrome",
 		Why:      "Chrome profiles, whose cookies and saved passwords are live logins.",
+		Source:   "rules/common.yaml:450",
 	},
 	{
 		ID:       "hide-chromium",
@@ -2656,6 +2894,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/chromium",
 		Why:      "Chromium profiles, whose cookies and saved passwords are live logins.",
+		Source:   "rules/common.yaml:453",
 	},
 	{
 		ID:       "hide-password-store",
@@ -2663,6 +2902,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.password-store",
 		Why:      "pass(1)'s encrypted secrets and their layout.",
+		Source:   "rules/common.yaml:456",
 	},
 	{
 		ID:       "hide-keyrings",
@@ -2670,6 +2910,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/keyrings",
 		Why:      "GNOME keyring files.",
+		Source:   "rules/common.yaml:459",
 	},
 	{
 		ID:       "hide-vault-token",
@@ -2677,6 +2918,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.vault-token",
 		Why:      "HashiCorp Vault token.",
+		Source:   "rules/common.yaml:462",
 	},
 	{
 		ID:       "hide-pgpass",
@@ -2684,6 +2926,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pgpass",
 		Why:      "PostgreSQL passwords.",
+		Source:   "rules/common.yaml:465",
 	},
 	{
 		ID:       "hide-terraform-credentials",
@@ -2691,6 +2934,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.terraform.d/credentials.tfrc.json",
 		Why:      "Terraform Cloud API tokens.",
+		Source:   "rules/common.yaml:468",
 	},
 	{
 		ID:       "hide-shadow",
@@ -2698,6 +2942,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/shadow",
 		Why:      "Password hashes; a root caller's sandbox reads them as uid 0, capabilities or not.",
+		Source:   "rules/common.yaml:471",
 	},
 	{
 		ID:       "hide-shadow-backup",
@@ -2705,6 +2950,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/shadow-",
 		Why:      "The copy passwd and useradd keep, one change behind /etc/shadow.",
+		Source:   "rules/common.yaml:474",
 	},
 	{
 		ID:       "hide-shadow-var-backup",
@@ -2712,6 +2958,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/backups/shadow.bak",
 		Why:      "Debian's daily copy of /etc/shadow.",
+		Source:   "rules/common.yaml:477",
 	},
 	{
 		ID:       "hide-gshadow",
@@ -2719,6 +2966,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/gshadow",
 		Why:      "Group password hashes, readable the same way.",
+		Source:   "rules/common.yaml:480",
 	},
 	{
 		ID:       "hide-gshadow-backup",
@@ -2726,6 +2974,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/gshadow-",
 		Why:      "The copy kept one change behind /etc/gshadow.",
+		Source:   "rules/common.yaml:483",
 	},
 	{
 		ID:       "hide-gshadow-var-backup",
@@ -2733,6 +2982,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/backups/gshadow.bak",
 		Why:      "Debian's daily copy of /etc/gshadow.",
+		Source:   "rules/common.yaml:486",
 	},
 	{
 		ID:       "hide-ssh-host-dsa-key",
@@ -2740,6 +2990,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssh/ssh_host_dsa_key",
 		Why:      "The host's SSH identity (DSA, on older hosts), readable the same way.",
+		Source:   "rules/common.yaml:489",
 	},
 	{
 		ID:       "hide-ssh-host-rsa-key",
@@ -2747,6 +2998,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssh/ssh_host_rsa_key",
 		Why:      "The host's SSH identity, readable the same way; with it a command could impersonate the machine.",
+		Source:   "rules/common.yaml:492",
 	},
 	{
 		ID:       "hide-ssh-host-ecdsa-key",
@@ -2754,6 +3006,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssh/ssh_host_ecdsa_key",
 		Why:      "The host's SSH identity (ECDSA), readable the same way.",
+		Source:   "rules/common.yaml:495",
 	},
 	{
 		ID:       "hide-ssh-host-ed25519-key",
@@ -2761,6 +3014,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssh/ssh_host_ed25519_key",
 		Why:      "The host's SSH identity (Ed25519), readable the same way.",
+		Source:   "rules/common.yaml:498",
 	},
 	{
 		ID:       "hide-user-runtime",
@@ -2768,6 +3022,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/user",
 		Why:      "Per-user sockets (D-Bus session bus, ssh-agent, gpg-agent, keyrings). A read-only bind does not stop connect(2), so a socket the child can see is a socket it can drive.",
+		Source:   "rules/common.yaml:501",
 	},
 	{
 		ID:       "hide-system-bus",
@@ -2775,6 +3030,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/dbus",
 		Why:      "The D-Bus system bus. From a root caller's sandbox the peer is still uid 0, and systemd would start a unit on the host on its behalf.",
+		Source:   "rules/common.yaml:507",
 	},
 	{
 		ID:       "hide-docker-socket",
@@ -2782,6 +3038,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/docker.sock",
 		Why:      "The Docker API is root on the host.",
+		Source:   "rules/common.yaml:512",
 	},
 	{
 		ID:       "hide-containerd",
@@ -2789,6 +3046,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/containerd",
 		Why:      "The containerd API is root on the host.",
+		Source:   "rules/common.yaml:515",
 	},
 	{
 		ID:       "hide-podman-socket",
@@ -2796,6 +3054,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/podman",
 		Why:      "The rootful Podman API is root on the host.",
+		Source:   "rules/common.yaml:518",
 	},
 	{
 		ID:       "hide-crio",
@@ -2803,6 +3062,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/crio",
 		Why:      "The CRI-O socket, root on the host through containers.",
+		Source:   "rules/common.yaml:521",
 	},
 	{
 		ID:       "hide-snapd-socket",
@@ -2810,6 +3070,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/snapd.socket",
 		Why:      "snapd's socket, which installs and runs software as root.",
+		Source:   "rules/common.yaml:524",
 	},
 	{
 		ID:       "hide-libvirt",
@@ -2817,6 +3078,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/libvirt",
 		Why:      "libvirt's sockets, which start machines with host devices and files.",
+		Source:   "rules/common.yaml:527",
 	},
 	{
 		ID:       "hide-lxd-socket",
@@ -2824,6 +3086,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/snap/lxd/common/lxd/unix.socket",
 		Why:      "The LXD socket (snap install), root on the host through containers.",
+		Source:   "rules/common.yaml:530",
 	},
 	{
 		ID:       "hide-lxd-socket-deb",
@@ -2831,6 +3094,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/lib/lxd/unix.socket",
 		Why:      "The LXD socket (distribution package), root on the host through containers.",
+		Source:   "rules/common.yaml:533",
 	},
 	{
 		ID:       "hide-systemd-private",
@@ -2838,6 +3102,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/systemd/private",
 		Why:      "systemd's private manager socket, which accepts any root peer.",
+		Source:   "rules/common.yaml:536",
 	},
 	{
 		ID:       "hide-claude",
@@ -2845,6 +3110,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.claude",
 		Why:      "Claude Code's state: .credentials.json (its OAuth login), every session's transcript under projects/, history and settings. Reveal it to run Claude Code itself inside.",
+		Source:   "rules/common.yaml:542",
 	},
 	{
 		ID:       "hide-claude-json",
@@ -2852,6 +3118,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.claude.json",
 		Why:      "Claude Code's main settings file: its account, an API key in older versions, and the environment (often API keys) of every configured MCP server.",
+		Source:   "rules/common.yaml:548",
 	},
 	{
 		ID:       "hide-codex",
@@ -2859,6 +3126,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.codex",
 		Why:      "Codex CLI's state, auth.json (its login or API key) and every session's transcript.",
+		Source:   "rules/common.yaml:554",
 	},
 	{
 		ID:       "hide-gemini",
@@ -2866,6 +3134,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.gemini",
 		Why:      "Gemini CLI's state: oauth_creds.json and google_accounts.json (its Google login), settings with MCP servers' environment, chat logs.",
+		Source:   "rules/common.yaml:557",
 	},
 	{
 		ID:       "hide-opencode-auth",
@@ -2873,6 +3142,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/opencode/auth.json",
 		Why:      "opencode's provider API keys and OAuth tokens.",
+		Source:   "rules/common.yaml:562",
 	},
 	{
 		ID:       "hide-continue",
@@ -2880,6 +3150,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.continue",
 		Why:      "Continue's config.json, which holds model providers' API keys, and its sessions.",
+		Source:   "rules/common.yaml:565",
 	},
 	{
 		ID:       "hide-github-copilot",
@@ -2887,6 +3158,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/github-copilot",
 		Why:      "GitHub Copilot's OAuth token (hosts.json, apps.json), shared by every editor's plugin.",
+		Source:   "rules/common.yaml:568",
 	},
 	{
 		ID:       "hide-vscode-global-storage",
@@ -2894,6 +3166,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/Code/User/globalStorage",
 		Why:      "VS Code's extension state (state.vscdb), where extensions that do not use the keyring keep their tokens.",
+		Source:   "rules/common.yaml:571",
 	},
 	{
 		ID:       "hide-cursor-global-storage",
@@ -2901,6 +3174,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/Cursor/User/globalStorage",
 		Why:      "Cursor's extension state, which holds its own access and refresh tokens.",
+		Source:   "rules/common.yaml:576",
 	},
 	{
 		ID:       "hide-huggingface-token",
@@ -2908,6 +3182,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cache/huggingface/token",
 		Why:      "The Hugging Face access token (huggingface-cli login); the rest of the cache is models.",
+		Source:   "rules/common.yaml:579",
 	},
 	{
 		ID:       "hide-huggingface-stored-tokens",
@@ -2915,6 +3190,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cache/huggingface/stored_tokens",
 		Why:      "Every Hugging Face token saved by name, beside the active one.",
+		Source:   "rules/common.yaml:582",
 	},
 	{
 		ID:       "hide-huggingface-token-legacy",
@@ -2922,6 +3198,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.huggingface/token",
 		Why:      "The Hugging Face token where older versions of the library keep it.",
+		Source:   "rules/common.yaml:585",
 	},
 	{
 		ID:       "hide-rclone-config",
@@ -2929,6 +3206,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/rclone/rclone.conf",
 		Why:      "rclone's remotes, with their passwords, keys and OAuth tokens (obscured, not encrypted).",
+		Source:   "rules/common.yaml:591",
 	},
 	{
 		ID:       "hide-s3cfg",
@@ -2936,6 +3214,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.s3cfg",
 		Why:      "s3cmd's access and secret keys.",
+		Source:   "rules/common.yaml:594",
 	},
 	{
 		ID:       "hide-boto",
@@ -2943,6 +3222,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.boto",
 		Why:      "gsutil's and boto's credentials and OAuth refresh token.",
+		Source:   "rules/common.yaml:597",
 	},
 	{
 		ID:       "hide-terraformrc",
@@ -2950,6 +3230,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.terraformrc",
 		Why:      "Terraform's CLI configuration, which may hold registry API tokens (credentials blocks).",
+		Source:   "rules/common.yaml:600",
 	},
 	{
 		ID:       "hide-doctl",
@@ -2957,6 +3238,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/doctl",
 		Why:      "DigitalOcean's doctl access token.",
+		Source:   "rules/common.yaml:603",
 	},
 	{
 		ID:       "hide-hcloud",
@@ -2964,6 +3246,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/hcloud",
 		Why:      "Hetzner Cloud's hcloud API tokens.",
+		Source:   "rules/common.yaml:606",
 	},
 	{
 		ID:       "hide-oci",
@@ -2971,6 +3254,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.oci",
 		Why:      "Oracle Cloud's API signing key and config.",
+		Source:   "rules/common.yaml:609",
 	},
 	{
 		ID:       "hide-aliyun",
@@ -2978,6 +3262,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.aliyun",
 		Why:      "Alibaba Cloud CLI's access keys.",
+		Source:   "rules/common.yaml:612",
 	},
 	{
 		ID:       "hide-linode-cli",
@@ -2985,6 +3270,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/linode-cli",
 		Why:      "Linode CLI's personal access token.",
+		Source:   "rules/common.yaml:615",
 	},
 	{
 		ID:       "hide-scaleway",
@@ -2992,6 +3278,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/scw",
 		Why:      "Scaleway CLI's access and secret keys.",
+		Source:   "rules/common.yaml:618",
 	},
 	{
 		ID:       "hide-fly",
@@ -2999,6 +3286,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.fly",
 		Why:      "flyctl's access token.",
+		Source:   "rules/common.yaml:621",
 	},
 	{
 		ID:       "hide-wrangler",
@@ -3006,6 +3294,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.wrangler",
 		Why:      "Cloudflare wrangler's OAuth tokens (older location).",
+		Source:   "rules/common.yaml:624",
 	},
 	{
 		ID:       "hide-wrangler-xdg",
@@ -3013,6 +3302,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/.wrangler",
 		Why:      "Cloudflare wrangler's OAuth tokens.",
+		Source:   "rules/common.yaml:627",
 	},
 	{
 		ID:       "hide-vercel",
@@ -3020,6 +3310,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/com.vercel.cli",
 		Why:      "Vercel CLI's auth.json token.",
+		Source:   "rules/common.yaml:630",
 	},
 	{
 		ID:       "hide-netlify",
@@ -3027,6 +3318,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/netlify",
 		Why:      "Netlify CLI's access tokens.",
+		Source:   "rules/common.yaml:633",
 	},
 	{
 		ID:       "hide-configstore",
@@ -3034,6 +3326,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/configstore",
 		Why:      "Where node CLIs keep their logins (firebase-tools' refresh token among them).",
+		Source:   "rules/common.yaml:636",
 	},
 	{
 		ID:       "hide-heroku",
@@ -3041,6 +3334,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/heroku",
 		Why:      "Heroku CLI state beside the .netrc login, including its client tokens.",
+		Source:   "rules/common.yaml:639",
 	},
 	{
 		ID:       "hide-databricks",
@@ -3048,6 +3342,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.databrickscfg",
 		Why:      "Databricks personal access tokens.",
+		Source:   "rules/common.yaml:642",
 	},
 	{
 		ID:       "hide-snowsql",
@@ -3055,6 +3350,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.snowsql/config",
 		Why:      "SnowSQL connection passwords.",
+		Source:   "rules/common.yaml:645",
 	},
 	{
 		ID:       "hide-snowflake",
@@ -3062,6 +3358,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.snowflake",
 		Why:      "Snowflake CLI connections.toml, with passwords and key paths.",
+		Source:   "rules/common.yaml:648",
 	},
 	{
 		ID:       "hide-dbt-profiles",
@@ -3069,6 +3366,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.dbt/profiles.yml",
 		Why:      "dbt's warehouse credentials.",
+		Source:   "rules/common.yaml:651",
 	},
 	{
 		ID:       "hide-kaggle",
@@ -3076,6 +3374,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.kaggle/kaggle.json",
 		Why:      "The Kaggle API key.",
+		Source:   "rules/common.yaml:654",
 	},
 	{
 		ID:       "hide-ngrok",
@@ -3083,6 +3382,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/ngrok",
 		Why:      "ngrok's authtoken, with which a command could publish a tunnel to the machine.",
+		Source:   "rules/common.yaml:657",
 	},
 	{
 		ID:       "hide-ngrok-legacy",
@@ -3090,6 +3390,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ngrok2",
 		Why:      "ngrok's authtoken (version 2 location).",
+		Source:   "rules/common.yaml:660",
 	},
 	{
 		ID:       "hide-stripe",
@@ -3097,6 +3398,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/stripe",
 		Why:      "Stripe CLI's live and test API keys.",
+		Source:   "rules/common.yaml:663",
 	},
 	{
 		ID:       "hide-sentryclirc",
@@ -3104,6 +3406,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.sentryclirc",
 		Why:      "sentry-cli's auth token.",
+		Source:   "rules/common.yaml:666",
 	},
 	{
 		ID:       "hide-minikube",
@@ -3111,6 +3414,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.minikube",
 		Why:      "minikube's client keys and CA, which ~/.kube/config points at; with them the cluster is open.",
+		Source:   "rules/common.yaml:669",
 	},
 	{
 		ID:       "hide-talos",
@@ -3118,6 +3422,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.talos",
 		Why:      "talosctl's client certificate and key.",
+		Source:   "rules/common.yaml:672",
 	},
 	{
 		ID:       "hide-helm-registry",
@@ -3125,6 +3430,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/helm/registry",
 		Why:      "Helm's OCI registry logins (config.json).",
+		Source:   "rules/common.yaml:675",
 	},
 	{
 		ID:       "hide-helm-repositories",
@@ -3132,6 +3438,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/helm/repositories.yaml",
 		Why:      "Helm chart repositories, with their passwords.",
+		Source:   "rules/common.yaml:678",
 	},
 	{
 		ID:       "hide-sops-age",
@@ -3139,6 +3446,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/sops/age",
 		Why:      "The age keys sops decrypts secrets files with.",
+		Source:   "rules/common.yaml:681",
 	},
 	{
 		ID:       "hide-hub",
@@ -3146,6 +3454,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/hub",
 		Why:      "hub's GitHub OAuth token.",
+		Source:   "rules/common.yaml:685",
 	},
 	{
 		ID:       "hide-glab",
@@ -3153,6 +3462,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/glab-cli",
 		Why:      "The GitLab CLI's tokens.",
+		Source:   "rules/common.yaml:688",
 	},
 	{
 		ID:       "hide-tea",
@@ -3160,6 +3470,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/tea",
 		Why:      "The Gitea CLI's tokens.",
+		Source:   "rules/common.yaml:691",
 	},
 	{
 		ID:       "hide-authinfo",
@@ -3167,6 +3478,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.authinfo",
 		Why:      "Emacs auth-source passwords, plain text in .netrc's format.",
+		Source:   "rules/common.yaml:694",
 	},
 	{
 		ID:       "hide-authinfo-gpg",
@@ -3174,6 +3486,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.authinfo.gpg",
 		Why:      "The same, encrypted; hidden so that a command cannot take it away to guess at.",
+		Source:   "rules/common.yaml:697",
 	},
 	{
 		ID:       "hide-gradle-properties",
@@ -3181,6 +3494,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.gradle/gradle.properties",
 		Why:      "Gradle's repository passwords and signing keys; reveal it for a build that needs its mirrors.",
+		Source:   "rules/common.yaml:701",
 	},
 	{
 		ID:       "hide-ivy-credentials",
@@ -3188,6 +3502,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ivy2/.credentials",
 		Why:      "sbt's and Ivy's repository passwords.",
+		Source:   "rules/common.yaml:704",
 	},
 	{
 		ID:       "hide-nuget-config",
@@ -3195,6 +3510,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.nuget/NuGet/NuGet.Config",
 		Why:      "NuGet feeds' API keys and clear-text passwords.",
+		Source:   "rules/common.yaml:707",
 	},
 	{
 		ID:       "hide-composer-auth",
@@ -3202,6 +3518,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/composer/auth.json",
 		Why:      "Composer's repository tokens.",
+		Source:   "rules/common.yaml:710",
 	},
 	{
 		ID:       "hide-composer-auth-legacy",
@@ -3209,6 +3526,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.composer/auth.json",
 		Why:      "Composer's repository tokens (older home).",
+		Source:   "rules/common.yaml:713",
 	},
 	{
 		ID:       "hide-pypoetry-auth",
@@ -3216,6 +3534,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/pypoetry/auth.toml",
 		Why:      "Poetry's repository passwords, where no keyring is available.",
+		Source:   "rules/common.yaml:716",
 	},
 	{
 		ID:       "hide-pub-credentials",
@@ -3223,6 +3542,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/dart/pub-credentials.json",
 		Why:      "Dart's pub.dev OAuth token.",
+		Source:   "rules/common.yaml:719",
 	},
 	{
 		ID:       "hide-pub-credentials-legacy",
@@ -3230,6 +3550,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pub-cache/credentials.json",
 		Why:      "Dart's pub.dev OAuth token (older location).",
+		Source:   "rules/common.yaml:722",
 	},
 	{
 		ID:       "hide-hex",
@@ -3237,6 +3558,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.hex/hex.config",
 		Why:      "Hex's (Elixir) API key.",
+		Source:   "rules/common.yaml:725",
 	},
 	{
 		ID:       "hide-my-cnf",
@@ -3244,6 +3566,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.my.cnf",
 		Why:      "MySQL and MariaDB client passwords.",
+		Source:   "rules/common.yaml:729",
 	},
 	{
 		ID:       "hide-mylogin-cnf",
@@ -3251,6 +3574,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mylogin.cnf",
 		Why:      "MySQL login paths, obfuscated, not encrypted.",
+		Source:   "rules/common.yaml:732",
 	},
 	{
 		ID:       "hide-1password",
@@ -3258,6 +3582,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/op",
 		Why:      "1Password CLI's configuration and session.",
+		Source:   "rules/common.yaml:736",
 	},
 	{
 		ID:       "hide-bitwarden",
@@ -3265,6 +3590,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/Bitwarden CLI",
 		Why:      "Bitwarden CLI's data.json, its vault and session key.",
+		Source:   "rules/common.yaml:739",
 	},
 	{
 		ID:       "hide-kwallet",
@@ -3272,6 +3598,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/kwalletd",
 		Why:      "KDE Wallet files.",
+		Source:   "rules/common.yaml:742",
 	},
 	{
 		ID:       "hide-lastpass",
@@ -3279,6 +3606,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/lpass",
 		Why:      "LastPass CLI's session and cached vault.",
+		Source:   "rules/common.yaml:745",
 	},
 	{
 		ID:       "hide-nssdb",
@@ -3286,6 +3614,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pki/nssdb",
 		Why:      "The NSS database (Chromium, Firefox tools), with client certificates and their private keys.",
+		Source:   "rules/common.yaml:748",
 	},
 	{
 		ID:       "hide-brave",
@@ -3293,6 +3622,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/BraveSoftware",
 		Why:      "Brave profiles, whose cookies and saved passwords are live logins.",
+		Source:   "rules/common.yaml:752",
 	},
 	{
 		ID:       "hide-edge",
@@ -3300,6 +3630,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/microsoft-edge",
 		Why:      "Edge profiles, whose cookies and saved passwords are live logins.",
+		Source:   "rules/common.yaml:755",
 	},
 	{
 		ID:       "hide-vivaldi",
@@ -3307,6 +3638,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/vivaldi",
 		Why:      "Vivaldi profiles, whose cookies and saved passwords are live logins.",
+		Source:   "rules/common.yaml:758",
 	},
 	{
 		ID:       "hide-thunderbird",
@@ -3314,6 +3646,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.thunderbird",
 		Why:      "Thunderbird profiles, with mail and saved account passwords.",
+		Source:   "rules/common.yaml:761",
 	},
 	{
 		ID:       "hide-slack",
@@ -3321,6 +3654,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/Slack",
 		Why:      "Slack's desktop session cookies, a live login to every workspace.",
+		Source:   "rules/common.yaml:764",
 	},
 	{
 		ID:       "hide-xauthority",
@@ -3328,6 +3662,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.Xauthority",
 		Why:      "The X server's authorization cookie.",
+		Source:   "rules/common.yaml:769",
 	},
 	{
 		ID:       "hide-iceauthority",
@@ -3335,6 +3670,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ICEauthority",
 		Why:      "The X session manager's authorization cookie.",
+		Source:   "rules/common.yaml:772",
 	},
 	{
 		ID:       "hide-bash-history",
@@ -3342,6 +3678,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.bash_history",
 		Why:      "bash's history.",
+		Source:   "rules/common.yaml:777",
 	},
 	{
 		ID:       "hide-zsh-history",
@@ -3349,6 +3686,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.zsh_history",
 		Why:      "zsh's history (its usual name).",
+		Source:   "rules/common.yaml:780",
 	},
 	{
 		ID:       "hide-histfile",
@@ -3356,6 +3694,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.histfile",
 		Why:      "zsh's history (the name zsh-newuser-install gives it).",
+		Source:   "rules/common.yaml:783",
 	},
 	{
 		ID:       "hide-sh-history",
@@ -3363,6 +3702,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.sh_history",
 		Why:      "ksh's and mksh's history.",
+		Source:   "rules/common.yaml:786",
 	},
 	{
 		ID:       "hide-fish-history",
@@ -3370,6 +3710,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/fish/fish_history",
 		Why:      "fish's history.",
+		Source:   "rules/common.yaml:789",
 	},
 	{
 		ID:       "hide-atuin",
@@ -3377,6 +3718,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/atuin",
 		Why:      "atuin's history database and the key that encrypts its sync.",
+		Source:   "rules/common.yaml:792",
 	},
 	{
 		ID:       "hide-python-history",
@@ -3384,6 +3726,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.python_history",
 		Why:      "The Python REPL's history.",
+		Source:   "rules/common.yaml:795",
 	},
 	{
 		ID:       "hide-ipython-history",
@@ -3391,6 +3734,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ipython/profile_default/history.sqlite",
 		Why:      "IPython's history, inputs and outputs.",
+		Source:   "rules/common.yaml:798",
 	},
 	{
 		ID:       "hide-node-repl-history",
@@ -3398,6 +3742,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.node_repl_history",
 		Why:      "Node's REPL history.",
+		Source:   "rules/common.yaml:801",
 	},
 	{
 		ID:       "hide-irb-history",
@@ -3405,6 +3750,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.irb_history",
 		Why:      "Ruby's irb history.",
+		Source:   "rules/common.yaml:804",
 	},
 	{
 		ID:       "hide-psql-history",
@@ -3412,6 +3758,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.psql_history",
 		Why:      "psql's history, which keeps ALTER ROLE ... PASSWORD statements.",
+		Source:   "rules/common.yaml:807",
 	},
 	{
 		ID:       "hide-mysql-history",
@@ -3419,6 +3766,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mysql_history",
 		Why:      "The mysql client's history, with passwords set in it.",
+		Source:   "rules/common.yaml:810",
 	},
 	{
 		ID:       "hide-sqlite-history",
@@ -3426,6 +3774,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.sqlite_history",
 		Why:      "sqlite3's history.",
+		Source:   "rules/common.yaml:813",
 	},
 	{
 		ID:       "hide-rediscli-history",
@@ -3433,6 +3782,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.rediscli_history",
 		Why:      "redis-cli's history, AUTH commands included.",
+		Source:   "rules/common.yaml:816",
 	},
 	{
 		ID:       "hide-mongosh",
@@ -3440,6 +3790,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mongodb/mongosh",
 		Why:      "mongosh's history, with connection strings and their passwords.",
+		Source:   "rules/common.yaml:819",
 	},
 	{
 		ID:       "hide-dbshell",
@@ -3447,6 +3798,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.dbshell",
 		Why:      "The legacy mongo shell's history.",
+		Source:   "rules/common.yaml:822",
 	},
 	{
 		ID:       "hide-lesshst",
@@ -3454,6 +3806,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.lesshst",
 		Why:      "less's search history, which holds whatever was searched for in logs and files.",
+		Source:   "rules/common.yaml:825",
 	},
 	{
 		ID:       "hide-viminfo",
@@ -3461,6 +3814,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.viminfo",
 		Why:      "Vim's registers, command and search history, with text yanked and typed in other files.",
+		Source:   "rules/common.yaml:828",
 	},
 	{
 		ID:       "hide-nvim-shada",
@@ -3468,6 +3822,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/state/nvim/shada",
 		Why:      "Neovim's registers, command and search history.",
+		Source:   "rules/common.yaml:831",
 	},
 	{
 		ID:       "hide-ssl-private",
@@ -3475,6 +3830,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssl/private",
 		Why:      "The host's TLS private keys.",
+		Source:   "rules/common.yaml:835",
 	},
 	{
 		ID:       "hide-letsencrypt",
@@ -3482,6 +3838,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/letsencrypt",
 		Why:      "Let's Encrypt's account key and every certificate's private key.",
+		Source:   "rules/common.yaml:838",
 	},
 	{
 		ID:       "hide-network-manager-connections",
@@ -3489,6 +3846,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/NetworkManager/system-connections",
 		Why:      "Wi-Fi and VPN passwords and keys.",
+		Source:   "rules/common.yaml:841",
 	},
 	{
 		ID:       "hide-wireguard",
@@ -3496,6 +3854,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/wireguard",
 		Why:      "WireGuard private keys.",
+		Source:   "rules/common.yaml:844",
 	},
 	{
 		ID:       "hide-openvpn",
@@ -3503,6 +3862,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/openvpn",
 		Why:      "OpenVPN keys and credentials files.",
+		Source:   "rules/common.yaml:847",
 	},
 	{
 		ID:       "hide-ipsec-secrets",
@@ -3510,6 +3870,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ipsec.secrets",
 		Why:      "IPsec pre-shared keys and private key passphrases.",
+		Source:   "rules/common.yaml:850",
 	},
 	{
 		ID:       "hide-ppp-chap-secrets",
@@ -3517,6 +3878,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ppp/chap-secrets",
 		Why:      "PPP CHAP passwords.",
+		Source:   "rules/common.yaml:853",
 	},
 	{
 		ID:       "hide-ppp-pap-secrets",
@@ -3524,6 +3886,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ppp/pap-secrets",
 		Why:      "PPP PAP passwords.",
+		Source:   "rules/common.yaml:856",
 	},
 	{
 		ID:       "hide-krb5-keytab",
@@ -3531,6 +3894,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/krb5.keytab",
 		Why:      "The host's Kerberos keys.",
+		Source:   "rules/common.yaml:859",
 	},
 	{
 		ID:       "hide-tailscale-state",
@@ -3538,6 +3902,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/lib/tailscale",
 		Why:      "tailscaled's node key; with it a command could join the tailnet as this machine.",
+		Source:   "rules/common.yaml:862",
 	},
 	{
 		ID:       "hide-sssd-secrets",
@@ -3545,6 +3910,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/lib/sss/secrets",
 		Why:      "SSSD's stored secrets.",
+		Source:   "rules/common.yaml:865",
 	},
 	{
 		ID:       "hide-astrid-home",
@@ -3552,6 +3918,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:ASTRID_HOME",
 		Why:      "The runtime's per-principal home, which strip-astrid-home only keeps the command from being told about: the directory stays readable at its path otherwise.",
+		Source:   "rules/common.yaml:874",
 	},
 	{
 		ID:       "hide-astrid-socket",
@@ -3559,6 +3926,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:ASTRID_SOCKET_PATH",
 		Why:      "The runtime's kernel socket: connectable at its path whatever the environment says, and the command would talk back to the kernel.",
+		Source:   "rules/common.yaml:880",
 	},
 	{
 		ID:       "hide-ssh-auth-sock",
@@ -3566,6 +3934,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:SSH_AUTH_SOCK",
 		Why:      "The ssh-agent socket, wherever the agent put it (outside /run/user, say).",
+		Source:   "rules/common.yaml:885",
 	},
 	{
 		ID:       "hide-xauthority-env",
@@ -3573,6 +3942,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XAUTHORITY",
 		Why:      "The X cookie, wherever the display manager put it.",
+		Source:   "rules/common.yaml:888",
 	},
 	{
 		ID:       "hide-gnupghome",
@@ -3580,6 +3950,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GNUPGHOME",
 		Why:      "GnuPG's home moved from ~/.gnupg, private keys and agent sockets with it.",
+		Source:   "rules/common.yaml:891",
 	},
 	{
 		ID:       "hide-password-store-env",
@@ -3587,6 +3958,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PASSWORD_STORE_DIR",
 		Why:      "pass(1)'s store moved from ~/.password-store.",
+		Source:   "rules/common.yaml:894",
 	},
 	{
 		ID:       "hide-kubeconfig",
@@ -3594,6 +3966,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env-list:KUBECONFIG",
 		Why:      "Every kubeconfig kubectl merges, a colon-separated list of files with cluster credentials.",
+		Source:   "rules/common.yaml:897",
 	},
 	{
 		ID:       "hide-talosconfig",
@@ -3601,6 +3974,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:TALOSCONFIG",
 		Why:      "talosctl's client key, moved from ~/.talos.",
+		Source:   "rules/common.yaml:900",
 	},
 	{
 		ID:       "hide-docker-config-env",
@@ -3608,6 +3982,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:DOCKER_CONFIG",
 		Why:      "Docker's config.json and its registry logins, moved from ~/.docker.",
+		Source:   "rules/common.yaml:903",
 	},
 	{
 		ID:       "hide-docker-cert-path",
@@ -3615,6 +3990,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:DOCKER_CERT_PATH",
 		Why:      "The client key for a remote Docker daemon over TLS.",
+		Source:   "rules/common.yaml:906",
 	},
 	{
 		ID:       "hide-aws-shared-credentials",
@@ -3622,6 +3998,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AWS_SHARED_CREDENTIALS_FILE",
 		Why:      "AWS access keys moved from ~/.aws/credentials.",
+		Source:   "rules/common.yaml:909",
 	},
 	{
 		ID:       "hide-aws-config-file",
@@ -3629,6 +4006,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AWS_CONFIG_FILE",
 		Why:      "AWS profiles moved from ~/.aws/config, with SSO sessions and credential processes.",
+		Source:   "rules/common.yaml:912",
 	},
 	{
 		ID:       "hide-google-application-credentials",
@@ -3636,6 +4014,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GOOGLE_APPLICATION_CREDENTIALS",
 		Why:      "A Google service account's private key, named by the variable the client libraries read.",
+		Source:   "rules/common.yaml:915",
 	},
 	{
 		ID:       "hide-cloudsdk-config",
@@ -3643,6 +4022,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CLOUDSDK_CONFIG",
 		Why:      "gcloud's configuration and tokens, moved from ~/.config/gcloud.",
+		Source:   "rules/common.yaml:918",
 	},
 	{
 		ID:       "hide-azure-config-dir",
@@ -3650,6 +4030,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AZURE_CONFIG_DIR",
 		Why:      "The Azure CLI's tokens, moved from ~/.azure.",
+		Source:   "rules/common.yaml:921",
 	},
 	{
 		ID:       "hide-gh-config-dir",
@@ -3657,6 +4038,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GH_CONFIG_DIR",
 		Why:      "The GitHub CLI's OAuth token, moved from ~/.config/gh.",
+		Source:   "rules/common.yaml:924",
 	},
 	{
 		ID:       "hide-tf-cli-config-file",
@@ -3664,6 +4046,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:TF_CLI_CONFIG_FILE",
 		Why:      "Terraform's CLI configuration and its registry tokens, moved from ~/.terraformrc.",
+		Source:   "rules/common.yaml:927",
 	},
 	{
 		ID:       "hide-npm-userconfig",
@@ -3671,6 +4054,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:NPM_CONFIG_USERCONFIG",
 		Why:      "npm's user configuration and its registry tokens, moved from ~/.npmrc.",
+		Source:   "rules/common.yaml:930",
 	},
 	{
 		ID:       "hide-npm-userconfig-lower",
@@ -3678,6 +4062,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:npm_config_userconfig",
 		Why:      "The same, as npm itself sets it for the scripts it runs.",
+		Source:   "rules/common.yaml:933",
 	},
 	{
 		ID:       "hide-cargo-home-credentials",
@@ -3685,6 +4070,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CARGO_HOME/credentials.toml",
 		Why:      "The crates.io token, where CARGO_HOME moves cargo's files.",
+		Source:   "rules/common.yaml:936",
 	},
 	{
 		ID:       "hide-cargo-home-credentials-legacy",
@@ -3692,6 +4078,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CARGO_HOME/credentials",
 		Why:      "The crates.io token under its older name, where CARGO_HOME moves it.",
+		Source:   "rules/common.yaml:939",
 	},
 	{
 		ID:       "hide-codex-home",
@@ -3699,6 +4086,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CODEX_HOME",
 		Why:      "Codex CLI's login and transcripts, moved from ~/.codex.",
+		Source:   "rules/common.yaml:942",
 	},
 	{
 		ID:       "hide-claude-config-dir",
@@ -3706,6 +4094,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CLAUDE_CONFIG_DIR",
 		Why:      "Claude Code's login, transcripts and settings, moved from ~/.claude.",
+		Source:   "rules/common.yaml:945",
 	},
 	{
 		ID:       "hide-hf-home-token",
@@ -3713,6 +4102,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HF_HOME/token",
 		Why:      "The Hugging Face token, where HF_HOME moves the library's files.",
+		Source:   "rules/common.yaml:948",
 	},
 	{
 		ID:       "hide-hf-token-path",
@@ -3720,6 +4110,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HF_TOKEN_PATH",
 		Why:      "The Hugging Face token file itself, when named directly.",
+		Source:   "rules/common.yaml:951",
 	},
 	{
 		ID:       "hide-pgpassfile",
@@ -3727,6 +4118,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PGPASSFILE",
 		Why:      "PostgreSQL passwords, moved from ~/.pgpass.",
+		Source:   "rules/common.yaml:954",
 	},
 	{
 		ID:       "hide-boto-config",
@@ -3734,6 +4126,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:BOTO_CONFIG",
 		Why:      "gsutil's and boto's credentials, moved from ~/.boto.",
+		Source:   "rules/common.yaml:957",
 	},
 	{
 		ID:       "hide-rclone-config-env",
@@ -3741,6 +4134,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:RCLONE_CONFIG",
 		Why:      "rclone's remotes and their secrets, moved from ~/.config/rclone.",
+		Source:   "rules/common.yaml:960",
 	},
 	{
 		ID:       "hide-sops-age-key-file",
@@ -3748,6 +4142,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:SOPS_AGE_KEY_FILE",
 		Why:      "The age key sops decrypts with, named directly.",
+		Source:   "rules/common.yaml:963",
 	},
 	{
 		ID:       "hide-ansible-vault-password-file",
@@ -3755,6 +4150,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:ANSIBLE_VAULT_PASSWORD_FILE",
 		Why:      "The password that opens Ansible vaults.",
+		Source:   "rules/common.yaml:966",
 	},
 	{
 		ID:       "hide-histfile-env",
@@ -3762,6 +4158,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HISTFILE",
 		Why:      "The shell history where HISTFILE puts it.",
+		Source:   "rules/common.yaml:969",
 	},
 	{
 		ID:       "hide-aws-web-identity-token",
@@ -3769,6 +4166,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AWS_WEB_IDENTITY_TOKEN_FILE",
 		Why:      "The OIDC token that, with AWS_ROLE_ARN, assumes the role (EKS pods, CI runners).",
+		Source:   "rules/common.yaml:974",
 	},
 	{
 		ID:       "hide-registry-auth-file",
@@ -3776,6 +4174,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:REGISTRY_AUTH_FILE",
 		Why:      "Podman, Buildah and Skopeo registry logins (auth.json) where the variable moves them.",
+		Source:   "rules/common.yaml:977",
 	},
 	{
 		ID:       "hide-netrc-env",
@@ -3783,6 +4182,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:NETRC",
 		Why:      "Logins in .netrc's format where NETRC moves them (the go command reads it).",
+		Source:   "rules/common.yaml:980",
 	},
 	{
 		ID:       "hide-pgsslkey",
@@ -3790,6 +4190,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PGSSLKEY",
 		Why:      "The private key of a PostgreSQL client certificate.",
+		Source:   "rules/common.yaml:983",
 	},
 	{
 		ID:       "hide-pgservicefile",
@@ -3797,6 +4198,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PGSERVICEFILE",
 		Why:      "PostgreSQL connection services, which may carry the password.",
+		Source:   "rules/common.yaml:986",
 	},
 	{
 		ID:       "hide-ansible-private-key",
@@ -3804,6 +4206,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:ANSIBLE_PRIVATE_KEY_FILE",
 		Why:      "The SSH private key Ansible connects to every managed host with.",
+		Source:   "rules/common.yaml:989",
 	},
 	{
 		ID:       "hide-azure-client-certificate",
@@ -3811,6 +4214,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AZURE_CLIENT_CERTIFICATE_PATH",
 		Why:      "A service principal's certificate with its private key (Azure identity libraries).",
+		Source:   "rules/common.yaml:992",
 	},
 	{
 		ID:       "hide-google-gha-creds",
@@ -3818,6 +4222,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GOOGLE_GHA_CREDS_PATH",
 		Why:      "The credentials file GitHub Actions' Google auth writes.",
+		Source:   "rules/common.yaml:995",
 	},
 	{
 		ID:       "hide-cloudsdk-access-token-file",
@@ -3825,6 +4230,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CLOUDSDK_AUTH_ACCESS_TOKEN_FILE",
 		Why:      "An access token gcloud uses instead of its login.",
+		Source:   "rules/common.yaml:998",
 	},
 	{
 		ID:       "hide-helm-registry-config",
@@ -3832,6 +4238,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HELM_REGISTRY_CONFIG",
 		Why:      "Helm's OCI registry logins where the variable moves them.",
+		Source:   "rules/common.yaml:1001",
 	},
 	{
 		ID:       "hide-mysql-login-file",
@@ -3839,6 +4246,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:MYSQL_TEST_LOGIN_FILE",
 		Why:      "mysql_config_editor's login paths (.mylogin.cnf), merely obfuscated, where the variable moves them.",
+		Source:   "rules/common.yaml:1004",
 	},
 	{
 		ID:       "hide-terraform-config",
@@ -3846,6 +4254,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:TERRAFORM_CONFIG",
 		Why:      "Terraform's CLI configuration under its older variable, with the credentials blocks TF_CLI_CONFIG_FILE's row hides.",
+		Source:   "rules/common.yaml:1007",
 	},
 	{
 		ID:       "hide-xdg-gh",
@@ -3853,6 +4262,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/gh",
 		Why:      "The GitHub CLI's OAuth token.",
+		Source:   "rules/common.yaml:1012",
 	},
 	{
 		ID:       "hide-xdg-gcloud",
@@ -3860,6 +4270,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/gcloud",
 		Why:      "Google Cloud refresh tokens.",
+		Source:   "rules/common.yaml:1015",
 	},
 	{
 		ID:       "hide-xdg-git-credentials",
@@ -3867,6 +4278,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/git/credentials",
 		Why:      "git's plain-text credential store.",
+		Source:   "rules/common.yaml:1018",
 	},
 	{
 		ID:       "hide-xdg-containers-auth",
@@ -3874,6 +4286,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/containers/auth.json",
 		Why:      "Registry logins for podman, buildah and skopeo.",
+		Source:   "rules/common.yaml:1021",
 	},
 	{
 		ID:       "hide-xdg-runtime-containers-auth",
@@ -3881,6 +4294,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_RUNTIME_DIR/containers/auth.json",
 		Why:      "Podman's default login file, where XDG_RUNTIME_DIR is not under /run/user.",
+		Source:   "rules/common.yaml:1024",
 	},
 	{
 		ID:       "hide-xdg-github-copilot",
@@ -3888,6 +4302,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/github-copilot",
 		Why:      "GitHub Copilot's OAuth token.",
+		Source:   "rules/common.yaml:1027",
 	},
 	{
 		ID:       "hide-xdg-hub",
@@ -3895,6 +4310,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/hub",
 		Why:      "hub's GitHub OAuth token.",
+		Source:   "rules/common.yaml:1030",
 	},
 	{
 		ID:       "hide-xdg-glab",
@@ -3902,6 +4318,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/glab-cli",
 		Why:      "The GitLab CLI's tokens.",
+		Source:   "rules/common.yaml:1033",
 	},
 	{
 		ID:       "hide-xdg-rclone",
@@ -3909,6 +4326,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/rclone/rclone.conf",
 		Why:      "rclone's remotes and their secrets.",
+		Source:   "rules/common.yaml:1036",
 	},
 	{
 		ID:       "hide-xdg-op",
@@ -3916,6 +4334,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/op",
 		Why:      "1Password CLI's configuration and session.",
+		Source:   "rules/common.yaml:1039",
 	},
 	{
 		ID:       "hide-xdg-doctl",
@@ -3923,6 +4342,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/doctl",
 		Why:      "DigitalOcean's access token.",
+		Source:   "rules/common.yaml:1042",
 	},
 	{
 		ID:       "hide-xdg-hcloud",
@@ -3930,6 +4350,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/hcloud",
 		Why:      "Hetzner Cloud's API tokens.",
+		Source:   "rules/common.yaml:1045",
 	},
 	{
 		ID:       "hide-xdg-helm-registry",
@@ -3937,6 +4358,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/helm/registry",
 		Why:      "Helm's OCI registry logins.",
+		Source:   "rules/common.yaml:1048",
 	},
 	{
 		ID:       "hide-xdg-sops-age",
@@ -3944,6 +4366,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/sops/age",
 		Why:      "The age keys sops decrypts with.",
+		Source:   "rules/common.yaml:1051",
 	},
 	{
 		ID:       "hide-xdg-composer-auth",
@@ -3951,6 +4374,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/composer/auth.json",
 		Why:      "Composer's repository tokens.",
+		Source:   "rules/common.yaml:1054",
 	},
 	{
 		ID:       "hide-xdg-pypoetry-auth",
@@ -3958,6 +4382,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/pypoetry/auth.toml",
 		Why:      "Poetry's repository passwords.",
+		Source:   "rules/common.yaml:1057",
 	},
 	{
 		ID:       "hide-xdg-configstore",
@@ -3965,6 +4390,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/configstore",
 		Why:      "Where node CLIs keep their logins.",
+		Source:   "rules/common.yaml:1060",
 	},
 	{
 		ID:       "hide-xdg-vscode-global-storage",
@@ -3972,6 +4398,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/Code/User/globalStorage",
 		Why:      "VS Code's extension state and tokens.",
+		Source:   "rules/common.yaml:1063",
 	},
 	{
 		ID:       "hide-xdg-chrome",
@@ -3979,6 +4406,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/google-chrome",
 		Why:      "Chrome profiles, live logins.",
+		Source:   "rules/common.yaml:1066",
 	},
 	{
 		ID:       "hide-xdg-chromium",
@@ -3986,6 +4414,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/chromium",
 		Why:      "Chromium profiles, live logins.",
+		Source:   "rules/common.yaml:1069",
 	},
 	{
 		ID:       "hide-xdg-keyrings",
@@ -3993,6 +4422,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_DATA_HOME/keyrings",
 		Why:      "GNOME keyring files.",
+		Source:   "rules/common.yaml:1072",
 	},
 	{
 		ID:       "hide-xdg-opencode-auth",
@@ -4000,6 +4430,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_DATA_HOME/opencode/auth.json",
 		Why:      "opencode's provider keys.",
+		Source:   "rules/common.yaml:1075",
 	},
 	{
 		ID:       "hide-xdg-fish-history",
@@ -4007,6 +4438,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_DATA_HOME/fish/fish_history",
 		Why:      "fish's history.",
+		Source:   "rules/common.yaml:1078",
 	},
 	{
 		ID:       "hide-xdg-atuin",
@@ -4014,6 +4446,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_DATA_HOME/atuin",
 		Why:      "atuin's history and its key.",
+		Source:   "rules/common.yaml:1081",
 	},
 	{
 		ID:       "hide-xdg-nvim-shada",
@@ -4021,6 +4454,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_STATE_HOME/nvim/shada",
 		Why:      "Neovim's registers and history.",
+		Source:   "rules/common.yaml:1084",
 	},
 	{
 		ID:       "hide-xdg-huggingface-token",
@@ -4028,6 +4462,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CACHE_HOME/huggingface/token",
 		Why:      "The Hugging Face access token.",
+		Source:   "rules/common.yaml:1087",
 	},
 	{
 		ID:       "hide-curlrc",
@@ -4035,6 +4470,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.curlrc",
 		Why:      "curl's configuration, read on every run: its user, proxy-user, oauth2-bearer and header = \"Authorization: ...\" lines are the credentials curl sends. A build rarely needs it.",
+		Source:   "rules/common.yaml:1093",
 	},
 	{
 		ID:       "hide-curl-home-curlrc",
@@ -4042,6 +4478,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CURL_HOME/.curlrc",
 		Why:      "curl's configuration where CURL_HOME moves it.",
+		Source:   "rules/common.yaml:1099",
 	},
 	{
 		ID:       "hide-xdg-curlrc",
@@ -4049,6 +4486,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/.curlrc",
 		Why:      "curl's configuration where curl 7.73 and later also look, under XDG_CONFIG_HOME.",
+		Source:   "rules/common.yaml:1102",
 	},
 	{
 		ID:       "hide-yarnrc-classic",
@@ -4056,6 +4494,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.yarnrc",
 		Why:      "Yarn 1's user configuration, where yarn login writes the registry's _authToken and the email, as \"KEY VALUE\" lines the redact section cannot read; the registry settings Yarn 1 needs are ~/.npmrc's, which is served redacted.",
+		Source:   "rules/common.yaml:1105",
 	},
 	{
 		ID:       "hide-bundle-config",
@@ -4063,6 +4502,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.bundle/config",
 		Why:      "Bundler's user configuration, where bundle config set --global keeps each private gem server's user:password (BUNDLE_GEMS__EXAMPLE__COM) under a key named after the host.",
+		Source:   "rules/common.yaml:1112",
 	},
 	{
 		ID:       "hide-bundle-user-config",
@@ -4070,6 +4510,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:BUNDLE_USER_CONFIG",
 		Why:      "Bundler's user configuration where BUNDLE_USER_CONFIG moves it.",
+		Source:   "rules/common.yaml:1118",
 	},
 	{
 		ID:       "hide-gradle-user-home-properties",
@@ -4077,6 +4518,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GRADLE_USER_HOME/gradle.properties",
 		Why:      "Gradle's user properties (repository passwords, signing keys' passphrases) where GRADLE_USER_HOME moves them.",
+		Source:   "rules/common.yaml:1121",
 	},
 	{
 		ID:       "hide-poetry-config-dir-auth",
@@ -4084,6 +4526,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:POETRY_CONFIG_DIR/auth.toml",
 		Why:      "Poetry's repository passwords where POETRY_CONFIG_DIR moves them.",
+		Source:   "rules/common.yaml:1124",
 	},
 	{
 		ID:       "hide-composer-home-auth",
@@ -4091,6 +4534,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:COMPOSER_HOME/auth.json",
 		Why:      "Composer's tokens (GitHub, GitLab, private Packagist) where COMPOSER_HOME moves them.",
+		Source:   "rules/common.yaml:1127",
 	},
 	{
 		ID:       "hide-hex-home-config",
@@ -4098,6 +4542,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HEX_HOME/hex.config",
 		Why:      "Hex's API key where HEX_HOME moves it.",
+		Source:   "rules/common.yaml:1130",
 	},
 	{
 		ID:       "hide-pub-cache-credentials",
@@ -4105,6 +4550,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PUB_CACHE/credentials.json",
 		Why:      "pub.dev's OAuth credentials where PUB_CACHE moves them.",
+		Source:   "rules/common.yaml:1133",
 	},
 	{
 		ID:       "hide-pulumi-credentials",
@@ -4112,6 +4558,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pulumi/credentials.json",
 		Why:      "Pulumi's access tokens for its cloud backends, which read and change the caller's stacks and their secrets.",
+		Source:   "rules/common.yaml:1136",
 	},
 	{
 		ID:       "hide-pulumi-home-credentials",
@@ -4119,6 +4566,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PULUMI_HOME/credentials.json",
 		Why:      "Pulumi's access tokens where PULUMI_HOME moves them.",
+		Source:   "rules/common.yaml:1139",
 	},
 	{
 		ID:       "hide-llm-keys",
@@ -4126,6 +4574,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/io.datasette.llm/keys.json",
 		Why:      "The llm CLI's model API keys (llm keys set openai ...).",
+		Source:   "rules/common.yaml:1142",
 	},
 	{
 		ID:       "hide-llm-user-path-keys",
@@ -4133,6 +4582,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:LLM_USER_PATH/keys.json",
 		Why:      "The llm CLI's API keys where LLM_USER_PATH moves them.",
+		Source:   "rules/common.yaml:1145",
 	},
 	{
 		ID:       "hide-openstack-clouds",
@@ -4140,6 +4590,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/openstack/clouds.yaml",
 		Why:      "OpenStack clouds' auth sections, passwords and application credentials included.",
+		Source:   "rules/common.yaml:1148",
 	},
 	{
 		ID:       "hide-os-client-config-file",
@@ -4147,6 +4598,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:OS_CLIENT_CONFIG_FILE",
 		Why:      "OpenStack's clouds.yaml where OS_CLIENT_CONFIG_FILE names it.",
+		Source:   "rules/common.yaml:1151",
 	},
 	{
 		ID:       "hide-jfrog",
@@ -4154,6 +4606,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.jfrog",
 		Why:      "The JFrog CLI's servers with their access tokens and passwords.",
+		Source:   "rules/common.yaml:1154",
 	},
 	{
 		ID:       "hide-jfrog-home",
@@ -4161,6 +4614,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:JFROG_CLI_HOME_DIR",
 		Why:      "The JFrog CLI's configuration where JFROG_CLI_HOME_DIR moves it.",
+		Source:   "rules/common.yaml:1157",
 	},
 	{
 		ID:       "hide-circleci-cli",
@@ -4168,6 +4622,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.circleci/cli.yml",
 		Why:      "The CircleCI CLI's personal API token.",
+		Source:   "rules/common.yaml:1160",
 	},
 	{
 		ID:       "hide-travis",
@@ -4175,6 +4630,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.travis/config.yml",
 		Why:      "The Travis CLI's access tokens per endpoint.",
+		Source:   "rules/common.yaml:1163",
 	},
 	{
 		ID:       "hide-minio-mc",
@@ -4182,6 +4638,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mc/config.json",
 		Why:      "MinIO's mc client, every alias with its access and secret key.",
+		Source:   "rules/common.yaml:1166",
 	},
 	{
 		ID:       "hide-minio-mcli",
@@ -4189,6 +4646,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mcli/config.json",
 		Why:      "The same, for mc packaged as mcli.",
+		Source:   "rules/common.yaml:1169",
 	},
 	{
 		ID:       "hide-cloudflared",
@@ -4196,6 +4654,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cloudflared",
 		Why:      "cloudflared's account certificate (cert.pem) and tunnel credentials, which run and create tunnels as the account.",
+		Source:   "rules/common.yaml:1172",
 	},
 	{
 		ID:       "hide-teleport-tsh",
@@ -4203,6 +4662,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.tsh",
 		Why:      "Teleport's tsh keys and certificates, which reach every server and cluster the caller's login does.",
+		Source:   "rules/common.yaml:1175",
 	},
 	{
 		ID:       "hide-aws-vault",
@@ -4210,6 +4670,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.awsvault",
 		Why:      "aws-vault's file backend, the caller's AWS keys encrypted with a passphrase a command can try offline.",
+		Source:   "rules/common.yaml:1178",
 	},
 	{
 		ID:       "hide-uv-credentials",
@@ -4217,6 +4678,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/uv/credentials",
 		Why:      "uv's stored index credentials (uv auth login).",
+		Source:   "rules/common.yaml:1181",
 	},
 	{
 		ID:       "hide-sbt-credentials",
@@ -4224,6 +4686,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.sbt/.credentials",
 		Why:      "sbt's repository user and password for publishing.",
+		Source:   "rules/common.yaml:1184",
 	},
 	{
 		ID:       "hide-bunfig",
@@ -4231,6 +4694,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.bunfig.toml",
 		Why:      "bun's global configuration, whose registry tokens sit in TOML inline tables (registry = { url = ..., token = ... }) that the redact section's line-by-line reading cannot take apart; a project's own bunfig.toml, in the workspace, is read as it is.",
+		Source:   "rules/common.yaml:1187",
 	},
 	{
 		ID:       "hide-bunfig-xdg",
@@ -4238,6 +4702,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/.bunfig.toml",
 		Why:      "bun's global configuration under XDG_CONFIG_HOME, where bun looks first.",
+		Source:   "rules/common.yaml:1194",
 	},
 	{
 		ID:       "hide-nvm-npmrc",
@@ -4245,6 +4710,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.nvm/versions/node/*/etc/npmrc",
 		Why:      "npm's global configuration for each Node version nvm installed, where npm config set --global writes registry tokens (_authToken, _auth, _password). The * is each name in ~/.nvm/versions/node when the spawn starts (at most 256, more is refused); a version installed during a run is not hidden.",
+		Source:   "rules/common.yaml:1197",
 	},
 	{
 		ID:       "hide-nvm-dir-npmrc",
@@ -4252,48 +4718,56 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:NVM_DIR/versions/node/*/etc/npmrc",
 		Why:      "The same files where NVM_DIR puts nvm outside ~/.nvm.",
+		Source:   "rules/common.yaml:1205",
 	},
 	{
 		ID:       "stdio-terminal",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: terminal as-is",
 		Why:      "Interactive programs need the terminal itself (line editing, window size, job control with --interactive). Reopening it gives nothing more; what the command could do with it is the seccomp section's (TIOCSTI) and --new-session's business.",
+		Source:   "rules/common.yaml:1220",
 	},
 	{
 		ID:       "stdio-null",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: null as-is",
 		Why:      "/dev/null reopened is /dev/null; the usual stand-in for no input.",
+		Source:   "rules/common.yaml:1229",
 	},
 	{
 		ID:       "stdio-pipe",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: pipe copy",
 		Why:      "A pipe or FIFO reopened through /proc/self/fd/0 for writing is the caller's end: a shell reading its script from that pipe (cat script.sh | bash, an agent driving one bash through stdin) would run what the command wrote, outside the sandbox. Reopened for reading, stdout's pipe gives the read end, output meant for the caller's reader. The copy reads ahead, as ssh does: input the command does not read is consumed.",
+		Source:   "rules/common.yaml:1234",
 	},
 	{
 		ID:       "stdio-socket",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: socket copy",
 		Why:      "A socket is two-way whatever the caller meant: stdin's socket can be written back to the peer, stdout's read from, and a unix socket's peer credentials are the caller's.",
+		Source:   "rules/common.yaml:1246",
 	},
 	{
 		ID:       "stdio-file",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: file copy",
 		Why:      "A redirected file reopened read-write through /proc/self/fd rewrites the host file (echo x >> /proc/self/fd/0 < file), whatever the mounts say.",
+		Source:   "rules/common.yaml:1254",
 	},
 	{
 		ID:       "stdio-device",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: device copy",
 		Why:      "A block device, or a character device that is no terminal or /dev/null, reopened read-write is the raw device.",
+		Source:   "rules/common.yaml:1262",
 	},
 	{
 		ID:       "stdio-dir",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: dir none",
 		Why:      "A directory descriptor opens the whole tree under it, hidden paths included, and takes no input or output: the command gets /dev/null.",
+		Source:   "rules/common.yaml:1269",
 	},
 	{
 		ID:       "protect-git-config",
@@ -4302,6 +4776,7 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitdir/config",
 		Reviewed: "The command can then set core.fsmonitor, core.sshCommand, an alias or a filter driver that the user's next git command runs unsandboxed. Only for runs that must write it (git remote add, git config, git submodule init, a checkout that sets an upstream).",
 		Why:      "git runs commands it names (core.fsmonitor at every git status, which shell prompts and editors run unasked; core.sshCommand, core.pager, filter and diff drivers, aliases) outside the sandbox.",
+		Source:   "rules/common.yaml:1296",
 	},
 	{
 		ID:       "protect-git-config-worktree",
@@ -4310,12 +4785,14 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitdir/config.worktree",
 		Reviewed: "The same as protect-git-config, for a worktree's own config.",
 		Why:      "With extensions.worktreeConfig, read like config, with the same commands. A missing one needs no placeholder: git reads it only when the protected config says so.",
+		Source:   "rules/common.yaml:1308",
 	},
 	{
 		ID:       "protect-git-hooks",
 		Platform: "any",
 		Emits:    "protect $gitdir/hooks",
 		Why:      "Hooks run at the user's next checkout, commit, merge or push, outside the sandbox, and git status never shows them.",
+		Source:   "rules/common.yaml:1317",
 	},
 	{
 		ID:       "protect-git-commondir",
@@ -4323,18 +4800,21 @@ var ruleTable = [...]Rule{
 		When:     "exists",
 		Emits:    "protect $gitdir/commondir",
 		Why:      "A worktree's pointer to the repository it shares; re-pointed, the next git command there reads another config and hooks. Where it is missing (a repository's own .git) an empty placeholder would stop git, which refuses an empty commondir, so none is made: see README for what a run can still create there.",
+		Source:   "rules/common.yaml:1322",
 	},
 	{
 		ID:       "protect-gitfile",
 		Platform: "any",
 		Emits:    "protect $gitfile",
 		Why:      "A .git file's gitdir: line says where the repository is (a worktree's, a submodule's); re-pointed at a directory the command made, the next git status there, or a recursive one in the parent, runs its config.",
+		Source:   "rules/common.yaml:1331",
 	},
 	{
 		ID:       "protect-hooks-path",
 		Platform: "any",
 		Emits:    "protect $hookspath",
 		Why:      "core.hooksPath (husky's .husky, say) moves the hooks into the working tree, where they run at the user's next commit like .git/hooks.",
+		Source:   "rules/common.yaml:1337",
 	},
 	{
 		ID:       "protect-git-include",
@@ -4343,54 +4823,63 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitinclude",
 		Reviewed: "The same as protect-git-config: the command can then write the settings the included file gives.",
 		Why:      "A git config's include.path or includeIf.*.path (a repository that shares its settings as a file in its tree, ../.gitconfig say) names a file git reads as config; in the working tree, written, it sets core.fsmonitor and the next git status runs it outside the sandbox. A missing one gets a placeholder, so it cannot be created.",
+		Source:   "rules/common.yaml:1342",
 	},
 	{
 		ID:       "protect-mcp-json",
 		Platform: "any",
 		Emits:    "protect $root/.mcp.json",
 		Why:      "Agent hosts start the MCP servers it lists, as commands, when they open the project.",
+		Source:   "rules/common.yaml:1354",
 	},
 	{
 		ID:       "protect-claude",
 		Platform: "any",
 		Emits:    "protect $root/.claude",
 		Why:      "Claude Code's project settings, hooks and commands run when it opens the project.",
+		Source:   "rules/common.yaml:1357",
 	},
 	{
 		ID:       "protect-codex",
 		Platform: "any",
 		Emits:    "protect $root/.codex",
 		Why:      "Codex's project configuration, which can name commands and MCP servers.",
+		Source:   "rules/common.yaml:1360",
 	},
 	{
 		ID:       "protect-gemini",
 		Platform: "any",
 		Emits:    "protect $root/.gemini",
 		Why:      "Gemini CLI's project settings, which start MCP servers and tools.",
+		Source:   "rules/common.yaml:1363",
 	},
 	{
 		ID:       "protect-cursor",
 		Platform: "any",
 		Emits:    "protect $root/.cursor",
 		Why:      "Cursor's project rules and MCP servers, started when it opens the folder.",
+		Source:   "rules/common.yaml:1366",
 	},
 	{
 		ID:       "protect-vscode",
 		Platform: "any",
 		Emits:    "protect $root/.vscode",
 		Why:      "VS Code tasks can run when the folder opens (runOn folderOpen), and settings name the interpreters and tools it starts.",
+		Source:   "rules/common.yaml:1369",
 	},
 	{
 		ID:       "protect-idea",
 		Platform: "any",
 		Emits:    "protect $root/.idea",
 		Why:      "JetBrains run configurations, external tools and startup tasks.",
+		Source:   "rules/common.yaml:1374",
 	},
 	{
 		ID:       "protect-devcontainer",
 		Platform: "any",
 		Emits:    "protect $root/.devcontainer",
 		Why:      "Dev container definitions whose initializeCommand runs on the host, and whose container gets the host's docker, when the folder opens.",
+		Source:   "rules/common.yaml:1377",
 	},
 	{
 		ID:       "cache-go-build",
@@ -4398,6 +4887,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-build: set GOCACHE=$dir",
 		Why:      "Go's compiled packages. The host's is read-only inside, where go build refuses to start without one; a writable host cache would feed objects compiled in the sandbox to unsandboxed builds, keyed by hashes nothing rechecks.",
+		Source:   "rules/common.yaml:1398",
 	},
 	{
 		ID:       "cache-go-mod",
@@ -4405,6 +4895,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-mod: set GOMODCACHE=$dir",
 		Why:      "Go's downloaded modules (GOPATH/pkg/mod), so a build with dependencies can fetch once and reuse them; extracted module trees are not rechecked against go.sum once there.",
+		Source:   "rules/common.yaml:1408",
 	},
 	{
 		ID:       "cache-go-path",
@@ -4412,6 +4903,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-path: set GOPATH=$dir",
 		Why:      "The rest of GOPATH: the checksum database's verified state (pkg/sumdb), without which go refuses a new module, and go install's binaries (bin), which then stay inside the sandbox's cache.",
+		Source:   "rules/common.yaml:1417",
 	},
 	{
 		ID:       "cache-npm",
@@ -4419,6 +4911,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache npm: set npm_config_cache=$dir",
 		Why:      "npm's package cache (_cacache): npm install writes there first, and fails on a read-only one.",
+		Source:   "rules/common.yaml:1426",
 	},
 	{
 		ID:       "cache-pip",
@@ -4426,6 +4919,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pip: set PIP_CACHE_DIR=$dir",
 		Why:      "pip's downloads and built wheels; a wheel built in the sandbox would otherwise be installed by later unsandboxed pip runs.",
+		Source:   "rules/common.yaml:1434",
 	},
 	{
 		ID:       "cache-cargo",
@@ -4433,6 +4927,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache cargo: set CARGO_HOME=$dir",
 		Why:      "cargo's registry index, crate downloads and git checkouts. cargo has no variable for those alone, so the whole cargo home is private: ~/.cargo/config.toml and the credentials in it are not read inside (a workspace's .cargo/config.toml still is), and cargo install puts binaries there, not on the host. rustup's proxies find toolchains through RUSTUP_HOME, which stays.",
+		Source:   "rules/common.yaml:1442",
 	},
 	{
 		ID:       "cache-yarn",
@@ -4440,6 +4935,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn: set YARN_CACHE_FOLDER=$dir",
 		Why:      "Yarn 1's package cache.",
+		Source:   "rules/common.yaml:1454",
 	},
 	{
 		ID:       "cache-yarn-berry",
@@ -4447,6 +4943,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn-berry: set YARN_GLOBAL_FOLDER=$dir",
 		Why:      "Yarn 2+'s global folder, which holds its shared package cache and metadata.",
+		Source:   "rules/common.yaml:1460",
 	},
 	{
 		ID:       "cache-pnpm",
@@ -4454,6 +4951,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pnpm: set PNPM_HOME=$dir",
 		Why:      "pnpm's home, where its content-addressed store lives when PNPM_HOME is set (and global installs go). npm_config_store_dir would move the store alone, but npm warns about that variable on every run.",
+		Source:   "rules/common.yaml:1468",
 	},
 	{
 		ID:       "cache-maven",
@@ -4461,6 +4959,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache maven: set MAVEN_ARGS=-Dmaven.repo.local=$dir",
 		Why:      "Maven's local repository of downloaded artifacts and plugins, which Maven runs. MAVEN_ARGS (Maven 3.9+) rather than MAVEN_OPTS, which callers set for the JVM (-Xmx) and this would replace.",
+		Source:   "rules/common.yaml:1477",
 	},
 	{
 		ID:       "cache-gradle",
@@ -4468,6 +4967,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache gradle: set GRADLE_USER_HOME=$dir",
 		Why:      "Gradle's caches, wrapper distributions and daemons. Gradle has no variable for the caches alone: ~/.gradle/gradle.properties (and any credentials in it) is not read inside.",
+		Source:   "rules/common.yaml:1487",
 	},
 	{
 		ID:       "cache-xdg",
@@ -4475,6 +4975,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache xdg: set XDG_CACHE_HOME=$dir",
 		Why:      "Every other tool that keeps its cache under the XDG cache directory (node-gyp's headers, pnpm's metadata, pre-commit, ruff, deno, bazel, ...), which would otherwise fail on the read-only home or, through a write path, share one with the host. Without npm_config_devdir, which npm warns about on every run, node-gyp's headers land here.",
+		Source:   "rules/common.yaml:1496",
 	},
 	{
 		ID:       "offline-npm",
@@ -4482,6 +4983,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set npm_config_offline=true",
 		Why:      "npm installs from its cache and fails at once with ENOTCACHED for what is not there, instead of 70 s of retries (fetch-retries 2, up to 60 s apart) on a network it cannot reach.",
+		Source:   "rules/common.yaml:1634",
 	},
 	{
 		ID:       "offline-yarn",
@@ -4489,6 +4991,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set YARN_ENABLE_NETWORK=0",
 		Why:      "Yarn 2+ works from its cache and says the network is disabled, instead of retrying.",
+		Source:   "rules/common.yaml:1641",
 	},
 	{
 		ID:       "offline-go",
@@ -4496,6 +4999,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set GOPROXY=off",
 		Why:      "go builds from its module cache and names a missing module at once (\"module lookup disabled by GOPROXY=off\") instead of a dial error per proxy in the list.",
+		Source:   "rules/common.yaml:1645",
 	},
 	{
 		ID:       "offline-cargo",
@@ -4503,6 +5007,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set CARGO_NET_OFFLINE=true",
 		Why:      "cargo resolves from its downloaded index and crates, and says what it lacks, instead of retrying.",
+		Source:   "rules/common.yaml:1652",
 	},
 	{
 		ID:       "offline-pip",
@@ -4510,6 +5015,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set PIP_RETRIES=0",
 		Why:      "pip tries the index once instead of five times with back-off.",
+		Source:   "rules/common.yaml:1656",
 	},
 	{
 		ID:       "refuse-this-network",
@@ -4517,6 +5023,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 0.0.0.0/8 in the proxy",
 		Why:      "\"This network\" and the unspecified address, which connect() takes as the host itself.",
+		Source:   "rules/common.yaml:1967",
 	},
 	{
 		ID:       "refuse-private-10",
@@ -4524,6 +5031,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 10.0.0.0/8 in the proxy",
 		Why:      "A private network (RFC 1918), the local network's servers and routers.",
+		Source:   "rules/common.yaml:1970",
 	},
 	{
 		ID:       "refuse-cgnat",
@@ -4531,6 +5039,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100.64.0.0/10 in the proxy",
 		Why:      "Carrier-grade NAT's shared space (RFC 6598), the provider's side of the local network.",
+		Source:   "rules/common.yaml:1973",
 	},
 	{
 		ID:       "refuse-loopback-v4",
@@ -4538,6 +5047,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 127.0.0.0/8 in the proxy",
 		Why:      "Loopback, the host's own services (databases, dev servers, agents).",
+		Source:   "rules/common.yaml:1976",
 	},
 	{
 		ID:       "refuse-link-local-v4",
@@ -4545,6 +5055,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 169.254.0.0/16 in the proxy",
 		Why:      "Link-local, where cloud metadata services hand out the machine's credentials (169.254.169.254).",
+		Source:   "rules/common.yaml:1979",
 	},
 	{
 		ID:       "refuse-private-172",
@@ -4552,6 +5063,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 172.16.0.0/12 in the proxy",
 		Why:      "A private network (RFC 1918), Docker's default bridges among them.",
+		Source:   "rules/common.yaml:1982",
 	},
 	{
 		ID:       "refuse-ietf-protocol",
@@ -4559,6 +5071,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.0.0.0/24 in the proxy",
 		Why:      "IETF protocol assignments, not hosts on the internet.",
+		Source:   "rules/common.yaml:1985",
 	},
 	{
 		ID:       "refuse-private-192",
@@ -4566,6 +5079,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.168.0.0/16 in the proxy",
 		Why:      "A private network (RFC 1918), home and office routers.",
+		Source:   "rules/common.yaml:1988",
 	},
 	{
 		ID:       "refuse-benchmarking",
@@ -4573,6 +5087,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 198.18.0.0/15 in the proxy",
 		Why:      "Benchmarking (RFC 2544), used by some proxies and VPNs for local fake addresses.",
+		Source:   "rules/common.yaml:1991",
 	},
 	{
 		ID:       "refuse-multicast-v4",
@@ -4580,6 +5095,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 224.0.0.0/4 in the proxy",
 		Why:      "Multicast, the local network's discovery services.",
+		Source:   "rules/common.yaml:1994",
 	},
 	{
 		ID:       "refuse-reserved-v4",
@@ -4587,6 +5103,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 240.0.0.0/4 in the proxy",
 		Why:      "Reserved for future use, and the limited broadcast address.",
+		Source:   "rules/common.yaml:1997",
 	},
 	{
 		ID:       "refuse-v4-compatible",
@@ -4594,6 +5111,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::/96 in the proxy",
 		Why:      "The IPv6 unspecified and loopback addresses, and the deprecated IPv4-compatible ones, an IPv4 address by another name.",
+		Source:   "rules/common.yaml:2000",
 	},
 	{
 		ID:       "refuse-nat64",
@@ -4601,6 +5119,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b::/96 in the proxy",
 		Why:      "NAT64, an IPv4 address behind a gateway, which could be a private one.",
+		Source:   "rules/common.yaml:2003",
 	},
 	{
 		ID:       "refuse-nat64-local",
@@ -4608,6 +5127,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b:1::/48 in the proxy",
 		Why:      "Local-use NAT64, the same for a local translator.",
+		Source:   "rules/common.yaml:2006",
 	},
 	{
 		ID:       "refuse-6to4",
@@ -4615,6 +5135,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2002::/16 in the proxy",
 		Why:      "6to4, an IPv4 address behind a relay, which could be a private one.",
+		Source:   "rules/common.yaml:2009",
 	},
 	{
 		ID:       "refuse-unique-local",
@@ -4622,6 +5143,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fc00::/7 in the proxy",
 		Why:      "IPv6 unique local addresses, the private networks of IPv6.",
+		Source:   "rules/common.yaml:2012",
 	},
 	{
 		ID:       "refuse-link-local-v6",
@@ -4629,6 +5151,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fe80::/10 in the proxy",
 		Why:      "IPv6 link-local, the local segment's hosts.",
+		Source:   "rules/common.yaml:2015",
 	},
 	{
 		ID:       "refuse-site-local",
@@ -4636,6 +5159,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fec0::/10 in the proxy",
 		Why:      "IPv6 site-local (deprecated), still local where used.",
+		Source:   "rules/common.yaml:2018",
 	},
 	{
 		ID:       "refuse-multicast-v6",
@@ -4643,6 +5167,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ff00::/8 in the proxy",
 		Why:      "IPv6 multicast, the local network's discovery services.",
+		Source:   "rules/common.yaml:2021",
 	},
 	{
 		ID:       "refuse-v4-mapped",
@@ -4650,6 +5175,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::ffff:0.0.0.0/96 in the proxy",
 		Why:      "IPv4-mapped IPv6; the proxy also checks the IPv4 address it maps, against the rows above.",
+		Source:   "rules/common.yaml:2024",
 	},
 	{
 		ID:       "refuse-discard",
@@ -4657,6 +5183,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100::/64 in the proxy",
 		Why:      "The IPv6 discard prefix, not hosts.",
+		Source:   "rules/common.yaml:2027",
 	},
 	{
 		ID:       "refuse-teredo",
@@ -4664,6 +5191,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001::/32 in the proxy",
 		Why:      "Teredo, an IPv4 address behind a relay, which could be a private one.",
+		Source:   "rules/common.yaml:2030",
 	},
 	{
 		ID:       "refuse-orchid",
@@ -4671,6 +5199,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:10::/28 in the proxy",
 		Why:      "ORCHID identifiers, not routable addresses.",
+		Source:   "rules/common.yaml:2033",
 	},
 	{
 		ID:       "refuse-orchid-v2",
@@ -4678,6 +5207,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:20::/28 in the proxy",
 		Why:      "ORCHIDv2 identifiers, not routable addresses.",
+		Source:   "rules/common.yaml:2036",
 	},
 	{
 		ID:       "refuse-srv6",
@@ -4685,6 +5215,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 5f00::/16 in the proxy",
 		Why:      "SRv6 segment identifiers, the operator's routing, not hosts.",
+		Source:   "rules/common.yaml:2039",
 	},
 	{
 		ID:       "refuse-broadcast",
@@ -4692,6 +5223,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 255.255.255.255/32 in the proxy",
 		Why:      "The limited broadcast address (also within refuse-reserved-v4, named for the reader).",
+		Source:   "rules/common.yaml:2042",
 	},
 	{
 		ID:       "network-default-linux",
@@ -4699,6 +5231,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode proxy",
 		Why:      "A private network namespace whose only way out is the proxy: package managers and HTTP clients still fetch, but nothing of the host's network is in reach (its loopback services, its abstract unix sockets: an X server, D-Bus) and no private or loopback address unless listed. Mode host (--network host) is the explicit opt-in for tools that need raw sockets or UDP; mode off (--network off) for commands that need no network.",
+		Source:   "rules/common.yaml:1892",
 	},
 	{
 		ID:       "network-default-darwin",
@@ -4706,6 +5239,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode host",
 		Why:      "Mode host on macOS, for every entry point: mode proxy there is a listener on the host's loopback that NewCmd and sandtable run serve while the command runs (its port in the profile, proxy-outbound; its token in the proxy variables, proxy-auth-darwin), and Command and Prefix, which return before the command runs, have nothing to serve it from and refuse it. One default for every entry point keeps a Config sandboxed the same way wherever it is used; --network proxy opts in on NewCmd and sandtable run. The profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
+		Source:   "rules/common.yaml:1903",
 	},
 	{
 		ID:       "redact-npmrc",
@@ -4713,6 +5247,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
 		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too.",
+		Source:   "rules/common.yaml:1515",
 	},
 	{
 		ID:       "redact-yarnrc-yml",
@@ -4720,6 +5255,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.yarnrc.yml: remove npmAuthToken, npmAuthIdent; URL credentials",
 		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings.",
+		Source:   "rules/common.yaml:1525",
 	},
 	{
 		ID:       "redact-pip-conf",
@@ -4727,6 +5263,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration: an index-url or extra-index-url with the index's user:password@ (or token@) in it, beside the index itself, proxy and timeout settings.",
+		Source:   "rules/common.yaml:1534",
 	},
 	{
 		ID:       "redact-pip-conf-legacy",
@@ -4734,6 +5271,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration at its older place, read as well.",
+		Source:   "rules/common.yaml:1543",
 	},
 	{
 		ID:       "redact-gitconfig",
@@ -4741,6 +5279,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.gitconfig: remove extraheader; URL credentials",
 		Why:      "git's user configuration: an http.extraheader (an Authorization bearer or basic header) and tokens in remote or insteadOf URLs, beside the identity, aliases and settings git needs.",
+		Source:   "rules/common.yaml:1549",
 	},
 	{
 		ID:       "redact-gitconfig-xdg",
@@ -4748,6 +5287,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration where XDG_CONFIG_HOME puts it.",
+		Source:   "rules/common.yaml:1558",
 	},
 	{
 		ID:       "redact-git-config-global",
@@ -4755,6 +5295,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:GIT_CONFIG_GLOBAL: remove extraheader; URL credentials",
 		Why:      "git's user configuration where GIT_CONFIG_GLOBAL names it, in place of ~/.gitconfig.",
+		Source:   "rules/common.yaml:1567",
 	},
 	{
 		ID:       "redact-gitconfig-xdg-env",
@@ -4762,6 +5303,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration under XDG_CONFIG_HOME when it is set.",
+		Source:   "rules/common.yaml:1573",
 	},
 	{
 		ID:       "redact-pip-config-file",
@@ -4769,6 +5311,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:PIP_CONFIG_FILE: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration where PIP_CONFIG_FILE names it, with its index URLs' user:password@.",
+		Source:   "rules/common.yaml:1579",
 	},
 	{
 		ID:       "redact-pip-conf-xdg-env",
@@ -4776,6 +5319,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration under XDG_CONFIG_HOME when it is set.",
+		Source:   "rules/common.yaml:1585",
 	},
 	{
 		ID:       "redact-uv-toml",
@@ -4783,6 +5327,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration: an [[index]] url with user:password@ in it, beside the indexes and settings uv needs. TOML's KEY = VALUE lines read as ini's.",
+		Source:   "rules/common.yaml:1591",
 	},
 	{
 		ID:       "redact-uv-toml-xdg",
@@ -4790,6 +5335,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration under XDG_CONFIG_HOME when it is set.",
+		Source:   "rules/common.yaml:1600",
 	},
 	{
 		ID:       "redact-uv-config-file",
@@ -4797,6 +5343,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:UV_CONFIG_FILE: remove password, token; URL credentials",
 		Why:      "uv's configuration where UV_CONFIG_FILE names it.",
+		Source:   "rules/common.yaml:1606",
 	},
 	{
 		ID:       "redact-wgetrc",
@@ -4804,6 +5351,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.wgetrc: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration, read on every run: its password lines, beside settings a build relies on (timeouts, proxies, retries).",
+		Source:   "rules/common.yaml:1612",
 	},
 	{
 		ID:       "redact-wgetrc-env",
@@ -4811,6 +5359,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:WGETRC: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration where WGETRC names it.",
+		Source:   "rules/common.yaml:1620",
 	},
 	{
 		ID:       "proxy-auth-darwin",
@@ -4818,6 +5367,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be. A connection takes a slot of limit-proxy-connections only once it has presented the credential: before, 256 idle connections from any local process took every slot for the 30 s header timeout and the run's own clients got 503. Until then it is one of at most 32 pending ones, the oldest closed when another arrives, and closed after 5 s without the credential; a client that has the token sends it in its first bytes, so a flood of idle connections only ever closes its own (TestProxyAuthFloodStarvesNot). 32 holds a package manager's burst of new connections; 5 s is far above a loopback round trip.",
+		Source:   "rules/common.yaml:2050",
 	},
 }
 
