@@ -115,6 +115,13 @@ func emitProxyRefuse(f *jen.File, c *Common) {
 		}
 		g.Line()
 	})
+	f.Comment("refusedPrefixRules are the ids of refusedPrefixes' rows, in the same order.")
+	f.Var().Id("refusedPrefixRules").Op("=").Index(jen.Op("...")).String().ValuesFunc(func(g *jen.Group) {
+		for _, e := range c.ProxyRefuse {
+			g.Line().Lit(e.ID)
+		}
+		g.Line()
+	})
 }
 
 // docProxyRefuse renders the proxy-refuse section of docs/POLICY.md.

@@ -87,7 +87,7 @@ func cachePaths(res *resolved, cfg Config, p *plan) ([]pathFact, error) {
 		if c.perWorkspace {
 			scope = ws
 		}
-		facts = append(facts, fact(real+"/"+cacheSubdir+"/"+scope+"/"+c.dir, kindDir, p.workspace))
+		facts = append(facts, ruled(fact(real+"/"+cacheSubdir+"/"+scope+"/"+c.dir, kindDir, p.workspace), c.id))
 	}
 	return facts, nil
 }

@@ -119,7 +119,7 @@ func derivedFacts(res *resolved, derived []derivedPath, ws string, add func(path
 				continue
 			}
 			if checkResolved(field, d.path, real) == nil {
-				add(fact(real, kindMissing, ws))
+				add(ruled(fact(real, kindMissing, ws), defaultHidden[d.row].id))
 			}
 			continue
 		}
@@ -129,7 +129,7 @@ func derivedFacts(res *resolved, derived []derivedPath, ws string, add func(path
 		if err := checkResolved(field, d.path, real); err != nil {
 			return err
 		}
-		add(fact(real, kindOf(fi), ws))
+		add(ruled(fact(real, kindOf(fi), ws), defaultHidden[d.row].id))
 	}
 	return nil
 }

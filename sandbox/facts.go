@@ -131,7 +131,7 @@ func hiddenFacts(res *resolved, cfg Config, ws string) ([]pathFact, error) {
 				// (The table's path is valid, so checkResolved's verdict is
 				// checkPath's on real.)
 				if checkPath(field, real) == nil {
-					add(fact(real, kindMissing, ws))
+					add(ruled(fact(real, kindMissing, ws), d.id))
 				}
 				continue
 			}
@@ -141,7 +141,7 @@ func hiddenFacts(res *resolved, cfg Config, ws string) ([]pathFact, error) {
 			if checkPath(field, real) != nil {
 				return nil, checkResolved(field, defaultPath(d, home), real)
 			}
-			add(fact(real, kindOf(fi), ws))
+			add(ruled(fact(real, kindOf(fi), ws), d.id))
 		}
 		if starErr != nil {
 			return nil, starErr
@@ -239,6 +239,12 @@ func fact(real string, kind pathKind, ws string) pathFact {
 		ancestor: under(ws, real),
 		inside:   under(real, ws),
 	}
+}
+
+// ruled is f with the row that put it in the plan.
+func ruled(f pathFact, rule string) pathFact {
+	f.rule = rule
+	return f
 }
 
 // under reports whether p lies strictly below dir, without building dir+"/".

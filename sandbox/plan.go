@@ -28,6 +28,9 @@ type pathFact struct {
 	// sharedTemp: a host socket under a world-writable sticky directory
 	// (socketFacts).
 	sharedTemp bool
+	// rule is the row that put the path in the plan (a default-hidden,
+	// protect, redact or caches row); "" for a Config entry. Why names it.
+	rule string
 }
 
 // mount is one entry of the bwrap "mounts" group: the rule that emits it and

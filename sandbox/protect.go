@@ -78,7 +78,7 @@ func protectFacts(res *resolved, p *plan, cfg Config) ([]pathFact, error) {
 				}
 				if ok && !seen[f.path] {
 					seen[f.path] = true
-					out = append(out, f)
+					out = append(out, ruled(f, row.id))
 				}
 			}
 		}

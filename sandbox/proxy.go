@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -77,65 +78,46 @@ func newProxy(n Network) (*proxy, error) {
 	return p, nil
 }
 
-// refusal is a destination the policy does not allow.
-type refusal struct{ msg string }
+// refusal is a destination the policy does not allow, and the row that
+// refuses it (a proxy-refuse row for an address in its range, proxy-net
+// for the rest of the proxy's policy).
+type refusal struct{ msg, rule string }
 
 func (r *refusal) Error() string { return r.msg }
 
-func (p *proxy) refuse(dest, reason, fix string) error {
+// resolveError is a destination whose name did not resolve to an address.
+type resolveError struct {
+	host string
+	err  error // nil: the name has no address
+}
+
+func (e *resolveError) Error() string {
+	if e.err == nil {
+		return "resolve " + e.host + ": no address"
+	}
+	return "resolve " + e.host + ": " + e.err.Error()
+}
+
+func (e *resolveError) Unwrap() error { return e.err }
+
+func (p *proxy) refuse(dest, rule, reason, fix string) error {
 	msg := "sandbox: network proxy refused " + dest + ": " + reason + "; " + fix
 	if p.refused != nil {
 		p.refused(msg)
 	}
-	return &refusal{msg: msg}
+	return &refusal{msg: msg, rule: rule}
 }
 
 // connect dials host:port if the policy allows it: the name is resolved
 // once, each address checked, and only an allowed address dialled.
 func (p *proxy) connect(ctx context.Context, host string, port int) (net.Conn, error) {
-	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
-	dest := net.JoinHostPort(host, strconv.Itoa(port))
-	if host == "" || port < 1 || port > 65535 {
-		return nil, p.refuse(dest, "not a destination", "name a host and a port")
-	}
-	if err := p.notHostName(host, port); err != nil {
+	d, err := p.policy(ctx, host, port)
+	if err != nil {
 		return nil, err
 	}
-	// listed: an exact entry names host:port, so it may be non-public.
-	listed := false
-	if p.allow != nil {
-		in := false
-		for _, h := range p.allow {
-			if h.match(host, port) {
-				in = true
-				listed = listed || h.exact()
-			}
-		}
-		if !in {
-			return nil, p.refuse(dest, "not in the allowlist", "allow it with --allow-host "+dest+" (Config.Network.Allow)")
-		}
-	}
-	for _, h := range p.private {
-		listed = listed || h.match(host, port)
-	}
-	var addrs []netip.Addr
-	if ip, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{ip}
-	} else {
-		lctx, cancel := context.WithTimeout(ctx, proxyDialTimeout)
-		addrs, err = p.lookup(lctx, host)
-		cancel()
-		if err != nil {
-			return nil, fmt.Errorf("resolve %s: %w", host, err)
-		}
-	}
-	var firstBad string
 	var lastErr error
-	for _, ip := range addrs {
-		if kind, bad := p.refusedAddr(ip, port); bad && !listed {
-			if firstBad == "" {
-				firstBad = ip.Unmap().String() + ", " + kind
-			}
+	for _, ip := range d.addrs {
+		if _, _, bad := p.checkAddr(ip, port, d.listed); bad {
 			continue
 		}
 		dctx, cancel := context.WithTimeout(ctx, proxyDialTimeout)
@@ -149,18 +131,94 @@ func (p *proxy) connect(ctx context.Context, host string, port int) (net.Conn, e
 	if lastErr != nil {
 		return nil, lastErr
 	}
-	if firstBad != "" {
-		fix := "allow it with --allow-private " + dest + " (Config.Network.Private)"
-		if p.allow != nil {
-			fix = "allow it with --allow-host " + dest + " (Config.Network.Allow, an exact entry)"
-		}
-		what := "it resolves to " + firstBad
-		if _, err := netip.ParseAddr(host); err == nil {
-			what = "it is " + firstBad[strings.Index(firstBad, ", ")+2:]
-		}
-		return nil, p.refuse(dest, what, fix)
+	return nil, p.refuseAddr(d, port)
+}
+
+// admitted is a destination the proxy's name and list checks passed (policy): its
+// addresses, each still to be checked (checkAddr) before it is dialled.
+type admitted struct {
+	host, dest string
+	listed     bool // an exact entry names host:port: it may be non-public
+	addrs      []netip.Addr
+}
+
+// policy runs the policy's checks of host:port up to its addresses: the
+// name, the allowlist, and the one resolution of the name. It is the
+// decision connect dials from and Why answers with.
+func (p *proxy) policy(ctx context.Context, host string, port int) (admitted, error) {
+	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	d := admitted{host: host, dest: net.JoinHostPort(host, strconv.Itoa(port))}
+	if host == "" || port < 1 || port > 65535 {
+		return d, p.refuse(d.dest, "proxy-net", "not a destination", "name a host and a port")
 	}
-	return nil, fmt.Errorf("resolve %s: no address", host)
+	if err := p.notHostName(host, port); err != nil {
+		return d, err
+	}
+	if p.allow != nil {
+		in := false
+		for _, h := range p.allow {
+			if h.match(host, port) {
+				in = true
+				d.listed = d.listed || h.exact()
+			}
+		}
+		if !in {
+			return d, p.refuse(d.dest, "proxy-net", "not in the allowlist", "allow it with --allow-host "+d.dest+" (Config.Network.Allow)")
+		}
+	}
+	for _, h := range p.private {
+		d.listed = d.listed || h.match(host, port)
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		d.addrs = []netip.Addr{ip}
+		return d, nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, proxyDialTimeout)
+	addrs, err := p.lookup(lctx, host)
+	cancel()
+	if err != nil {
+		return d, &resolveError{host: host, err: err}
+	}
+	if len(addrs) == 0 {
+		return d, &resolveError{host: host}
+	}
+	d.addrs = addrs
+	return d, nil
+}
+
+// checkAddr reports whether the proxy refuses to dial ip for a destination
+// (listed: named exactly by a list), what kind of address it is, and the
+// row that refuses it.
+func (p *proxy) checkAddr(ip netip.Addr, port int, listed bool) (kind, rule string, bad bool) {
+	if listed {
+		return "", "", false
+	}
+	kind, bad = p.refusedAddr(ip, port)
+	if !bad {
+		return "", "", false
+	}
+	return kind, addrRule(ip), true
+}
+
+// refuseAddr is the refusal of d when none of its addresses may be dialled,
+// naming the first one and the row that refuses it.
+func (p *proxy) refuseAddr(d admitted, port int) error {
+	for _, ip := range d.addrs {
+		kind, rule, bad := p.checkAddr(ip, port, d.listed)
+		if !bad {
+			continue
+		}
+		fix := "allow it with --allow-private " + d.dest + " (Config.Network.Private)"
+		if p.allow != nil {
+			fix = "allow it with --allow-host " + d.dest + " (Config.Network.Allow, an exact entry)"
+		}
+		what := "it resolves to " + ip.Unmap().String() + ", " + kind
+		if _, err := netip.ParseAddr(d.host); err == nil {
+			what = "it is " + kind
+		}
+		return p.refuse(d.dest, rule, what, fix)
+	}
+	return &resolveError{host: d.host}
 }
 
 // serve accepts on ln until it is closed, one goroutine per connection.
@@ -304,13 +362,14 @@ func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
 	up, err := p.connect(context.Background(), host, int(binary.BigEndian.Uint16(pb)))
 	if err != nil {
 		var r *refusal
+		var re *resolveError
 		var op *net.OpError
 		switch {
 		case errors.As(err, &r):
 			socksReply(c, socksNotAllowed)
-		case errors.As(err, &op) && strings.Contains(op.Err.Error(), "refused"):
+		case errors.As(err, &op) && errors.Is(op.Err, syscall.ECONNREFUSED):
 			socksReply(c, socksRefused)
-		case strings.HasPrefix(err.Error(), "resolve "):
+		case errors.As(err, &re):
 			socksReply(c, socksUnreachable)
 		default:
 			socksReply(c, socksFailure)

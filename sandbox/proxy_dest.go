@@ -38,6 +38,18 @@ func privateAddrIn(ip netip.Addr, refused []netip.Prefix) (string, bool) {
 	return "", false
 }
 
+// addrRule is the proxy-refuse row whose range holds ip, or proxy-net,
+// whose policy refuses the host's own addresses and local routes.
+func addrRule(ip netip.Addr) string {
+	ip = ip.Unmap().WithZone("")
+	for i, p := range refusedPrefixes {
+		if p.Contains(ip) {
+			return refusedPrefixRules[i]
+		}
+	}
+	return "proxy-net"
+}
+
 // hostPattern is one destination of an allowlist: a name (exact, or
 // *.suffix for any name below it), or an IP literal, and a port, 0 for any.
 type hostPattern struct {

@@ -25,10 +25,10 @@ func (p *proxy) notHostName(host string, port int) error {
 		if ip.Zone() == "" {
 			return nil
 		}
-		return p.refuse(dest, "an IPv6 address with a zone", "name the address without its %zone")
+		return p.refuse(dest, "proxy-net", "an IPv6 address with a zone", "name the address without its %zone")
 	}
 	if validName(host) {
 		return nil
 	}
-	return p.refuse(dest, "not a host name or an IP address", "name the host in letters, digits, hyphens and dots")
+	return p.refuse(dest, "proxy-net", "not a host name or an IP address", "name the host in letters, digits, hyphens and dots")
 }

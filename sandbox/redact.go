@@ -40,7 +40,7 @@ func redactFacts(res *resolved, goos string, cfg Config, p *plan) error {
 			if goos == "darwin" {
 				if (err == nil || isMissing(err)) && !seenReal[real] && !underHidden(p, real) {
 					seenReal[real] = true
-					p.redacted = append(p.redacted, fact(real, kindFile, p.workspace))
+					p.redacted = append(p.redacted, ruled(fact(real, kindFile, p.workspace), rf.id))
 					p.redactData = append(p.redactData, nil)
 				}
 				continue
@@ -57,7 +57,7 @@ func redactFacts(res *resolved, goos string, cfg Config, p *plan) error {
 			if !ok {
 				continue
 			}
-			p.redacted = append(p.redacted, fact(real, kindFile, p.workspace))
+			p.redacted = append(p.redacted, ruled(fact(real, kindFile, p.workspace), rf.id))
 			p.redactData = append(p.redactData, redact(data, rf))
 		}
 	}

@@ -915,6 +915,36 @@ var refusedPrefixes = [...]netip.Prefix{
 	netip.PrefixFrom(netip.AddrFrom4([4]byte{255, 255, 255, 255}), 32),
 }
 
+// refusedPrefixRules are the ids of refusedPrefixes' rows, in the same order.
+var refusedPrefixRules = [...]string{
+	"refuse-this-network",
+	"refuse-private-10",
+	"refuse-cgnat",
+	"refuse-loopback-v4",
+	"refuse-link-local-v4",
+	"refuse-private-172",
+	"refuse-ietf-protocol",
+	"refuse-private-192",
+	"refuse-benchmarking",
+	"refuse-multicast-v4",
+	"refuse-reserved-v4",
+	"refuse-v4-compatible",
+	"refuse-nat64",
+	"refuse-nat64-local",
+	"refuse-6to4",
+	"refuse-unique-local",
+	"refuse-link-local-v6",
+	"refuse-site-local",
+	"refuse-multicast-v6",
+	"refuse-v4-mapped",
+	"refuse-discard",
+	"refuse-teredo",
+	"refuse-orchid",
+	"refuse-orchid-v2",
+	"refuse-srv6",
+	"refuse-broadcast",
+}
+
 // The refuse section's inputs, one bit each.
 const (
 	refuseWorkspace refuseInput = 1 << iota
