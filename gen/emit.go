@@ -199,6 +199,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		for _, e := range t.Common.Redact {
 			g.Add(row(e.Pos, e.ID, "any", "", "not revealed; on linux, a regular file", redactEmits(e), "", e.Why))
 		}
+		for _, e := range t.Common.Refuse {
+			g.Add(row(e.Pos, e.ID, "any", "", "refuse: "+e.Check+" ("+strings.Join(e.Inputs, ", ")+")", "refuse the spawn", "", e.Why))
+		}
 		for _, e := range t.Common.ProxyAuth {
 			g.Add(row(e.Pos, e.ID, e.Platform, "", "network proxy", "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))
 		}

@@ -99,6 +99,13 @@ func emitOffline(f *jen.File, c *Common) {
 		}
 		g.Line()
 	})
+	f.Comment("offlineEnvRules are the ids of offlineEnv's rows, in the same order.")
+	f.Var().Id("offlineEnvRules").Op("=").Index(jen.Op("...")).String().ValuesFunc(func(g *jen.Group) {
+		for _, e := range c.Offline {
+			g.Line().Lit(e.ID)
+		}
+		g.Line()
+	})
 }
 
 // docOffline renders the offline-env section of docs/POLICY.md.

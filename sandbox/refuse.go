@@ -122,9 +122,10 @@ func refuseInputs(rows []refuseRow, inputs []refuseSubject) error {
 			if err := s.run(row.check); err != nil {
 				if pe, ok := err.(*pathError); ok {
 					pe.problem += " (refuse: " + row.id + ")"
+					pe.rule = row.id
 					return pe
 				}
-				return fmt.Errorf("%w (refuse: %s)", err, row.id)
+				return &refusedError{rule: row.id, err: fmt.Errorf("%w (refuse: %s)", err, row.id)}
 			}
 		}
 	}

@@ -14,6 +14,7 @@ type pathError struct {
 	path    string
 	problem string
 	err     error
+	rule    string // the refuse row that refused it, "" for a syntax error
 }
 
 func (e *pathError) Error() string {

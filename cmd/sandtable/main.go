@@ -27,6 +27,7 @@ var commands = []command{
 	{"run", "run a command in the sandbox and exit with its status", cmdRun},
 	{"explain", "print the sandbox command line (or macOS profile) run would use", cmdExplain},
 	{"probe", "say whether the sandbox works here, and the fix if it does not", cmdProbe},
+	{"why", "say what the sandbox decides about a path, host or variable, and which row", cmdWhy},
 	{"rules", "print the rule table: id, condition and why", cmdRules},
 	{"version", "print the version and commit this binary was built from", cmdVersion},
 }
