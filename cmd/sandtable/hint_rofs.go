@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"unicode"
@@ -59,19 +60,22 @@ func teeStderr() *stderrTail {
 
 // hintPatterns are the lines readOnlyHints looks for, and the paths in
 // them; compiled on first use, after a failed run only.
-var hintPatterns = sync.OnceValue(func() [3]*regexp.Regexp {
-	return [3]*regexp.Regexp{
+var hintPatterns = sync.OnceValue(func() [4]*regexp.Regexp {
+	return [4]*regexp.Regexp{
 		regexp.MustCompile(`(?i)read-only file system|\bEROFS\b|errno 30\b`),
 		regexp.MustCompile(`(?i)permission denied|\bEACCES\b|errno 13\b`),
 		regexp.MustCompile(`(?:^|[\s'"(\[=:‘“\x60])(/[^\s'"():,;\]\x60‘’“”]+)`),
+		regexp.MustCompile(`(?i)no such file or directory|\bENOENT\b|errno 2\b|not found|cannot open|not a directory`),
 	}
 })
 
 // readOnlyHints are what run adds after a failed CMD: for each path its
-// stderr reports as a read-only file system, or as permission denied where
-// the host would allow the write, and that lies outside every place the
-// sandbox makes writable, the --write that would grant it (and the mkdir
-// it needs first). At most three.
+// stderr names in a failure (missing, read-only, permission denied) that
+// exists on the host and that the sandbox hides or redacts, the row and
+// the --reveal that shows it; for each path it reports as a read-only file
+// system, or as permission denied where the host would allow the write,
+// and that lies outside every place the sandbox makes writable, the
+// --write that would grant it (and what creates it first). At most three.
 func readOnlyHints(stderr string, cfg sandbox.Config) []string {
 	writable := append([]string{cfg.Workspace, "/tmp", "/dev", "/proc", "/sys"}, cfg.Write...)
 	if root, err := sandbox.CacheRoot(); err == nil && root != "" && !cfg.NoCache {
@@ -79,20 +83,28 @@ func readOnlyHints(stderr string, cfg sandbox.Config) []string {
 	}
 	home, _ := os.UserHomeDir()
 	p := hintPatterns()
-	readOnlyLine, deniedLine, pathInLine := p[0], p[1], p[2]
+	readOnlyLine, deniedLine, pathInLine, missingLine := p[0], p[1], p[2], p[3]
 	var hints []string
 	seen := map[string]bool{}
 	for line := range strings.Lines(stderr) {
 		rofs := readOnlyLine.MatchString(line)
-		if !rofs && !deniedLine.MatchString(line) {
+		denied := deniedLine.MatchString(line)
+		if !rofs && !denied && !missingLine.MatchString(line) {
 			continue
 		}
 		for _, m := range pathInLine.FindAllStringSubmatch(line, -1) {
 			p := filepath.Clean(strings.TrimRight(m[1], "."))
-			if seen[p] || under(p, writable) || len(hints) == 3 || !printable(p) {
+			if seen[p] || len(hints) == 3 || !printable(p) {
 				continue
 			}
 			seen[p] = true
+			if h := hiddenHint(p, cfg); h != "" {
+				hints = append(hints, h)
+				continue
+			}
+			if !rofs && !denied || under(p, writable) {
+				continue
+			}
 			if h, grant := grantHint(p, home); h != "" && !seen["grant:"+grant] {
 				seen["grant:"+grant] = true
 				hints = append(hints, h)
@@ -103,6 +115,29 @@ func readOnlyHints(stderr string, cfg sandbox.Config) []string {
 		hints = append(hints, "sandtable: hint: with --no-cache the tools' caches are the host's, read-only; without it each is private to the sandbox and writable")
 	}
 	return hints
+}
+
+// hiddenHint names the row that hides p in the sandbox cfg describes, or
+// redacts it, and the --reveal that shows it (or that a flag of the
+// caller's own hid it); "" when the sandbox shows p.
+func hiddenHint(p string, cfg sandbox.Config) string {
+	if _, err := os.Lstat(p); err != nil {
+		return "" // missing on the host too: not the sandbox's doing
+	}
+	a, err := sandbox.Why(runtime.GOOS, cfg, p)
+	if err != nil || a.Decision != "hidden" && a.Decision != "redacted" {
+		return ""
+	}
+	msg := "sandtable: hint: " + p + " is " + a.Decision + " in the sandbox by rule " + a.Rule.ID + " (" + a.Rule.Source + ")"
+	switch {
+	case a.Change != "" && a.Refused != nil:
+		msg += "; " + a.Change + " is refused by " + a.Refused.ID
+	case a.Change != "":
+		msg += "; to show it to the command, run again with " + a.Change + " (sandtable why " + shellQuote(p) + " says more)"
+	case a.Via == nil && a.Kind != "socket":
+		msg += ", for a --hide of this run"
+	}
+	return msg
 }
 
 // grantHint says how to let the command write p, which the host would let
@@ -129,22 +164,26 @@ func grantHint(p, home string) (hint, grant string) {
 		// caller into granting what runs outside the sandbox later.
 		return msg + "; no --write is suggested for a dot path in the home directory (shell startup files, ~/.ssh, ~/.config), which programs outside the sandbox read as configuration", p
 	}
-	grant, mkdir := anc, ""
-
+	grant, create := anc, ""
 	if anc != p {
 		if fi, err := os.Stat(anc); err == nil && fi.IsDir() && (anc == home || under(home, []string{anc})) {
 			rest := strings.TrimPrefix(strings.TrimPrefix(p, anc), "/")
-			first, _, _ := strings.Cut(rest, "/")
+			first, more, _ := strings.Cut(rest, "/")
 			grant = filepath.Join(anc, first)
-			mkdir = grant
+			// A name with more below it is a directory; the last name may
+			// be the file itself.
+			create = "mkdir -p " + shellQuote(grant)
+			if more == "" {
+				create = "touch " + shellQuote(grant) + " for a file, mkdir -p " + shellQuote(grant) + " for a directory"
+			}
 		}
 	}
 	if grant == home || home != "" && under(home, []string{grant}) {
 		return msg + "; --write cannot grant the home directory or a directory above it", grant
 	}
 	msg += "; to let the command write it, run again with --write " + shellQuote(grant)
-	if mkdir != "" {
-		msg += " (create it first if it is a directory: mkdir -p " + shellQuote(mkdir) + ")"
+	if create != "" {
+		msg += " (create it first: " + create + ")"
 	}
 	return msg, grant
 }

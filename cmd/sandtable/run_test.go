@@ -377,7 +377,7 @@ func TestRunReadOnlyHint(t *testing.T) {
 	dir := filepath.Join(e.home, "newdir")
 	r := e.run(t, "", "run", "--", "sh", "-c", `mkdir "$HOME/newdir"`)
 	want := "sandtable: hint: " + dir + " is read-only in the sandbox"
-	grant := "run again with --write " + dir + " (create it first if it is a directory: mkdir -p " + dir + ")"
+	grant := "run again with --write " + dir + " (create it first: touch " + dir + " for a file, mkdir -p " + dir + " for a directory)"
 	i, j := strings.Index(r.stderr, "Read-only file system"), strings.Index(r.stderr, want)
 	if r.code == 0 || i < 0 || j < i || !strings.Contains(r.stderr, grant) {
 		t.Fatalf("exit %d, stderr:\n%s\nwant the command's error, then %q ... %q", r.code, r.stderr, want, grant)
@@ -392,6 +392,35 @@ func TestRunReadOnlyHint(t *testing.T) {
 		if r := e.run(t, "", "run", "--", "sh", "-c", script); strings.Contains(r.stderr, "hint") {
 			t.Errorf("%s: a hint without a failure on a path: %q", script, r.stderr)
 		}
+	}
+}
+
+// TestRunHiddenHint: a command that fails reading a file the sandbox hides
+// (a key under ~/.ssh, "No such file or directory") gets its own error and
+// then the row that hides it and the --reveal that shows it; following
+// the hint shows the file. Control: a path missing on the host too gets no
+// hint.
+func TestRunHiddenHint(t *testing.T) {
+	requireBwrap(t)
+	e := newEnv(t)
+	key := filepath.Join(e.home, ".ssh", "id_rsa")
+	if err := os.MkdirAll(filepath.Dir(key), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	e.write(t, key, "KEY\n", 0o600)
+	r := e.run(t, "", "run", "--", "cat", key)
+	want := "sandtable: hint: " + key + " is hidden in the sandbox by rule hide-ssh (rules/common.yaml:"
+	reveal := "run again with --reveal " + filepath.Dir(key)
+	i, j := strings.Index(r.stderr, "No such file or directory"), strings.Index(r.stderr, want)
+	if r.code == 0 || i < 0 || j < i || !strings.Contains(r.stderr, reveal) {
+		t.Fatalf("exit %d, stderr:\n%s\nwant the command's error, then %q ... %q", r.code, r.stderr, want, reveal)
+	}
+	if r := e.run(t, "", "run", "--reveal", filepath.Dir(key), "--", "cat", key); r.code != 0 || r.stdout != "KEY\n" {
+		t.Errorf("following the hint: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	missing := filepath.Join(e.home, "no-such-file")
+	if r := e.run(t, "", "run", "--", "cat", missing); r.code == 0 || strings.Contains(r.stderr, "hint") {
+		t.Errorf("control, %s missing on the host: exit %d, stderr %q; want no hint", missing, r.code, r.stderr)
 	}
 }
 
