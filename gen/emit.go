@@ -200,7 +200,7 @@ func emitRuleTable(f *jen.File, t *Table) {
 			g.Add(row(e.Pos, e.ID, "any", "", "not revealed; on linux, a regular file", redactEmits(e), "", e.Why))
 		}
 		for _, e := range t.Common.Refuse {
-			g.Add(row(e.Pos, e.ID, "any", "", "refuse: "+e.Check+" ("+strings.Join(e.Inputs, ", ")+")", "refuse the spawn", "", e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", e.Check, "refuse: "+strings.Join(e.Inputs, ", "), "", e.Why))
 		}
 		for _, e := range t.Common.ProxyAuth {
 			g.Add(row(e.Pos, e.ID, e.Platform, "", "network proxy", "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))

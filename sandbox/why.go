@@ -511,3 +511,58 @@ func tableEnvRule(p *plan, name string) string {
 	}
 	return ""
 }
+
+// HiddenPath is one entry of the hidden set of a Config, resolved on this
+// machine: a default-hidden or redact row, or a path the Config hides.
+type HiddenPath struct {
+	Rule Rule   // the row; its ID is "" for a path of Config.Hidden
+	Path string // resolved; "" when the row names nothing here
+	// State is hidden (the path exists and is hidden), absent (nothing
+	// there now: on Linux nothing is mounted, and a run it appears in is
+	// stopped), redacted (served without its credentials), or none (the
+	// row names no path here: revealed, its variable unset, or no home).
+	State string
+}
+
+// HiddenSet lists cfg's hidden set for goos as the plan resolves it here:
+// the table's default-hidden rows in table order, each with what it hides
+// (a derived row may hide several paths), then the redact rows, then
+// Config.Hidden.
+func HiddenSet(goos string, cfg Config) ([]HiddenPath, error) {
+	cfg.Policy = Required
+	p, err := newPlan(goos, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var out []HiddenPath
+	add := func(id string, facts []pathFact, state func(pathFact) string) {
+		found := false
+		for _, f := range facts {
+			if f.rule == id {
+				out = append(out, HiddenPath{Rule: ruleFor("any", id), Path: f.path, State: state(f)})
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, HiddenPath{Rule: ruleFor("any", id), State: "none"})
+		}
+	}
+	hiddenState := func(f pathFact) string {
+		if f.kind == kindMissing {
+			return "absent"
+		}
+		return "hidden"
+	}
+	for _, d := range defaultHidden {
+		add(d.id, p.hidden, hiddenState)
+	}
+	for _, rf := range redactFiles {
+		add(rf.id, p.redacted, func(pathFact) string { return "redacted" })
+	}
+	for _, f := range p.hidden {
+		if f.rule == "" {
+			out = append(out, HiddenPath{Path: f.path, State: hiddenState(f)})
+		}
+	}
+	return out, nil
+}
