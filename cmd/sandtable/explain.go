@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/sandtable/sandtable/sandbox"
 )
@@ -36,17 +35,21 @@ are. With --policy off the output is CMD itself, after the same env -u.
 --os darwin prints the Seatbelt (SBPL) profile instead, as sandbox-exec -p
 would get it; CMD and the variables to remove then appear only in --json.
 
---rules names the rule behind each line, in an aligned "# rule-id" column
-(Linux) or a "; rule-id" comment before each form (macOS, which stays a
+--rules names the rule behind each line in a first column of its own
+(Linux: the rule id, then the line; a descriptor's line names the rule that
+reads it) or a "; rule-id" comment before each form (macOS, which stays a
 valid profile). The Linux output is then for reading, not for pasting.
+'sandtable rules ID' prints a rule whole; 'sandtable why PATH' names the
+rule that decides a path.
 
---json prints {"program", "args", "profile", "files", "unset_env", "set_env"} (and
-"steps" with --rules), where args is the whole argv after program, CMD
-included, files lists descriptors 3, 4, ... as {"path": FILE} or
-{"data_base64": BYTES}, unset_env names the variables to remove from
-program's environment, as run does, and set_env the NAME=VALUE it sets:
-the private tool caches (the caches section of the rule table; off with
---no-cache), which the Linux line sets through env too.
+--json prints {"program", "args", "profile", "files", "unset_env",
+"set_env"} (and "steps" with --rules), where args is the whole argv after
+program, CMD included, files lists descriptors 3, 4, ... as {"path": FILE}
+or {"data_base64": BYTES}, unset_env names the variables to remove from
+program's environment, as run does, set_env the NAME=VALUE it sets (the
+private tool caches: the caches section of the rule table; off with
+--no-cache; the Linux line sets them through env too), and steps lists
+{"rule": ID, "args": [...]} for each rule's part of args.
 
 Path facts (what exists, what is a file) come from this machine, whatever
 --os says.`,
@@ -237,9 +240,9 @@ func linuxStepLines(wrap sandbox.Wrap, vars []strippedVar, steps []sandbox.Step,
 			for i, r := range redirections(wrap.Files, true) {
 				what := ""
 				if f := wrap.Files[i]; f.Path == "" {
-					what = fmt.Sprintf(" (%d bytes; explain without --rules prints them all)", len(f.Data))
+					what = fmt.Sprintf("  # %d bytes; explain without --rules prints them all", len(f.Data))
 				}
-				lines = append(lines, line{r, "read by " + reader(steps, 3+i) + what})
+				lines = append(lines, line{r + what, "read by " + reader(steps, 3+i)})
 			}
 		}
 		for _, g := range flagGroups(s.Args) {
@@ -252,20 +255,33 @@ func linuxStepLines(wrap sandbox.Wrap, vars []strippedVar, steps []sandbox.Step,
 	return lines
 }
 
+// noteWidth bounds explain --rules' first column: the widest rule id
+// fits, and a longer note (a descriptor's "read by ... (N bytes; ...)")
+// pushes its own line's text right rather than every line's.
+const noteWidth = 30
+
 // writeLines prints lines as one command, each line after the first
 // indented: with \ continuations, to be pasted, or withRules with each
-// line's note in an aligned "# note" column, to be read.
+// line's note first, in a column of its own, to be read: the rule stays at
+// the left edge however long the line after it is.
 func writeLines(w io.Writer, lines []line, withRules bool) error {
 	if withRules {
-		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		width := 0
+		for _, l := range lines {
+			if n := len(l.note); n <= noteWidth {
+				width = max(width, n)
+			}
+		}
+		var b strings.Builder
 		for i, l := range lines {
 			indent := "  "
 			if i == 0 {
 				indent = ""
 			}
-			fmt.Fprintf(tw, "%s%s\t# %s\n", indent, l.text, l.note)
+			fmt.Fprintf(&b, "%-*s  %s%s\n", width, l.note, indent, l.text)
 		}
-		return tw.Flush()
+		_, err := io.WriteString(w, b.String())
+		return err
 	}
 	var b strings.Builder
 	for i, l := range lines {

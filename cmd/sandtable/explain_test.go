@@ -269,8 +269,10 @@ func TestExplainJSON(t *testing.T) {
 // where no variable a strip-env pattern matches is set: the exact names.
 func unsetEnv() []string { return exactStripped() }
 
-// TestExplainRules checks that every line of explain --rules names the
-// rule table entry it comes from.
+// TestExplainRules checks that every line of explain --rules starts with
+// the rule table entry it comes from, and that the rule column stays
+// within the first 32 columns (readable at 100 columns, however long the
+// argv's paths are).
 func TestExplainRules(t *testing.T) {
 	e := secretEnv(t)
 	ids := map[string]bool{"program": true, "command": true}
@@ -282,19 +284,27 @@ func TestExplainRules(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("explain --rules: exit %d, stderr %q", r.code, r.stderr)
 	}
-	line := regexp.MustCompile(`^\S.*\S  +# ([^ ]+|read by [^ ]+)( \(.*\))?$|^  \S.*\S  +# ([^ ]+|read by [^ ]+)( \(.*\))?$`)
+	line := regexp.MustCompile(`^([^ ]+|read by [^ ]+)( \([^)]*\))?  +\S.*$`)
 	for _, l := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
 		m := line.FindStringSubmatch(l)
-		if m == nil || !ids[m[1]+m[3]] {
-			t.Errorf("line %q does not end with a known rule id", l)
+		if m == nil || !ids[m[1]] {
+			t.Errorf("line %q does not start with a known rule id", l)
 		}
 	}
-	for _, want := range []string{"--tmpfs " + e.home + "/.ssh", "--ro-bind-data 3 " + e.home + "/.netrc", "  echo hi "} {
+	for _, l := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+		if note, _, _ := strings.Cut(l, "  "); len(note) > noteWidth && !strings.HasPrefix(note, "read by ") {
+			t.Errorf("line %q: its rule is wider than %d columns", l, noteWidth)
+		}
+		if i := strings.Index(l, "  "); i > noteWidth+2 && !strings.HasPrefix(l, "read by ") {
+			t.Errorf("line %q: its text starts at column %d, past the rule column", l, i)
+		}
+	}
+	for _, want := range []string{"--tmpfs " + e.home + "/.ssh", "--ro-bind-data 3 " + e.home + "/.netrc", "  echo hi"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("explain --rules lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	if !regexp.MustCompile(`\n  3</dev/null +# read by hide-file\n`).MatchString(r.stdout) {
+	if !regexp.MustCompile(`\nread by hide-file +  3</dev/null\n`).MatchString(r.stdout) {
 		t.Errorf("explain --rules does not say which rule reads descriptor 3:\n%s", r.stdout)
 	}
 	// The command line starts with env, one -u a line, each naming the
@@ -308,10 +318,10 @@ func TestExplainRules(t *testing.T) {
 				if len(want) == 0 {
 					prefix = "env "
 				}
-				want = append(want, regexp.QuoteMeta(prefix+"-u "+name)+" +# "+regexp.QuoteMeta(rule.ID))
+				want = append(want, regexp.QuoteMeta(rule.ID)+" +"+regexp.QuoteMeta(prefix+"-u "+name))
 			}
 		}
-		if len(want) == 0 || !regexp.MustCompile(`^`+strings.Join(want, `\n`)+`\n  \S`).MatchString(r.stdout) {
+		if len(want) == 0 || !regexp.MustCompile(`^`+strings.Join(want, `\n`)+`\n\S+ +  \S`).MatchString(r.stdout) {
 			t.Errorf("explain --rules --policy %s does not start with env -u for each stripped variable, naming its rule:\n%s", policy, r.stdout)
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -34,10 +35,58 @@ func TestMain(m *testing.M) {
 func TestHelp(t *testing.T) {
 	e := newEnv(t)
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"run", "--help"}, {"run", "-h"},
-		{"explain", "--help"}, {"explain", "-h"}, {"probe", "--help"}, {"probe", "-h"}, {"rules", "--help"}, {"rules", "-h"}} {
+		{"explain", "--help"}, {"explain", "-h"}, {"probe", "--help"}, {"probe", "-h"}, {"rules", "--help"}, {"rules", "-h"},
+		{"why", "--help"}, {"version", "--help"}} {
 		r := e.run(t, "", args...)
 		if r.code != 0 || !strings.Contains(r.stdout, "usage: sandtable") || !strings.Contains(r.stdout, "example:\n  sandtable ") || r.stderr != "" {
 			t.Errorf("sandtable %q: exit %d, stdout %q, stderr %q; want 0, usage with an example on stdout", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+// TestHelpNamesJSONFields: every key that explain --json --rules and why
+// --json print, at any depth, is named in the command's --help as
+// "key", so the help is the whole contract of the output. Control: a key
+// the output lacks is not taken as named.
+func TestHelpNamesJSONFields(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct{ help, out []string }{
+		{[]string{"explain", "--help"}, []string{"explain", "--json", "--rules", "--", "true"}},
+		{[]string{"why", "--help"}, []string{"why", "--json", "GITHUB_TOKEN", e.ws, "127.0.0.1:80"}},
+	} {
+		help := e.run(t, "", c.help...).stdout
+		r := e.run(t, "", c.out...)
+		var v any
+		if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+			t.Fatalf("sandtable %q: %v: %s %s", c.out, err, r.stdout, r.stderr)
+		}
+		keys := map[string]bool{}
+		jsonKeys(v, keys)
+		if len(keys) < 3 {
+			t.Fatalf("sandtable %q printed keys %v", c.out, keys)
+		}
+		for k := range keys {
+			if !strings.Contains(help, `"`+k+`"`) {
+				t.Errorf("sandtable %q prints %q, which %q does not name", c.out, k, c.help)
+			}
+		}
+		if strings.Contains(help, `"no-such-key-in-the-output"`) {
+			t.Errorf("control: the help names a key by accident")
+		}
+	}
+}
+
+// jsonKeys adds every object key in v, at any depth, to keys.
+func jsonKeys(v any, keys map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			keys[k] = true
+			jsonKeys(e, keys)
+		}
+	case []any:
+		for _, e := range x {
+			jsonKeys(e, keys)
 		}
 	}
 }

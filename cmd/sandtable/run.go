@@ -41,10 +41,15 @@ npm_config_cache, ...) point at private, writable directories under
 ~/.cache/sandtable/caches (--no-cache: none).
 
 When CMD fails and its stderr (a pipe or a file, not a terminal) names a
-path as a read-only file system, or as permission denied where this user
-could write it, run adds a hint after it: the --write that would grant it,
-and the mkdir -p it needs first (none for a dot path in the home
-directory, which runs outside the sandbox later; CMD chose the words).
+path the sandbox hides or redacts, run adds a hint after it: the rule that
+does it and the --reveal that shows it. For a path it names as a
+read-only file system, or as permission denied where this user could
+write it, the hint is the --write that would grant it, and what creates
+it first (touch for a file, mkdir -p for a directory; no --write for a
+dot path in the home directory, which runs outside the sandbox later;
+CMD chose the words). 'sandtable why PATH' answers the same question
+before a run. An interactive shell on a terminal without --interactive
+gets a note that it has no job control there.
 
 sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
 2 for a bad flag, path or --keep-env name, 125 when the sandbox cannot be
@@ -84,6 +89,9 @@ func cmdRun(args []string) int {
 		return report("run", err)
 	}
 	name := fs.Arg(0)
+	if note := shellNote(runtime.GOOS, name, fs.Args()[1:], cfg.Interactive, stdinIsTerminal()); note != "" && cfg.Policy != sandbox.Off {
+		fmt.Fprintln(os.Stderr, note)
+	}
 	// A refusal the command sees from the proxy is repeated here, where a
 	// tool that hides the response's body cannot swallow it.
 	cfg.Network.Refused = func(msg string) { fmt.Fprintln(os.Stderr, msg) }

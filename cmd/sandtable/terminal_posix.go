@@ -96,3 +96,9 @@ func getTermios(fd int) (t *unix.Termios, err error) {
 	err = retryEINTR(func() error { t, err = unix.IoctlGetTermios(fd, ioctlGetTermios); return err })
 	return t, err
 }
+
+// isTerminal reports whether fd is a terminal.
+func isTerminal(fd int) bool {
+	_, err := getTermios(fd)
+	return err == nil
+}

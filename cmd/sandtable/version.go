@@ -7,12 +7,24 @@ import (
 	"runtime/debug"
 )
 
+var versionHelp = helpText{
+	synopsis: "version",
+	description: `Print the module version and the commit this binary was built from, as the
+Go toolchain recorded them in its build info: "(devel)" for a build from a
+checkout, then the commit, its time, and "modified" when the tree had
+uncommitted changes.`,
+	example: "  sandtable version",
+}
+
 // cmdVersion prints the module version and the commit this binary was
 // built from, as the Go toolchain recorded them in its build info.
 func cmdVersion(args []string) int {
-	if len(args) > 0 {
-		fmt.Fprintf(os.Stderr, "sandtable version: takes no arguments, got %q\n", args[0])
-		return exitUsage
+	fs := newFlagSet("version")
+	if code, done := parseFlags(fs, versionHelp, args); done {
+		return code
+	}
+	if err := noArgs(fs); err != nil {
+		return report("version", err)
 	}
 	info, _ := debug.ReadBuildInfo()
 	writeVersion(os.Stdout, info)

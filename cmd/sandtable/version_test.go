@@ -39,7 +39,7 @@ func TestVersionCommand(t *testing.T) {
 		t.Errorf("sandtable version: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	r = e.run(t, "", "version", "extra")
-	if r.code != exitUsage || !strings.Contains(r.stderr, "takes no arguments") {
+	if r.code != exitUsage || !strings.Contains(r.stderr, `unexpected argument "extra"`) {
 		t.Errorf("sandtable version extra: exit %d, stderr %q; want %d", r.code, r.stderr, exitUsage)
 	}
 }
