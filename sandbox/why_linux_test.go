@@ -122,6 +122,46 @@ func TestWhyMatchesSpawn(t *testing.T) {
 		}
 	})
 
+	t.Run("socket", func(t *testing.T) {
+		sock := filepath.Join(base, "why.sock")
+		ln, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				c.Write([]byte(marker))
+				c.Close()
+			}
+		}()
+		connect := `import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print(s.recv(64).decode())
+except OSError as e:
+    print("refused", e)`
+		for _, c := range []struct {
+			grant    []string
+			decision string
+		}{{nil, "hidden"}, {[]string{sock}, "reachable"}} {
+			sc := cfg
+			sc.Sockets = c.grant
+			a, err := Why("linux", sc, sock)
+			if err != nil || a.Kind != "socket" || a.Decision != c.decision {
+				t.Errorf("Why(%s) with Sockets %v = %+v, %v; want a socket, %s", sock, c.grant, a, err, c.decision)
+			}
+			out, _ := newCmd(t, sc, "python3", "-c", connect, sock).CombinedOutput()
+			if got := strings.Contains(string(out), marker); got != (c.decision == "reachable") {
+				t.Errorf("%s (%s): the command reached it: %v (%q)", sock, c.decision, got, out)
+			}
+		}
+	})
+
 	t.Run("host", func(t *testing.T) {
 		if _, err := os.Stat("/usr/bin/curl"); err != nil {
 			t.Skip("no /usr/bin/curl to reach the proxy with")
