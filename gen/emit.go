@@ -237,16 +237,9 @@ func condExpr(when []Cond, global bool) jen.Code {
 		}
 		e := c.expr
 		if w.Not {
-			switch {
-			case strings.Contains(e, " == "):
-				e = strings.Replace(e, " == ", " != ", 1)
-			case strings.Contains(e, " != "):
-				e = strings.Replace(e, " != ", " == ", 1)
-			default:
-				e = "!" + e
-			}
+			e = e.negated()
 		}
-		parts = append(parts, e)
+		parts = append(parts, e.String())
 	}
 	if len(parts) == 0 {
 		return nil

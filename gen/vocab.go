@@ -15,37 +15,73 @@ const (
 // generated builders, and the facts it ranges over (used by the lints).
 type condition struct {
 	scope condScope
-	expr  string // Go expression, p for the plan and f for the item
+	expr  goCond // the Go test, p for the plan and f for the item
 	kind  bool   // one of the mutually exclusive path kinds
 	place bool   // one of the mutually exclusive places (ancestor, inside)
 }
 
+// goCond is a condition's Go test as structure: a boolean operand, or an
+// operand compared (== or !=) with a literal, so that negating it flips
+// the operator or prefixes !, never edits the text.
+type goCond struct {
+	x  string // an operand: a field of p or f
+	op string // "", "==" or "!="
+	y  string // the literal x is compared with; "" when op is ""
+}
+
+// is is the boolean operand x.
+func is(x string) goCond { return goCond{x: x} }
+
+// cmp is x op y.
+func cmp(x, op, y string) goCond { return goCond{x: x, op: op, y: y} }
+
+// negated is the condition's opposite.
+func (c goCond) negated() goCond {
+	switch c.op {
+	case "==":
+		c.op = "!="
+	case "!=":
+		c.op = "=="
+	default:
+		c.x = "!" + c.x
+	}
+	return c
+}
+
+// String is the test as Go source.
+func (c goCond) String() string {
+	if c.op == "" {
+		return c.x
+	}
+	return c.x + " " + c.op + " " + c.y
+}
+
 var conditions = map[string]condition{
-	"network":               {scope: scopeGlobal, expr: "p.network"},
-	"network-host":          {scope: scopeGlobal, expr: "p.netHost"},
-	"network-proxy":         {scope: scopeGlobal, expr: "p.netProxy"},
-	"interactive":           {scope: scopeGlobal, expr: "p.interactive"},
-	"caller-root":           {scope: scopeGlobal, expr: "p.callerRoot"},
-	"disable-userns":        {scope: scopeGlobal, expr: "p.disableUserns"},
-	"seccomp":               {scope: scopeGlobal, expr: `p.seccompFD != ""`},
-	"status-fd":             {scope: scopeGlobal, expr: `p.statusFD != ""`},
-	"block-fd":              {scope: scopeGlobal, expr: `p.blockFD != ""`},
-	"dns-stub":              {scope: scopeGlobal, expr: `p.resolvFD != ""`},
-	"is-dir":                {scope: scopeItem, expr: "f.kind == kindDir", kind: true},
-	"is-file":               {scope: scopeItem, expr: "f.kind == kindFile", kind: true},
-	"is-missing":            {scope: scopeItem, expr: "f.kind == kindMissing", kind: true},
-	"ancestor-of-workspace": {scope: scopeItem, expr: "f.ancestor", place: true},
-	"inside-workspace":      {scope: scopeItem, expr: "f.inside", place: true},
+	"network":               {scope: scopeGlobal, expr: is("p.network")},
+	"network-host":          {scope: scopeGlobal, expr: is("p.netHost")},
+	"network-proxy":         {scope: scopeGlobal, expr: is("p.netProxy")},
+	"interactive":           {scope: scopeGlobal, expr: is("p.interactive")},
+	"caller-root":           {scope: scopeGlobal, expr: is("p.callerRoot")},
+	"disable-userns":        {scope: scopeGlobal, expr: is("p.disableUserns")},
+	"seccomp":               {scope: scopeGlobal, expr: cmp("p.seccompFD", "!=", `""`)},
+	"status-fd":             {scope: scopeGlobal, expr: cmp("p.statusFD", "!=", `""`)},
+	"block-fd":              {scope: scopeGlobal, expr: cmp("p.blockFD", "!=", `""`)},
+	"dns-stub":              {scope: scopeGlobal, expr: cmp("p.resolvFD", "!=", `""`)},
+	"is-dir":                {scope: scopeItem, expr: cmp("f.kind", "==", `kindDir`), kind: true},
+	"is-file":               {scope: scopeItem, expr: cmp("f.kind", "==", `kindFile`), kind: true},
+	"is-missing":            {scope: scopeItem, expr: cmp("f.kind", "==", `kindMissing`), kind: true},
+	"ancestor-of-workspace": {scope: scopeItem, expr: is("f.ancestor"), place: true},
+	"inside-workspace":      {scope: scopeItem, expr: is("f.inside"), place: true},
 	// darwin: the reviewed opt-in to every Mach service; a home
 	// directory to name paths under; a hidden path with a case-folded
 	// pattern ($foldedpath).
-	"all-mach": {scope: scopeGlobal, expr: "p.allMach"},
-	"home":     {scope: scopeGlobal, expr: `p.home != ""`},
-	"tmpdir":   {scope: scopeGlobal, expr: `p.tmpdir != ""`},
-	"folded":   {scope: scopeItem, expr: `f.folded != ""`},
+	"all-mach": {scope: scopeGlobal, expr: is("p.allMach")},
+	"home":     {scope: scopeGlobal, expr: cmp("p.home", "!=", `""`)},
+	"tmpdir":   {scope: scopeGlobal, expr: cmp("p.tmpdir", "!=", `""`)},
+	"folded":   {scope: scopeItem, expr: cmp("f.folded", "!=", `""`)},
 	// linux: a host socket under a world-writable sticky directory
 	// (/var/tmp): scratch space whose sockets come and go.
-	"in-shared-temp": {scope: scopeItem, expr: "f.sharedTemp"},
+	"in-shared-temp": {scope: scopeItem, expr: is("f.sharedTemp")},
 }
 
 // iterations maps a `for` word to the plan field it ranges over. Read and

@@ -109,3 +109,21 @@ func TestVocabOneSource(t *testing.T) {
 		t.Fatalf("checked %d files; is the glob right?", checked)
 	}
 }
+
+// TestGoCondNegated: a condition's negation flips its comparison or
+// prefixes !, and negating twice gives it back, for every word of the
+// vocabulary; a literal holding an operator is never rewritten.
+func TestGoCondNegated(t *testing.T) {
+	for word, c := range conditions {
+		n := c.expr.negated()
+		if n.negated() != c.expr && c.expr.op != "" {
+			t.Errorf("%s: %q negated twice is %q", word, c.expr, n.negated())
+		}
+		if c.expr.op == "" && n.String() != "!"+c.expr.String() || c.expr.op == "==" && n.op != "!=" || c.expr.op == "!=" && n.op != "==" {
+			t.Errorf("%s: %q negated is %q", word, c.expr, n)
+		}
+	}
+	if got := cmp("f.name", "==", `" == "`).negated().String(); got != `f.name != " == "` {
+		t.Errorf("a literal holding == negated: %q", got)
+	}
+}
