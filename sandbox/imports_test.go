@@ -1,53 +1,102 @@
 package sandbox
 
 import (
-	"go/parser"
-	"go/token"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"strconv"
+	"runtime"
 	"strings"
 	"testing"
 )
 
+// runtimeBanned are the packages no package of this module that the
+// runtime links may import itself: nothing at run time parses YAML,
+// reflects, runs templates or marshals through reflection; the table was
+// compiled away by go generate.
+var runtimeBanned = map[string]bool{
+	"reflect": true, "text/template": true, "html/template": true,
+	"encoding/json": true, "gopkg.in/yaml.v3": true,
+	"github.com/sandtable/sandtable/gen": true,
+	"net/http":                           true,
+}
+
+// linkedBanned are the packages the runtime may not link at all, through
+// any import: the table's compilers, templates, and net/http, whose init
+// costs every program that imports this package a millisecond per start
+// (the network helper is such a start on every spawn in mode proxy).
+var linkedBanned = map[string]bool{
+	"text/template": true, "html/template": true, "gopkg.in/yaml.v3": true,
+	"github.com/sandtable/sandtable/gen": true, "net/http": true,
+}
+
 // TestRuntimeImports keeps the promise that nothing at run time parses YAML,
-// reflects or runs templates: the table was compiled away by go generate.
+// reflects or runs templates, for every package the library links on
+// Linux and macOS (this one and the internal packages it imports), as go
+// list finds them: each of the module's packages among them imports none
+// of runtimeBanned, and none of linkedBanned is linked at all. The
+// command line (cmd/sandtable) may print JSON; it links none of
+// linkedBanned either. Control: gen, which the runtime must not link,
+// is found importing yaml by the same listing.
 func TestRuntimeImports(t *testing.T) {
-	banned := map[string]bool{
-		"reflect": true, "text/template": true, "html/template": true,
-		"encoding/json": true, "gopkg.in/yaml.v3": true,
-		"github.com/sandtable/sandtable/gen": true,
-		// Not a promise about the table: its init costs every program that
-		// imports this package a millisecond per start, and the network
-		// helper is such a start on every spawn in mode proxy.
-		"net/http": true,
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(gobin); err != nil {
+		t.Skipf("no go tool at %s to list the imports with: %v", gobin, err)
 	}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	type pkg struct {
+		ImportPath string
+		Imports    []string
+		Module     *struct{ Path string }
 	}
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(name)
+	list := func(goos string, pkgs ...string) []pkg {
+		t.Helper()
+		cmd := exec.Command(gobin, append([]string{"list", "-deps", "-json=ImportPath,Imports,Module"}, pkgs...)...)
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
+		out, err := cmd.Output()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("go list %v (GOOS=%s): %v", pkgs, goos, err)
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
+		var ps []pkg
+		dec := json.NewDecoder(strings.NewReader(string(out)))
+		for dec.More() {
+			var p pkg
+			if err := dec.Decode(&p); err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, p)
 		}
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			if banned[path] {
-				t.Errorf("%s imports %s", name, path)
+		return ps
+	}
+	const mod = "github.com/sandtable/sandtable"
+	for _, goos := range []string{"linux", "darwin"} {
+		own := 0
+		for _, p := range list(goos, "./", "../cmd/sandtable") {
+			if linkedBanned[p.ImportPath] {
+				t.Errorf("GOOS=%s: the runtime links %s", goos, p.ImportPath)
+			}
+			if p.Module == nil || p.Module.Path != mod || p.ImportPath == mod+"/cmd/sandtable" {
+				continue
+			}
+			own++
+			for _, imp := range p.Imports {
+				if runtimeBanned[imp] {
+					t.Errorf("GOOS=%s: %s imports %s", goos, p.ImportPath, imp)
+				}
 			}
 		}
-		checked++
+		if own < 3 {
+			t.Fatalf("GOOS=%s: the listing found %d of the module's packages; is it right?", goos, own)
+		}
 	}
-	if checked < 5 {
-		t.Fatalf("checked only %d files; is the glob right?", checked)
+	found := false
+	for _, p := range list("linux", "../gen") {
+		if p.ImportPath == mod+"/gen" {
+			for _, imp := range p.Imports {
+				found = found || imp == "gopkg.in/yaml.v3"
+			}
+		}
+	}
+	if !found {
+		t.Error("control: the listing does not see gen import gopkg.in/yaml.v3")
 	}
 }
