@@ -93,6 +93,8 @@ type refuseCtx struct {
 	// homes are the home directories resolved (where a missing one would
 	// be), for holds-home.
 	homes []string
+	// cacheRoots are the plan's cache roots, for in-cache-root.
+	cacheRoots []string
 }
 
 // refuseStage runs rows (refuseRows; a test's copy lacks one) against
@@ -101,6 +103,9 @@ type refuseCtx struct {
 // naming its row; after the rows, a resolve error res kept for later.
 func refuseStage(rows []refuseRow, res *resolved) error {
 	c := &refuseCtx{guard: res.strict, r: res.r, roots: res.p.roots, ws: res.p.workspace, wsAs: res.wsAs, homes: res.realHomes}
+	for _, f := range res.p.cacheRoots {
+		c.cacheRoots = append(c.cacheRoots, f.path)
+	}
 	for i := range res.inputs {
 		res.inputs[i].refuseCtx = c
 	}
@@ -162,6 +167,8 @@ func (s *refuseSubject) run(k refuseCheckKind) error {
 		return s.notCleanAbsolute()
 	case refuseCheckNotSocket:
 		return s.notSocket()
+	case refuseCheckInCacheRoot:
+		return s.inCacheRoot()
 	}
 	return fmt.Errorf("sandbox: refuse: unknown check %d: %w", k, ErrBadPolicy)
 }

@@ -109,6 +109,7 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 		for _, c := range p.caches {
 			p.roots = append(p.roots, c.path)
 		}
+		cacheRootFacts(res, p)
 	}
 	for i, g := range grants {
 		s := refuseSubject{in: refuseWritePath, field: "write path", path: g.path, spelled: true, resolved: true, real: g.real, via: g.via}

@@ -951,6 +951,7 @@ const (
 	refuseCheckUnfoldable
 	refuseCheckNotCleanAbsolute
 	refuseCheckNotSocket
+	refuseCheckInCacheRoot
 	numRefuseChecks
 )
 
@@ -1009,6 +1010,8 @@ var refuseRows = [...]refuseRow{
 	{id: "no-caret-home", check: refuseCheckHoldsCaret, inputs: refuseHome},
 	// no-unclean-derived
 	{id: "no-unclean-derived", check: refuseCheckNotCleanAbsolute, inputs: refuseDerivedHidden},
+	// no-cache-grant
+	{id: "no-cache-grant", check: refuseCheckInCacheRoot, inputs: refuseWorkspace | refuseWritePath | refuseReadPath},
 	// no-nonsocket-grant
 	{id: "no-nonsocket-grant", check: refuseCheckNotSocket, inputs: refuseSocket},
 	// no-unfoldable-protected
@@ -1174,6 +1177,14 @@ var ruleTable = [...]Rule{
 		Why:      "A hidden or protected path inside the workspace or a write path keeps its place. Each directory between the writable root and it becomes a mount point, which the sandboxed command cannot rename, so it cannot move the hidden path aside for a later run, which hides by path, to miss.",
 	},
 	{
+		ID:       "hide-cache-root",
+		Platform: "linux",
+		For:      "cache-root",
+		When:     "is-dir",
+		Emits:    "--size 4096 --tmpfs $path",
+		Why:      "Sandtable's cache root holds every workspace's caches, 0700 but the caller's, as the command is: without it a run reads what runs in other workspaces downloaded or built (a private module's source, registry tokens tools keep under XDG_CACHE_HOME). An empty tmpfs shadows it, and cache-bind then binds the run's own directories inside; the home's default root is hidden too when XDG_CACHE_HOME moves the one in use, and under NoCache as well. A write path that holds the root does not show it (the tmpfs is deeper), and one inside it is refused (no-cache-grant).",
+	},
+	{
 		ID:       "cache-bind",
 		Platform: "linux",
 		For:      "caches",
@@ -1243,6 +1254,14 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs hiding a directory is read-only, so the command cannot store anything in it (memory charged to no process of its own); a write or read path beneath it keeps its own mount and flags.",
+	},
+	{
+		ID:       "hide-cache-root-read-only",
+		Platform: "linux",
+		For:      "cache-root",
+		When:     "is-dir",
+		Emits:    "--remount-ro $path",
+		Why:      "The tmpfs over the cache root is read-only once the run's own caches are bound inside it, as hide-dir-read-only makes a hidden directory's.",
 	},
 	{
 		ID:       "dev-read-only",
@@ -1533,6 +1552,14 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a protected path changes on the host",
 		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
+	},
+	{
+		ID:       "stop-on-cache-root-replaced",
+		Platform: "linux",
+		For:      "cache-root",
+		When:     "watch",
+		Emits:    "stop the run when a cache-root path changes on the host",
+		Why:      "A cache root replaced by rename on the host, or one that appears during the run (the home's default root, made by a run that uses it), would show every workspace's caches in the sandbox.",
 	},
 	{
 		ID:       "stop-with-caller",
@@ -1910,6 +1937,28 @@ var ruleTable = [...]Rule{
 		Why:      "An extra writable path the caller asked for.",
 	},
 	{
+		ID:       "hide-cache-root",
+		Platform: "darwin",
+		For:      "cache-root",
+		Emits:    "(deny file-read* (subpath \"$path\")) (deny file-write* (subpath \"$path\"))",
+		Why:      "Sandtable's cache root holds every workspace's caches, 0700 but the caller's, as the command is: where it is readable (XDG_CACHE_HOME in the workspace or a grant) a run would read what runs in other workspaces downloaded or built. Denied whole, and cache-bind then allows the run's own directories inside it; the home's default root is denied too when XDG_CACHE_HOME moves the one in use.",
+	},
+	{
+		ID:       "hide-cache-root-folded",
+		Platform: "darwin",
+		For:      "cache-root",
+		When:     "folded",
+		Emits:    "(deny file-read* (regex \"$foldedpath\")) (deny file-write* (regex \"$foldedpath\"))",
+		Why:      "The cache root in every spelling APFS takes for it, as hide-folded denies a hidden path: ws-KEY names another workspace's caches under any case.",
+	},
+	{
+		ID:       "cache-scope-metadata",
+		Platform: "darwin",
+		For:      "cache-scope",
+		Emits:    "(allow file-read-metadata (literal \"$path\"))",
+		Why:      "The cache root and the scope directory above the run's own caches can be looked at (lstat, as realpath and getcwd do on the way to a cache), not listed or read.",
+	},
+	{
 		ID:       "cache-bind",
 		Platform: "darwin",
 		For:      "caches",
@@ -1953,7 +2002,7 @@ var ruleTable = [...]Rule{
 		Platform: "darwin",
 		For:      "guard",
 		Emits:    "(deny file-write-unlink (literal \"$path\")) (deny file-write-create (literal \"$path\"))",
-		Why:      "A hidden path inside the workspace or a write path could be renamed away within the run (mv proj/a proj/b; cat proj/b/key.pem), since the deny is by path. Each directory from it up to the writable root can be neither moved nor replaced, the fix sandbox-runtime shipped; the hidden path itself is under the deny above.",
+		Why:      "A hidden path (or a cache root) inside the workspace or a write path could be renamed away within the run (mv proj/a proj/b; cat proj/b/key.pem), since the deny is by path. Each directory from it up to the writable root can be neither moved nor replaced, the fix sandbox-runtime shipped; the hidden path itself is under the deny above.",
 	},
 	{
 		ID:       "hide-folded",
@@ -4829,14 +4878,15 @@ const (
 	linuxRuleReadPath           = 8  // read-path
 	linuxRuleWritePath          = 9  // write-path
 	linuxRulePinDir             = 10 // pin-dir
-	linuxRuleCacheBind          = 11 // cache-bind
-	linuxRuleProtectPath        = 12 // protect-path
-	linuxRuleProtectPlaceholder = 13 // protect-placeholder
-	linuxRuleRedactFile         = 14 // redact-file
-	linuxRuleHideDir            = 15 // hide-dir
-	linuxRuleHideFile           = 16 // hide-file
-	linuxRuleHideHostSocket     = 17 // hide-host-socket
-	linuxRuleGrantSocket        = 18 // grant-socket
+	linuxRuleHideCacheRoot      = 11 // hide-cache-root
+	linuxRuleCacheBind          = 12 // cache-bind
+	linuxRuleProtectPath        = 13 // protect-path
+	linuxRuleProtectPlaceholder = 14 // protect-placeholder
+	linuxRuleRedactFile         = 15 // redact-file
+	linuxRuleHideDir            = 16 // hide-dir
+	linuxRuleHideFile           = 17 // hide-file
+	linuxRuleHideHostSocket     = 18 // hide-host-socket
+	linuxRuleGrantSocket        = 19 // grant-socket
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -4855,6 +4905,12 @@ func linuxMounts(p *plan, dst []mount) []mount {
 	for i := range p.pins {
 		f := &p.pins[i]
 		dst = append(dst, mount{rule: linuxRulePinDir, path: f.path}) // pin-dir
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.kind == kindDir {
+			dst = append(dst, mount{rule: linuxRuleHideCacheRoot, path: f.path}) // hide-cache-root
+		}
 	}
 	for i := range p.caches {
 		f := &p.caches[i]
@@ -4912,7 +4968,7 @@ func linuxArgs(p *plan) []string {
 		switch p.mounts[i].rule {
 		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleRedactFile, linuxRuleHideFile, linuxRuleHideHostSocket, linuxRuleGrantSocket:
 			n += 3
-		case linuxRuleHideDir:
+		case linuxRuleHideCacheRoot, linuxRuleHideDir:
 			n += 4
 		}
 	}
@@ -4920,6 +4976,12 @@ func linuxArgs(p *plan) []string {
 		f := &p.hidden[i]
 		if f.kind == kindDir {
 			n += 2 // hide-dir-read-only
+		}
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.kind == kindDir {
+			n += 2 // hide-cache-root-read-only
 		}
 	}
 	if p.disableUserns {
@@ -4969,6 +5031,8 @@ func linuxArgs(p *plan) []string {
 			a = append(a, "--bind", m.path, m.path) // write-path
 		case linuxRulePinDir:
 			a = append(a, "--bind", m.path, m.path) // pin-dir
+		case linuxRuleHideCacheRoot:
+			a = append(a, "--size", "4096", "--tmpfs", m.path) // hide-cache-root
 		case linuxRuleCacheBind:
 			a = append(a, "--bind", m.path, m.path) // cache-bind
 		case linuxRuleProtectPath:
@@ -4991,6 +5055,12 @@ func linuxArgs(p *plan) []string {
 		f := &p.hidden[i]
 		if f.kind == kindDir {
 			a = append(a, "--remount-ro", f.path) // hide-dir-read-only
+		}
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.kind == kindDir {
+			a = append(a, "--remount-ro", f.path) // hide-cache-root-read-only
 		}
 	}
 	a = append(a, "--remount-ro", "/dev") // dev-read-only
@@ -5051,6 +5121,8 @@ func linuxSteps(p *plan) []Step {
 			s = append(s, Step{Rule: "write-path", Args: []string{"--bind", m.path, m.path}}) // write-path
 		case linuxRulePinDir:
 			s = append(s, Step{Rule: "pin-dir", Args: []string{"--bind", m.path, m.path}}) // pin-dir
+		case linuxRuleHideCacheRoot:
+			s = append(s, Step{Rule: "hide-cache-root", Args: []string{"--size", "4096", "--tmpfs", m.path}}) // hide-cache-root
 		case linuxRuleCacheBind:
 			s = append(s, Step{Rule: "cache-bind", Args: []string{"--bind", m.path, m.path}}) // cache-bind
 		case linuxRuleProtectPath:
@@ -5073,6 +5145,12 @@ func linuxSteps(p *plan) []Step {
 		f := &p.hidden[i]
 		if f.kind == kindDir {
 			s = append(s, Step{Rule: "hide-dir-read-only", Args: []string{"--remount-ro", f.path}}) // hide-dir-read-only
+		}
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.kind == kindDir {
+			s = append(s, Step{Rule: "hide-cache-root-read-only", Args: []string{"--remount-ro", f.path}}) // hide-cache-root-read-only
 		}
 	}
 	s = append(s, Step{Rule: "dev-read-only", Args: []string{"--remount-ro", "/dev"}}) // dev-read-only
@@ -5199,6 +5277,8 @@ var watchRows = [...]watchRow{
 	{rule: "stop-on-hidden-replaced", of: watchHidden},
 	// stop-on-protected-replaced
 	{rule: "stop-on-protected-replaced", of: watchProtected},
+	// stop-on-cache-root-replaced
+	{rule: "stop-on-cache-root-replaced", of: watchCacheRoot},
 	// stop-with-caller
 	{rule: "stop-with-caller", of: watchSuspend, stopTimeout: 2 * time.Second},
 }
@@ -5324,6 +5404,20 @@ func darwinProfile(p *plan) string {
 	for i := range p.write {
 		f := &p.write[i]
 		n += 65 + len(f.path) + len(f.path) // write-path
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		n += 63 + len(f.path) + len(f.path) // hide-cache-root
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.folded != "" {
+			n += 59 + len(f.folded) + len(f.folded) // hide-cache-root-folded
+		}
+	}
+	for i := range p.cacheScopes {
+		f := &p.cacheScopes[i]
+		n += 40 + len(f.path) // cache-scope-metadata
 	}
 	for i := range p.caches {
 		f := &p.caches[i]
@@ -5477,6 +5571,30 @@ func darwinProfile(p *plan) string {
 		b.WriteString("\"))\n(allow file-write* (subpath \"") // write-path
 		b.WriteString(f.path)                                 // write-path
 		b.WriteString("\"))\n")                               // write-path
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		b.WriteString("(deny file-read* (subpath \"")        // hide-cache-root
+		b.WriteString(f.path)                                // hide-cache-root
+		b.WriteString("\"))\n(deny file-write* (subpath \"") // hide-cache-root
+		b.WriteString(f.path)                                // hide-cache-root
+		b.WriteString("\"))\n")                              // hide-cache-root
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.folded != "" {
+			b.WriteString("(deny file-read* (regex \"")        // hide-cache-root-folded
+			b.WriteString(f.folded)                            // hide-cache-root-folded
+			b.WriteString("\"))\n(deny file-write* (regex \"") // hide-cache-root-folded
+			b.WriteString(f.folded)                            // hide-cache-root-folded
+			b.WriteString("\"))\n")                            // hide-cache-root-folded
+		}
+	}
+	for i := range p.cacheScopes {
+		f := &p.cacheScopes[i]
+		b.WriteString("(allow file-read-metadata (literal \"") // cache-scope-metadata
+		b.WriteString(f.path)                                  // cache-scope-metadata
+		b.WriteString("\"))\n")                                // cache-scope-metadata
 	}
 	for i := range p.caches {
 		f := &p.caches[i]
@@ -5647,6 +5765,20 @@ func darwinSteps(p *plan) []Step {
 	for i := range p.write {
 		f := &p.write[i]
 		s = append(s, Step{Rule: "write-path", Args: []string{"(allow file-read* (subpath \"" + f.path + "\"))\n", "(allow file-write* (subpath \"" + f.path + "\"))\n"}}) // write-path
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		s = append(s, Step{Rule: "hide-cache-root", Args: []string{"(deny file-read* (subpath \"" + f.path + "\"))\n", "(deny file-write* (subpath \"" + f.path + "\"))\n"}}) // hide-cache-root
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.folded != "" {
+			s = append(s, Step{Rule: "hide-cache-root-folded", Args: []string{"(deny file-read* (regex \"" + f.folded + "\"))\n", "(deny file-write* (regex \"" + f.folded + "\"))\n"}}) // hide-cache-root-folded
+		}
+	}
+	for i := range p.cacheScopes {
+		f := &p.cacheScopes[i]
+		s = append(s, Step{Rule: "cache-scope-metadata", Args: []string{"(allow file-read-metadata (literal \"" + f.path + "\"))\n"}}) // cache-scope-metadata
 	}
 	for i := range p.caches {
 		f := &p.caches[i]
