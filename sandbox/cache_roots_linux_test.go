@@ -176,8 +176,8 @@ func TestCacheGrantRefused(t *testing.T) {
 			read := `cat "` + gomod + `/private.zip"; printf x > "` + gomod + `/planted" 2>/dev/null && echo PLANTED; true`
 			for _, g := range []struct {
 				name, ws string
-				env  []string
-				want string // in the control's output
+				env      []string
+				want     string // in the control's output
 			}{
 				{name: "workspace", ws: gomod, want: token},
 				{name: "write-path", ws: elsewhere, env: []string{cacheWriteVar + "=" + filepath.Dir(gomod)}, want: "PLANTED"},
