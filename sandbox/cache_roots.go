@@ -108,8 +108,11 @@ func makeCacheRoots(res *resolved, rows []refuseRow) error {
 		// command cannot reach either.
 		id := socketIdentity()
 		p.cacheRoots = slices.DeleteFunc(p.cacheRoots, func(f pathFact) bool {
+			if f.kind != kindDir {
+				return false // nothing mounted over it
+			}
 			ok, _ := searchable(r, f.path, id)
-			return f.kind == kindDir && !ok
+			return !ok
 		})
 	}
 	return nil
@@ -131,15 +134,17 @@ func inWritable(pl *plan, p string) bool {
 
 // inCacheRoot refuses a workspace or grant (s.real, resolved) that is a
 // cache root or lies inside one (rule no-cache-grant): the run would see
-// or write every workspace's caches. As holds-home, it finds the root by
-// name, through a bind mount of it, and by identity (another spelling on
-// a file system that ignores case).
+// or write every workspace's caches. As holds-home, it finds an existing
+// root by name, through a bind mount of it, and by identity (another
+// spelling on a file system that ignores case).
 func (s *refuseSubject) inCacheRoot() error {
 	if !s.guard || s.real == "" {
 		return nil
 	}
-	for _, root := range s.cacheRoots {
-		if !s.r.within(s.real, []string{root}) {
+	for _, f := range s.cacheRoots {
+		// A missing root has no other name to find it by.
+		root := f.path
+		if in := s.real == root || under(s.real, root); !in && (f.kind == kindMissing || !s.r.within(s.real, []string{root})) {
 			continue
 		}
 		what := "is the cache root"

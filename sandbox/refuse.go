@@ -94,7 +94,7 @@ type refuseCtx struct {
 	// be), for holds-home.
 	homes []string
 	// cacheRoots are the plan's cache roots, for in-cache-root.
-	cacheRoots []string
+	cacheRoots []pathFact
 }
 
 // refuseStage runs rows (refuseRows; a test's copy lacks one) against
@@ -102,10 +102,8 @@ type refuseCtx struct {
 // names in the order they were resolved. The first refusal is returned,
 // naming its row; after the rows, a resolve error res kept for later.
 func refuseStage(rows []refuseRow, res *resolved) error {
-	c := &refuseCtx{guard: res.strict, r: res.r, roots: res.p.roots, ws: res.p.workspace, wsAs: res.wsAs, homes: res.realHomes}
-	for _, f := range res.p.cacheRoots {
-		c.cacheRoots = append(c.cacheRoots, f.path)
-	}
+	c := &refuseCtx{guard: res.strict, r: res.r, roots: res.p.roots, ws: res.p.workspace, wsAs: res.wsAs, homes: res.realHomes,
+		cacheRoots: res.p.cacheRoots}
 	for i := range res.inputs {
 		res.inputs[i].refuseCtx = c
 	}

@@ -109,7 +109,6 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 		for _, c := range p.caches {
 			p.roots = append(p.roots, c.path)
 		}
-		cacheRootFacts(res, p)
 	}
 	for i, g := range grants {
 		s := refuseSubject{in: refuseWritePath, field: "write path", path: g.path, spelled: true, resolved: true, real: g.real, via: g.via}
@@ -138,6 +137,8 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 			return nil, err
 		}
 		cacheInputs(res, goos)
+		// After the home's defaults, whose lookups list the home.
+		cacheRootFacts(res, p)
 	}
 	if goos == "darwin" && res.strict {
 		p.allMach = cfg.AllowAllMach
