@@ -100,6 +100,12 @@ var iterations = map[string]struct {
 	// writable roots; a missing one gets a placeholder.
 	"protected": {field: "protected", canMissing: true},
 	"caches":    {field: "caches"},
+	// The cache roots the run must not read: the caches' root in use and
+	// the home's default one, each resolved (missing where nobody made
+	// it); and the directories between the root in use and the run's own
+	// caches (the root, each scope directory).
+	"cache-root":  {field: "cacheRoots", canMissing: true},
+	"cache-scope": {field: "cacheScopes"},
 	// darwin: the directories above the workspace and the granted paths;
 	// those from a hidden path inside a writable root up to that root;
 	// the terminals the command's standard descriptors are.

@@ -70,6 +70,8 @@ var refuseChecks = []refuseCheck{
 		[]string{"derived-hidden"}},
 	{"not-socket", "is not a unix socket",
 		[]string{"socket"}},
+	{"in-cache-root", "is, or lies inside, a cache root of sandtable's ($XDG_CACHE_HOME/sandtable/caches, ~/.cache/sandtable/caches), which holds every workspace's caches",
+		[]string{"workspace", "write-path", "read-path"}},
 }
 
 // sortedTempDirs are tempDirs in order: the runtime counts them among

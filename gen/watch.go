@@ -16,7 +16,7 @@ import (
 type WatchEntry struct {
 	Pos Pos
 	ID  string
-	For string // hidden, protected or suspend
+	For string // hidden, protected, cache-root or suspend
 	// StopSeconds is a suspend row's stop-timeout: how long stopping the
 	// sandbox may take before the run is killed instead; 0 on other rows.
 	StopSeconds int
@@ -25,9 +25,10 @@ type WatchEntry struct {
 
 // watchFor maps a watch row's `for` to the sandbox constant.
 var watchFor = map[string]string{
-	"hidden":    "watchHidden",
-	"protected": "watchProtected",
-	"suspend":   "watchSuspend",
+	"hidden":     "watchHidden",
+	"protected":  "watchProtected",
+	"cache-root": "watchCacheRoot",
+	"suspend":    "watchSuspend",
 }
 
 // watchWhat says what a watch row watches, for POLICY.md and genrules
@@ -72,7 +73,7 @@ func (l *loader) watch(n *yaml.Node) []WatchEntry {
 		for _, key := range []string{"id", "for", "why"} {
 			if lookup(e, key) == nil {
 				l.at(en.Pos, en.ID, "watch: missing key %s (want %s)", key, map[string]string{
-					"id": "a unique kebab-case id", "for": "hidden, protected or suspend", "why": "the reason a reviewer reads",
+					"id": "a unique kebab-case id", "for": "hidden, protected, cache-root or suspend", "why": "the reason a reviewer reads",
 				}[key])
 			}
 		}
@@ -95,7 +96,7 @@ func checkWatch(c *errs, p *Platform, local, global map[string]Pos) {
 			continue
 		}
 		if watchFor[e.For] == "" {
-			c.at(e.Pos, e.ID, "for: %q cannot be watched (want hidden, protected or suspend)", e.For)
+			c.at(e.Pos, e.ID, "for: %q cannot be watched (want hidden, protected, cache-root or suspend)", e.For)
 		} else if prev, dup := seen[e.For]; dup {
 			c.at(e.Pos, e.ID, "for: %s watched twice (first at %s; want one row)", e.For, prev)
 		} else {

@@ -92,7 +92,9 @@ func (c *cacheCaller) write(t *testing.T, p, s string) {
 
 // run runs snippet with sh: mode "sandbox" in the sandbox with the caches,
 // "nocache" in it with Config.NoCache, "shared" with every cache of scope
-// user instead (a control), "host" with no sandbox (a control).
+// user instead (a control), "rules" (and "rules-nocache") the real argv
+// with the rules and refuse rows c.extraEnv's cacheDropVar names left out
+// (a control), "host" with no sandbox (a control).
 func (c *cacheCaller) run(t *testing.T, mode, snippet string, timeout time.Duration) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -148,7 +150,10 @@ func snapshot(t *testing.T, dirs []string) string {
 // TestCacheHelper is a helper process, not a test: cacheCaller runs the
 // test binary as
 //
-//	sandbox.test -test.run '^TestCacheHelper$' -- cache-helper WORKSPACE sandbox|nocache|shared|host SNIPPET
+//	sandbox.test -test.run '^TestCacheHelper$' -- cache-helper WORKSPACE sandbox|nocache|shared|rules|rules-nocache|host SNIPPET
+//
+// (modes rules and rules-nocache: see cacheRulesCmd; the Config's grants
+// come from cacheHelperConfig's variables.)
 func TestCacheHelper(t *testing.T) {
 	args := flag.Args()
 	if len(args) != 4 || args[0] != "cache-helper" {
@@ -163,13 +168,16 @@ func TestCacheHelper(t *testing.T) {
 		c := exec.Command("/bin/sh", "-c", snippet)
 		c.Stdout, c.Stderr = os.Stdout, os.Stderr
 		cmd = c
+	case "rules", "rules-nocache":
+		cmd = cacheRulesCmd(ws, mode == "rules-nocache", snippet)
 	case "sandbox", "nocache", "shared":
 		if mode == "shared" {
 			for i := range cacheDirs {
 				cacheDirs[i].perWorkspace = false
 			}
 		}
-		c, err := NewCmd(context.Background(), Config{Workspace: ws, NoCache: mode == "nocache"}, "/bin/sh", "-c", snippet)
+		cfg := cacheHelperConfig(ws, mode == "nocache", false)
+		c, err := NewCmd(context.Background(), cfg, "/bin/sh", "-c", snippet)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(3)

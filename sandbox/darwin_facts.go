@@ -29,6 +29,10 @@ func darwinFacts(p *plan) error {
 		// writable ones, where that is not enough.
 		h.folded, _ = foldPattern(h.path)
 	}
+	for i := range p.cacheRoots {
+		p.cacheRoots[i].writable = inWritable(p, p.cacheRoots[i].path)
+		p.cacheRoots[i].folded, _ = foldPattern(p.cacheRoots[i].path)
+	}
 	p.homeRegex = homePattern(p.home)
 	p.ancestors = ancestorFacts(p)
 	p.guards = guardFacts(p)
@@ -85,8 +89,8 @@ func ancestorFacts(p *plan) []pathFact {
 	return out
 }
 
-// guardFacts lists, for each existing hidden path inside the workspace or
-// a write path, every directory from its parent up to the outermost
+// guardFacts lists, for each existing hidden path and cache root inside
+// the workspace or a write path, every directory from its parent up to the outermost
 // writable root above it, that root excluded: renaming any of them would
 // move the hidden path out from under its deny. The outermost root cannot
 // be renamed, since its parent is not writable.
@@ -98,7 +102,7 @@ func guardFacts(p *plan) []pathFact {
 	}
 	var out []pathFact
 	seen := map[string]bool{}
-	for _, h := range p.hidden {
+	for _, h := range slices.Concat(p.hidden, p.cacheRoots) {
 		if !h.writable || h.kind == kindMissing {
 			continue
 		}

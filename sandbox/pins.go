@@ -4,8 +4,8 @@ import "path"
 
 // pinFacts lists the directories bound onto themselves (rule pin-dir,
 // whose why POLICY.md gives): every directory on the way up from a hidden
-// or protected path inside a writable root to the outermost such root, so
-// the command cannot rename the path aside for the next run to miss. None
+// or protected path, or a cache root, inside a writable root to the
+// outermost such root, so the command cannot rename the path aside for the next run to miss. None
 // is needed for a directory that is a mount already, one whose parent is
 // read-only in the sandbox, or one inside a hidden directory, where a bind
 // of the host's directory would show what the tmpfs hides.
@@ -30,6 +30,12 @@ func pinFacts(p *plan) []pathFact {
 			roots = append(roots, root{path: f.path, hidden: true})
 		}
 	}
+	// A cache root is hidden like a hidden directory (hide-cache-root).
+	for _, f := range p.cacheRoots {
+		if f.kind == kindDir {
+			roots = append(roots, root{path: f.path, hidden: true})
+		}
+	}
 	// A protected path is a read-only mount (a placeholder where it is
 	// missing), pinned like a hidden one.
 	for _, f := range p.protected {
@@ -49,14 +55,17 @@ func pinFacts(p *plan) []pathFact {
 	}
 	var pins []pathFact
 	seen := map[string]bool{}
-	for i := range len(p.hidden) + len(p.protected) {
+	for i := range len(p.hidden) + len(p.protected) + len(p.cacheRoots) {
 		var h pathFact
-		if i < len(p.hidden) {
+		switch {
+		case i < len(p.hidden):
 			h = p.hidden[i]
-		} else {
+		case i < len(p.hidden)+len(p.protected):
 			h = p.protected[i-len(p.hidden)]
+		default:
+			h = p.cacheRoots[i-len(p.hidden)-len(p.protected)]
 		}
-		if h.kind == kindMissing && i < len(p.hidden) {
+		if h.kind == kindMissing && (i < len(p.hidden) || i >= len(p.hidden)+len(p.protected)) {
 			continue
 		}
 		for dir := path.Dir(h.path); dir != "/"; dir = path.Dir(dir) {

@@ -57,6 +57,13 @@ type plan struct {
 	// caches are the table's tool caches (cacheDirs, in its order):
 	// sandtable's own directories, writable; none under NoCache or Off.
 	caches []pathFact
+	// cacheRoots are the cache roots the command must not see: the one
+	// the caches are in (whether or not NoCache) and, when that is
+	// elsewhere, each home's default one; each resolved, missing where
+	// nobody made it. cacheScopes are the directories from the root in
+	// use down to the caches' scope directories (macOS looks at them).
+	cacheRoots  []pathFact
+	cacheScopes []pathFact
 	// macOS only (darwinFacts): the directories above the workspace and
 	// the granted paths; those from a hidden path inside a writable root
 	// up to it; the terminals the command's standard descriptors are.
@@ -172,10 +179,13 @@ func planWithRows(r *resolver, goos string, cfg Config, rows []refuseRow) (*plan
 func makePlan(res *resolved, rows []refuseRow) (*plan, error) {
 	p := res.p
 	if res.strict {
-		p.pins = pinFacts(p)
 		if err := makeCaches(res, rows); err != nil {
 			return nil, err
 		}
+		if err := makeCacheRoots(res, rows); err != nil {
+			return nil, err
+		}
+		p.pins = pinFacts(p)
 	}
 	if res.goos == "darwin" && res.strict {
 		if err := darwinFacts(p); err != nil {

@@ -93,6 +93,8 @@ type refuseCtx struct {
 	// homes are the home directories resolved (where a missing one would
 	// be), for holds-home.
 	homes []string
+	// cacheRoots are the plan's cache roots, for in-cache-root.
+	cacheRoots []pathFact
 }
 
 // refuseStage runs rows (refuseRows; a test's copy lacks one) against
@@ -100,7 +102,8 @@ type refuseCtx struct {
 // names in the order they were resolved. The first refusal is returned,
 // naming its row; after the rows, a resolve error res kept for later.
 func refuseStage(rows []refuseRow, res *resolved) error {
-	c := &refuseCtx{guard: res.strict, r: res.r, roots: res.p.roots, ws: res.p.workspace, wsAs: res.wsAs, homes: res.realHomes}
+	c := &refuseCtx{guard: res.strict, r: res.r, roots: res.p.roots, ws: res.p.workspace, wsAs: res.wsAs, homes: res.realHomes,
+		cacheRoots: res.p.cacheRoots}
 	for i := range res.inputs {
 		res.inputs[i].refuseCtx = c
 	}
@@ -163,6 +166,8 @@ func (s *refuseSubject) run(k refuseCheckKind) error {
 		return s.notCleanAbsolute()
 	case refuseCheckNotSocket:
 		return s.notSocket()
+	case refuseCheckInCacheRoot:
+		return s.inCacheRoot()
 	}
 	return fmt.Errorf("sandbox: refuse: unknown check %d: %w", k, ErrBadPolicy)
 }

@@ -135,6 +135,10 @@ func refuseCases() map[string]refuseCase {
 		"no-nonsocket-grant": func(t *testing.T, dir, ws string) Config {
 			return Config{Workspace: ws, Sockets: []string{mkdir(t, dir, "not-a-socket")}}
 		},
+		"no-cache-grant": func(t *testing.T, dir, ws string) Config {
+			other := mkdir(t, os.Getenv("XDG_CACHE_HOME"), "sandtable", "caches", "ws-other", "go-mod")
+			return Config{Workspace: ws, Read: []string{other}}
+		},
 		// The macOS rows (darwinRows): the plan is made for darwin.
 		"no-caret-hidden": func(t *testing.T, dir, ws string) Config {
 			return Config{Workspace: ws, Hidden: []string{ws + "/a^b.env"}}

@@ -137,6 +137,8 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 			return nil, err
 		}
 		cacheInputs(res, goos)
+		// After the home's defaults, whose lookups list the home.
+		cacheRootFacts(res, p)
 	}
 	if goos == "darwin" && res.strict {
 		p.allMach = cfg.AllowAllMach

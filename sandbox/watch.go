@@ -60,6 +60,7 @@ const (
 	watchHidden watchSet = iota
 	watchProtected
 	watchSuspend
+	watchCacheRoot
 )
 
 // watchTarget is one name to watch in one directory on the host.
@@ -119,6 +120,10 @@ func watchTargets(p *plan, isDir func(string) bool) []watchTarget {
 		case watchProtected:
 			for _, f := range p.protected {
 				add(row.rule, f, f.kind == kindMissing, true)
+			}
+		case watchCacheRoot:
+			for _, f := range p.cacheRoots {
+				add(row.rule, f, false, false)
 			}
 		}
 	}

@@ -197,15 +197,18 @@ func linuxPathAnswer(a *Answer, p *plan, steps []Step) {
 	mech := ruleFor("linux", s.Rule)
 	a.Rule = mech
 	switch {
-	case mech.For == "hidden" || mech.For == "sockets":
+	case mech.For == "hidden" || mech.For == "sockets" || mech.For == "cache-root":
 		a.Decision = "hidden"
 		a.Detail = "the sandbox shows an empty " + map[bool]string{true: "directory", false: "file"}[bwrapMount(flag) == mountFresh] + " in its place"
 		if dst != a.Target {
 			a.Detail = "it lies in " + dst + ", which the sandbox shows empty"
 		}
-		if mech.For == "hidden" {
+		switch mech.For {
+		case "hidden":
 			whyOrigin(a, "linux", p.hidden, dst, mech)
-		} else {
+		case "cache-root":
+			a.Detail = "other workspaces' tool caches: the sandbox shows only this workspace's own"
+		default:
 			a.Detail = "a host socket, which the sandbox replaces by an empty file"
 		}
 	case mech.For == "redacted":
@@ -293,6 +296,13 @@ func darwinPathAnswer(a *Answer, p *plan) {
 		a.Rule = mech
 		whyOrigin(a, "darwin", p.hidden, f.path, mech)
 		return
+	}
+	if f, ok := best(p.cacheRoots); ok && !f.ancestor {
+		if c, own := best(p.caches); !own || len(c.path) < len(f.path) {
+			a.Decision, a.Detail = "hidden", "other workspaces' tool caches: the profile allows only this workspace's own"
+			a.Rule = ruleFor("darwin", "hide-cache-root")
+			return
+		}
 	}
 	if f, ok := best(p.redacted); ok {
 		a.Decision, a.Detail = "redacted", "the profile denies it"

@@ -44,6 +44,12 @@ func TestWhyMatchesSpawn(t *testing.T) {
 	grant := mkdir(t, base, "grant")
 	writeFile(t, grant, "marker", marker)
 	cfg := Config{Workspace: ws, Write: []string{grant}, Network: Network{Mode: NetworkOff}}
+	// Another workspace's caches, beside this one's (hide-cache-root).
+	cacheRoot, err := CacheRoot()
+	if err != nil || cacheRoot == "" {
+		t.Fatalf("CacheRoot: %q, %v", cacheRoot, err)
+	}
+	writeFile(t, mkdir(t, cacheRoot, "other-workspace"), "marker", marker)
 
 	type want struct {
 		decision string
@@ -52,19 +58,20 @@ func TestWhyMatchesSpawn(t *testing.T) {
 		inside   bool   // a write succeeds inside the sandbox
 	}
 	cases := map[string]want{
-		home + "/.ssh/id_rsa": {"hidden", "READ-NONE", false, false},
-		home + "/.ssh":        {"hidden", "READ-OTHER", false, false},
-		home + "/.npmrc":      {"redacted", "READ-OTHER", false, false},
-		home + "/data":        {"read-only", "READ-HOST", false, false},
-		home + "/data/marker": {"read-only", "READ-HOST", false, false},
-		ws + "/.git/config":   {"protected", "READ-HOST", false, false},
-		ws + "/.git/hooks":    {"protected", "READ-OTHER", false, false},
-		ws + "/.vscode":       {"protected", "READ-OTHER", false, false},
-		ws + "/marker":        {"writable", "READ-HOST", true, true},
-		ws:                    {"writable", "READ-HOST", true, true},
-		grant:                 {"writable", "READ-HOST", true, true},
-		"/tmp/why-" + marker:  {"private", "READ-NONE", false, true},
-		"/etc/passwd":         {"read-only", "READ-OTHER", false, false},
+		home + "/.ssh/id_rsa":          {"hidden", "READ-NONE", false, false},
+		home + "/.ssh":                 {"hidden", "READ-OTHER", false, false},
+		home + "/.npmrc":               {"redacted", "READ-OTHER", false, false},
+		home + "/data":                 {"read-only", "READ-HOST", false, false},
+		home + "/data/marker":          {"read-only", "READ-HOST", false, false},
+		ws + "/.git/config":            {"protected", "READ-HOST", false, false},
+		ws + "/.git/hooks":             {"protected", "READ-OTHER", false, false},
+		ws + "/.vscode":                {"protected", "READ-OTHER", false, false},
+		ws + "/marker":                 {"writable", "READ-HOST", true, true},
+		ws:                             {"writable", "READ-HOST", true, true},
+		grant:                          {"writable", "READ-HOST", true, true},
+		"/tmp/why-" + marker:           {"private", "READ-NONE", false, true},
+		cacheRoot + "/other-workspace": {"hidden", "READ-NONE", false, false},
+		"/etc/passwd":                  {"read-only", "READ-OTHER", false, false},
 	}
 	for target, w := range cases {
 		t.Run(strings.ReplaceAll(strings.TrimPrefix(target, base), "/", "_"), func(t *testing.T) {

@@ -990,6 +990,7 @@ const (
 	refuseCheckUnfoldable
 	refuseCheckNotCleanAbsolute
 	refuseCheckNotSocket
+	refuseCheckInCacheRoot
 	numRefuseChecks
 )
 
@@ -1048,6 +1049,8 @@ var refuseRows = [...]refuseRow{
 	{id: "no-caret-home", check: refuseCheckHoldsCaret, inputs: refuseHome},
 	// no-unclean-derived
 	{id: "no-unclean-derived", check: refuseCheckNotCleanAbsolute, inputs: refuseDerivedHidden},
+	// no-cache-grant
+	{id: "no-cache-grant", check: refuseCheckInCacheRoot, inputs: refuseWorkspace | refuseWritePath | refuseReadPath},
 	// no-nonsocket-grant
 	{id: "no-nonsocket-grant", check: refuseCheckNotSocket, inputs: refuseSocket},
 	// no-unfoldable-protected
@@ -1225,13 +1228,22 @@ var ruleTable = [...]Rule{
 		Source:   "rules/linux.yaml:79",
 	},
 	{
+		ID:       "hide-cache-root",
+		Platform: "linux",
+		For:      "cache-root",
+		When:     "is-dir",
+		Emits:    "--size 4096 --tmpfs $path",
+		Why:      "Sandtable's cache root holds every workspace's caches, 0700 but the caller's, as the command is: without it a run reads what runs in other workspaces downloaded or built (a private module's source, registry tokens tools keep under XDG_CACHE_HOME). An empty tmpfs shadows it, and cache-bind then binds the run's own directories inside; the home's default root is hidden too when XDG_CACHE_HOME moves the one in use, and under NoCache as well. A write path that holds the root does not show it (the tmpfs is deeper), and one inside it is refused (no-cache-grant).",
+		Source:   "rules/linux.yaml:93",
+	},
+	{
 		ID:       "cache-bind",
 		Platform: "linux",
 		For:      "caches",
 		Emits:    "--bind $path $path",
 		Reviewed: "Each directory is sandtable's own, under its cache root, created 0700 for the caller, never the tool's host cache: what the sandbox writes there reaches only later sandboxed runs.",
 		Why:      "A tool cache of the caches section (rules/common.yaml), writable and kept across sandboxed runs; the row's variable points the tool at it.",
-		Source:   "rules/linux.yaml:92",
+		Source:   "rules/linux.yaml:109",
 	},
 	{
 		ID:       "protect-path",
@@ -1240,7 +1252,7 @@ var ruleTable = [...]Rule{
 		When:     "not is-missing",
 		Emits:    "--ro-bind $path $path",
 		Why:      "A path of the protect section (rules/common.yaml) inside a writable root stays read-only: git hooks and config, agent and editor configuration, which run outside the sandbox later. A mount point cannot be renamed or replaced, and every directory between the root and it is pinned (pin-dir), so it cannot be moved aside either.",
-		Source:   "rules/linux.yaml:105",
+		Source:   "rules/linux.yaml:122",
 	},
 	{
 		ID:       "protect-placeholder",
@@ -1249,7 +1261,7 @@ var ruleTable = [...]Rule{
 		When:     "is-missing",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none): bwrap makes the empty file on the host as its mount point, and NewCmd and sandtable run remove it afterwards when it is still empty, and only where no concurrent run holds the directory's lock (flock, shared for a run): that run may have bound the empty file as the user's, and removing it on the host would detach that mount and let it create the file. A placeholder left so is marked (user.sandtable.placeholder) for the last run out.",
-		Source:   "rules/linux.yaml:117",
+		Source:   "rules/linux.yaml:134",
 	},
 	{
 		ID:       "redact-file",
@@ -1257,7 +1269,7 @@ var ruleTable = [...]Rule{
 		For:      "redacted",
 		Emits:    "--ro-bind-data $redactfd $path",
 		Why:      "A file of the redact section (rules/common.yaml) is replaced by a read-only copy without its secrets, read from a sealed memfd of this spawn's own. Skipped when the file is hidden, revealed, not a regular file, or larger than 1 MiB (then it is hidden instead).",
-		Source:   "rules/linux.yaml:133",
+		Source:   "rules/linux.yaml:150",
 	},
 	{
 		ID:       "hide-dir",
@@ -1266,7 +1278,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "An empty tmpfs shadows a hidden directory. Only for directories: --tmpfs on a missing path or a regular file fails the whole spawn. hide-dir-read-only makes it read-only once the mounts beneath it exist; one page is the bound should that ever be lost (bwrap refuses a size of 0, which the kernel would read as half of RAM).",
-		Source:   "rules/linux.yaml:143",
+		Source:   "rules/linux.yaml:160",
 	},
 	{
 		ID:       "hide-file",
@@ -1275,7 +1287,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A read-only empty file (the contents of /dev/null) replaces a hidden file, socket or device. A missing path emits nothing: there is nothing to hide, and bwrap would fail the spawn.",
-		Source:   "rules/linux.yaml:155",
+		Source:   "rules/linux.yaml:172",
 	},
 	{
 		ID:       "hide-host-socket",
@@ -1284,7 +1296,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket /proc/net/unix names when the spawn is built is replaced by an empty file, and connect() then fails (ECONNREFUSED); under a world-writable sticky directory (/var/tmp) too, where any local user's service may listen (a tmux or an agent started with TMPDIR=/var/tmp). A name bound relative to its binder's directory (net.Listen(\"unix\", \"x.sock\")) or through its descriptor of one (/proc/self/fd/N/x.sock) is read as each process the caller may look into would read it, against its working directory or its descriptor N, and every socket found so is hidden. Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, one renamed (or whose directory was) since its bind. A socket removed between the listing and bwrap's mount fails the spawn (bwrap cannot make the mount point on the read-only root): NewCmd's Wait then runs it once more with the sockets listed anew, when it consumed none of the caller's stdin.",
-		Source:   "rules/linux.yaml:170",
+		Source:   "rules/linux.yaml:187",
 	},
 	{
 		ID:       "grant-socket",
@@ -1293,7 +1305,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--ro-bind $path $path",
 		Reviewed: "An explicit grant by the caller (Config.Sockets, --socket), one socket at a time: it shows the socket at its path, over a hidden directory or the host-socket hiding, and nothing else.",
 		Why:      "A host socket the command is meant to use (docker.sock for someone who wants it). After the hiding rules, so that it wins at the same depth; a read-only bind connects like the socket itself.",
-		Source:   "rules/linux.yaml:194",
+		Source:   "rules/linux.yaml:211",
 	},
 	{
 		ID:       "hide-dir-read-only",
@@ -1302,21 +1314,30 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs hiding a directory is read-only, so the command cannot store anything in it (memory charged to no process of its own); a write or read path beneath it keeps its own mount and flags.",
-		Source:   "rules/linux.yaml:209",
+		Source:   "rules/linux.yaml:226",
+	},
+	{
+		ID:       "hide-cache-root-read-only",
+		Platform: "linux",
+		For:      "cache-root",
+		When:     "is-dir",
+		Emits:    "--remount-ro $path",
+		Why:      "The tmpfs over the cache root is read-only once the run's own caches are bound inside it, as hide-dir-read-only makes a hidden directory's.",
+		Source:   "rules/linux.yaml:235",
 	},
 	{
 		ID:       "dev-read-only",
 		Platform: "linux",
 		Emits:    "--remount-ro /dev",
 		Why:      "--dev's tmpfs is writable by the command and half of RAM; read-only, its devices still open for writing, and /dev/shm and /dev/pts are mounts of their own.",
-		Source:   "rules/linux.yaml:218",
+		Source:   "rules/linux.yaml:244",
 	},
 	{
 		ID:       "unshare-all",
 		Platform: "linux",
 		Emits:    "--unshare-all",
 		Why:      "New user, mount, pid, ipc, uts, cgroup and network namespaces.",
-		Source:   "rules/linux.yaml:225",
+		Source:   "rules/linux.yaml:251",
 	},
 	{
 		ID:       "unshare-user",
@@ -1324,7 +1345,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--unshare-user",
 		Why:      "--unshare-all only tries a user namespace; --disable-userns needs one for certain.",
-		Source:   "rules/linux.yaml:229",
+		Source:   "rules/linux.yaml:255",
 	},
 	{
 		ID:       "disable-userns",
@@ -1332,7 +1353,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--disable-userns",
 		Why:      "The child cannot create nested user namespaces, and with them regain the capabilities to remount or unmount what hides a path.",
-		Source:   "rules/linux.yaml:236",
+		Source:   "rules/linux.yaml:262",
 	},
 	{
 		ID:       "share-net",
@@ -1340,7 +1361,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "--share-net",
 		Why:      "Network mode host (--network host, Network.Mode NetworkHost, an explicit opt-in; network-default-linux is proxy): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Where the kernel has Landlock's abstract-unix-socket scope (Linux 6.12), NewCmd, and the wrap helper that runs Command's and Prefix's argv, start bwrap from a thread in a Landlock domain with that scope, so the command cannot connect to the host's abstract sockets (Network.HostAbstract, --host-abstract, leaves them reachable). Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
-		Source:   "rules/linux.yaml:243",
+		Source:   "rules/linux.yaml:269",
 	},
 	{
 		ID:       "proxy-net",
@@ -1348,7 +1369,7 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--share-net",
 		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy, the default: network-default-linux): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), and the DNS stub's (dns-stub), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials, and so is every address the host delivers to itself: its interfaces', and any a local route names (the kernel's route for TCP to that port is of type local). An IPv6 literal with a %zone is refused. A plain http:// request goes on alone, with the body its head declares and nothing after it (a chunked one in plain framing), and a head a lenient server could read otherwise (a control character, a header name that is not a token, ambiguous framing) is answered 400.",
-		Source:   "rules/linux.yaml:261",
+		Source:   "rules/linux.yaml:287",
 	},
 	{
 		ID:       "proxy-env",
@@ -1356,14 +1377,14 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1 --setenv JAVA_TOOL_OPTIONS -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]",
 		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both, and reaches the proxy through the DNS stub). NO_PROXY keeps the sandbox's own loopback direct. The JVM reads none of them: JAVA_TOOL_OPTIONS gives it the same proxy for http and https and the same exceptions (nonProxyHosts); it replaces the caller's value, and every JVM prints it on stderr when it starts (\"Picked up JAVA_TOOL_OPTIONS\"). ssh needs nothing: it resolves the host through the DNS stub, which serves port 22 (git@host: remotes).",
-		Source:   "rules/linux.yaml:287",
+		Source:   "rules/linux.yaml:313",
 	},
 	{
 		ID:       "die-with-parent",
 		Platform: "linux",
 		Emits:    "--die-with-parent",
 		Why:      "The sandbox is killed when the thread that started it dies, so nothing is orphaned.",
-		Source:   "rules/linux.yaml:332",
+		Source:   "rules/linux.yaml:358",
 	},
 	{
 		ID:       "new-session",
@@ -1371,21 +1392,21 @@ var ruleTable = [...]Rule{
 		When:     "not interactive",
 		Emits:    "--new-session",
 		Why:      "A new session has no controlling terminal, so the child cannot push keystrokes into the caller's terminal with TIOCSTI (CVE-2017-5226). Interactive use trades this away for job control and /dev/tty.",
-		Source:   "rules/linux.yaml:336",
+		Source:   "rules/linux.yaml:362",
 	},
 	{
 		ID:       "cap-drop",
 		Platform: "linux",
 		Emits:    "--cap-drop ALL",
 		Why:      "A root caller's child otherwise keeps every capability, and can remount / read-write, unmount a hiding tmpfs, or write anywhere.",
-		Source:   "rules/linux.yaml:344",
+		Source:   "rules/linux.yaml:370",
 	},
 	{
 		ID:       "chdir",
 		Platform: "linux",
 		Emits:    "--chdir $workspace",
 		Why:      "The command starts in the workspace, while bwrap itself starts in /: bwrap runs outside the sandbox, and a working directory the sandbox can write is one where an earlier run could have left a library for the dynamic loader to find (an empty or relative LD_LIBRARY_PATH entry means the working directory).",
-		Source:   "rules/linux.yaml:350",
+		Source:   "rules/linux.yaml:376",
 	},
 	{
 		ID:       "seccomp",
@@ -1393,7 +1414,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "--seccomp $seccompfd",
 		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures sandbox/seccomp.go assembles a filter for; an ABI it does not know is refused everything.",
-		Source:   "rules/linux.yaml:359",
+		Source:   "rules/linux.yaml:385",
 	},
 	{
 		ID:       "status-fd",
@@ -1401,7 +1422,7 @@ var ruleTable = [...]Rule{
 		When:     "status-fd",
 		Emits:    "--json-status-fd $statusfd",
 		Why:      "bwrap reports on this descriptor whether it built the sandbox and ran the command, so the first spawn is also the availability check (one bwrap execution instead of a probe and then the command). Only for NewCmd, which reads it; Command and explain leave it out.",
-		Source:   "rules/linux.yaml:369",
+		Source:   "rules/linux.yaml:395",
 	},
 	{
 		ID:       "block-fd",
@@ -1409,14 +1430,14 @@ var ruleTable = [...]Rule{
 		When:     "block-fd",
 		Emits:    "--block-fd $blockfd",
 		Why:      "bwrap builds the sandbox and then waits on this pipe before it runs the command: the window in which NewCmd applies the run-time limits (processes, memory, CPU time) to the sandbox's first process alone, which the command and everything it starts inherit. Only while NewCmd starts a spawn that has such a limit.",
-		Source:   "rules/linux.yaml:378",
+		Source:   "rules/linux.yaml:404",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
 		Why:      "Nothing after this is read as a bwrap option, whatever the command is called.",
-		Source:   "rules/linux.yaml:388",
+		Source:   "rules/linux.yaml:414",
 	},
 	{
 		ID:       "refuse-add-key",
@@ -1424,7 +1445,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall add_key (EPERM)",
 		Why:      "Keys are not namespaced: the child shares the caller's session keyring. Adding to it plants a key the caller's later processes use.",
-		Source:   "rules/linux.yaml:396",
+		Source:   "rules/linux.yaml:422",
 	},
 	{
 		ID:       "refuse-request-key",
@@ -1432,7 +1453,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall request_key (EPERM)",
 		Why:      "Finds, and with it possesses, a key in the caller's keyrings.",
-		Source:   "rules/linux.yaml:401",
+		Source:   "rules/linux.yaml:427",
 	},
 	{
 		ID:       "refuse-keyctl",
@@ -1440,7 +1461,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall keyctl (EPERM)",
 		Why:      "Reads every key the caller's session keyring holds (Kerberos tickets, ecryptfs and AFS tokens), or joins another keyring.",
-		Source:   "rules/linux.yaml:404",
+		Source:   "rules/linux.yaml:430",
 	},
 	{
 		ID:       "refuse-tiocsti",
@@ -1448,7 +1469,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSTI (EPERM)",
 		Why:      "Pushes input into a terminal (CVE-2017-5226): typed into the caller's shell, it runs outside the sandbox. Refused even under Config.Interactive, which keeps the caller's terminal.",
-		Source:   "rules/linux.yaml:409",
+		Source:   "rules/linux.yaml:435",
 	},
 	{
 		ID:       "refuse-tioclinux",
@@ -1456,7 +1477,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCLINUX (EPERM)",
 		Why:      "Can paste a console's selection as input, the same hole as TIOCSTI on a virtual console.",
-		Source:   "rules/linux.yaml:415",
+		Source:   "rules/linux.yaml:441",
 	},
 	{
 		ID:       "refuse-setid-chmod",
@@ -1464,7 +1485,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in chmod (EPERM)",
 		Why:      "A setuid or setgid file the sandbox leaves in the workspace keeps its bit on the host, where the workspace is no nosuid mount: from a root caller's sandbox, a root shell for any local user. The mode is refused; every other chmod works.",
-		Source:   "rules/linux.yaml:418",
+		Source:   "rules/linux.yaml:444",
 	},
 	{
 		ID:       "refuse-setid-fchmod",
@@ -1472,7 +1493,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmod (EPERM)",
 		Why:      "The same bits, set through a descriptor.",
-		Source:   "rules/linux.yaml:425",
+		Source:   "rules/linux.yaml:451",
 	},
 	{
 		ID:       "refuse-setid-fchmodat",
@@ -1480,7 +1501,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat (EPERM)",
 		Why:      "The same bits, set relative to a directory.",
-		Source:   "rules/linux.yaml:428",
+		Source:   "rules/linux.yaml:454",
 	},
 	{
 		ID:       "refuse-setid-fchmodat2",
@@ -1488,7 +1509,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat2 (EPERM)",
 		Why:      "The same bits, through the newer call with flags.",
-		Source:   "rules/linux.yaml:431",
+		Source:   "rules/linux.yaml:457",
 	},
 	{
 		ID:       "refuse-setid-creat",
@@ -1496,7 +1517,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in creat (EPERM)",
 		Why:      "A file created with the bits already set.",
-		Source:   "rules/linux.yaml:434",
+		Source:   "rules/linux.yaml:460",
 	},
 	{
 		ID:       "refuse-setid-open",
@@ -1504,7 +1525,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in open (EPERM)",
 		Why:      "A file created (O_CREAT, O_TMPFILE) with the bits already set.",
-		Source:   "rules/linux.yaml:437",
+		Source:   "rules/linux.yaml:463",
 	},
 	{
 		ID:       "refuse-setid-openat",
@@ -1512,7 +1533,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in openat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:440",
+		Source:   "rules/linux.yaml:466",
 	},
 	{
 		ID:       "refuse-setid-mknod",
@@ -1520,7 +1541,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknod (EPERM)",
 		Why:      "A regular file made by mknod with the bits set.",
-		Source:   "rules/linux.yaml:443",
+		Source:   "rules/linux.yaml:469",
 	},
 	{
 		ID:       "refuse-setid-mknodat",
@@ -1528,7 +1549,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknodat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:446",
+		Source:   "rules/linux.yaml:472",
 	},
 	{
 		ID:       "refuse-openat2",
@@ -1536,7 +1557,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall openat2 (ENOSYS)",
 		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it. ENOSYS, as on a kernel older than 5.6: programs that try it first fall back to openat.",
-		Source:   "rules/linux.yaml:449",
+		Source:   "rules/linux.yaml:475",
 	},
 	{
 		ID:       "refuse-io-uring",
@@ -1544,7 +1565,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall io_uring_setup (ENOSYS)",
 		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold. ENOSYS, as on a kernel without it, is what programs (fio, liburing users) check before falling back to plain I/O.",
-		Source:   "rules/linux.yaml:456",
+		Source:   "rules/linux.yaml:482",
 	},
 	{
 		ID:       "refuse-tiocsetd",
@@ -1552,7 +1573,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSETD (EPERM)",
 		Why:      "Changes the terminal's line discipline: N_NULL on the caller's terminal (the command's stdout, with or without Config.Interactive) discards every key typed and every byte written after sandtable exits, and no reset of the settings brings it back. Programs that attach a discipline (slattach, pppd) have no place in the sandbox.",
-		Source:   "rules/linux.yaml:464",
+		Source:   "rules/linux.yaml:490",
 	},
 	{
 		ID:       "refuse-tiocexcl",
@@ -1560,7 +1581,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCEXCL (EPERM)",
 		Why:      "Puts the terminal in exclusive mode, which outlives the run: every later open of it by the caller's unprivileged programs (a password prompt on /dev/tty, a new shell on the pty) fails with EBUSY. Only serial-port tools ask for it.",
-		Source:   "rules/linux.yaml:472",
+		Source:   "rules/linux.yaml:498",
 	},
 	{
 		ID:       "refuse-tioccons",
@@ -1568,7 +1589,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCCONS (EPERM)",
 		Why:      "Redirects the system console's messages to this terminal, or off another one. The kernel asks for a capability the sandbox lacks; the row keeps it refused if one is ever granted.",
-		Source:   "rules/linux.yaml:479",
+		Source:   "rules/linux.yaml:505",
 	},
 	{
 		ID:       "refuse-tiocsserial",
@@ -1576,7 +1597,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSSERIAL (EPERM)",
 		Why:      "Reconfigures a serial port, such as a caller's serial console passed as stdout: its custom divisor, which the owner may set without privilege, garbles the line after the run, and restoring the terminal settings does not undo it.",
-		Source:   "rules/linux.yaml:485",
+		Source:   "rules/linux.yaml:511",
 	},
 	{
 		ID:       "refuse-tiocvhangup",
@@ -1584,7 +1605,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCVHANGUP (EPERM)",
 		Why:      "Hangs up the terminal, killing the caller's session on it. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:492",
+		Source:   "rules/linux.yaml:518",
 	},
 	{
 		ID:       "refuse-tiocslcktrmios",
@@ -1592,7 +1613,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSLCKTRMIOS (EPERM)",
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:497",
+		Source:   "rules/linux.yaml:523",
 	},
 	{
 		ID:       "refuse-tcxonc",
@@ -1600,7 +1621,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TCXONC (EPERM)",
 		Why:      "tcflow(TCOOFF) stops output on the terminal, and the stop outlives the run: every later write of the caller's (its shell's prompt, an agent host's output) waits for a ^Q that a program driving a pty never types, and no reset of the settings restarts it. Only serial-line tools pace output this way.",
-		Source:   "rules/linux.yaml:503",
+		Source:   "rules/linux.yaml:529",
 	},
 	{
 		ID:       "refuse-socketcall",
@@ -1608,7 +1629,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall socketcall (ENOSYS)",
 		Why:      "i386's multiplexer for the socket calls passes their arguments in memory the filter cannot read, so socket(AF_VSOCK) through it would pass every family check; i386 has had the direct calls, which the filter checks, since Linux 4.3. ENOSYS, as on an architecture without it. The price: a 32-bit x86 program whose libc still multiplexes (glibc on i386, Go's 386 port) cannot use sockets in the sandbox.",
-		Source:   "rules/linux.yaml:511",
+		Source:   "rules/linux.yaml:537",
 	},
 	{
 		ID:       "refuse-socket-families",
@@ -1616,7 +1637,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse socket and socketpair in every family but AF_UNIX AF_INET AF_INET6 AF_NETLINK (EAFNOSUPPORT)",
 		Why:      "A development sandbox needs local sockets (AF_UNIX), the network when it is on (AF_INET, AF_INET6) and the interface and route queries of getaddrinfo and ip (AF_NETLINK). Every other family reaches what the namespaces do not cover: AF_VSOCK the host's vsock port space (the hypervisor's agents, which --unshare-net leaves reachable); AF_ALG, AF_RDS, AF_TIPC, AF_CAN, AF_KEY, AF_BLUETOOTH, AF_XDP, AF_PACKET and the rest kernel code few hosts exercise, where local root exploits have been found (AF_RDS CVE-2010-3904, AF_PACKET CVE-2017-7308, AF_CAN CVE-2021-3609, AF_TIPC CVE-2021-43267); families a later kernel adds are refused until a row keeps them. An allow-list, so nothing new passes unseen. EAFNOSUPPORT is what a kernel without the family says, which programs that probe for one expect.",
-		Source:   "rules/linux.yaml:521",
+		Source:   "rules/linux.yaml:547",
 	},
 	{
 		ID:       "stop-on-hidden-replaced",
@@ -1625,7 +1646,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a hidden path changes on the host",
 		Why:      "A hidden file replaced by rename on the host, or a hidden path that appears during the run, would be readable in the sandbox.",
-		Source:   "rules/linux.yaml:613",
+		Source:   "rules/linux.yaml:639",
 	},
 	{
 		ID:       "stop-on-protected-replaced",
@@ -1634,7 +1655,16 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a protected path changes on the host",
 		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
-		Source:   "rules/linux.yaml:618",
+		Source:   "rules/linux.yaml:644",
+	},
+	{
+		ID:       "stop-on-cache-root-replaced",
+		Platform: "linux",
+		For:      "cache-root",
+		When:     "watch",
+		Emits:    "stop the run when a cache-root path changes on the host",
+		Why:      "A cache root replaced by rename on the host, or one that appears during the run (the home's default root, made by a run that uses it), would show every workspace's caches in the sandbox.",
+		Source:   "rules/linux.yaml:650",
 	},
 	{
 		ID:       "stop-with-caller",
@@ -1643,7 +1673,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the whole sandbox before the caller stops (^Z), or kill the run after 2s",
 		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would. A process still running after stop-timeout gets the run killed rather than sandtable stopping with it still running (a process inside the kernel takes its SIGSTOP only when it comes out; one that waits there for its vfork child, as sh does for each command, counts as stopped once that child is). Until then the ^Z waits and that process runs on, so a longer stop-timeout widens (a process of the sandbox outlives the ^Z longer) and a shorter one narrows (and kills more runs that were only slow to stop). 2s leaves a loaded machine room for many passes over /proc without letting a process that will not stop run on for long.",
-		Source:   "rules/linux.yaml:624",
+		Source:   "rules/linux.yaml:656",
 	},
 	{
 		ID:       "limit-tmp",
@@ -1651,7 +1681,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default tmp-size 1GiB, at most 1/4 of RAM",
 		Why:      "The private /tmp is memory: without a size a tmpfs is half of RAM, and what a command stores there is charged to no process of its own, so the OOM killer picks others. 1 GiB holds a compiler's or a test runner's scratch files; a quarter of RAM on a small machine.",
-		Source:   "rules/linux.yaml:542",
+		Source:   "rules/linux.yaml:568",
 	},
 	{
 		ID:       "limit-shm",
@@ -1659,7 +1689,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default shm-size 64MiB, at most 1/4 of RAM",
 		Why:      "/dev/shm is memory too. 64 MiB is what container runtimes give it by default, enough for POSIX semaphores and the shared memory of a test's worker pool.",
-		Source:   "rules/linux.yaml:551",
+		Source:   "rules/linux.yaml:577",
 	},
 	{
 		ID:       "limit-processes",
@@ -1667,7 +1697,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default processes 4096; where it cannot be enforced: run",
 		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 processes and threads at once is far above what a build or a test suite runs. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace (kernel 5.14 and later; before, with the caller's other processes); uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
-		Source:   "rules/linux.yaml:559",
+		Source:   "rules/linux.yaml:585",
 	},
 	{
 		ID:       "limit-memory",
@@ -1675,7 +1705,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default memory none",
 		Why:      "No default: what a compiler or a test needs varies too much to guess. Config.Limits.Memory sets a memory cgroup's limit (tmpfs pages the sandbox writes are charged to it too), where this process may create one beneath its own; elsewhere the spawn is refused.",
-		Source:   "rules/linux.yaml:573",
+		Source:   "rules/linux.yaml:599",
 	},
 	{
 		ID:       "limit-cpu-time",
@@ -1683,7 +1713,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default cpu-time none",
 		Why:      "No default: a long build is legitimate. Config.Limits.CPUTime sets RLIMIT_CPU on the sandbox's first process, which every process inherits: it bounds each process's CPU time, not the run's total.",
-		Source:   "rules/linux.yaml:581",
+		Source:   "rules/linux.yaml:607",
 	},
 	{
 		ID:       "limit-proxy-connections",
@@ -1691,7 +1721,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default proxy-connections 256",
 		Why:      "Network mode proxy's server runs in the caller's process, outside the sandbox's process and memory limits, and keeps two descriptors, a goroutine and, while bytes wait for a slow reader, a 1 MiB buffer for each connection it relays: a command that opened thousands of tunnels and read none of them made the caller hold a MiB each, without bound (TestProxyConnectionLimit: 32 tunnels, 32 MiB). At most 256 at once (512 MiB at worst, both ways stalled) is far above what a package manager opens (npm 15 a registry, browsers 6 a site); the next is answered 503 and closed at once, and Network.Refused hears of it once. Config.Limits.ProxyConnections (--max-proxy-connections) changes it, -1 for none.",
-		Source:   "rules/linux.yaml:588",
+		Source:   "rules/linux.yaml:614",
 	},
 	{
 		ID:       "version",
@@ -2069,13 +2099,38 @@ var ruleTable = [...]Rule{
 		Source:   "rules/darwin.yaml:515",
 	},
 	{
+		ID:       "hide-cache-root",
+		Platform: "darwin",
+		For:      "cache-root",
+		Emits:    "(deny file-read* (subpath \"$path\")) (deny file-write* (subpath \"$path\"))",
+		Why:      "Sandtable's cache root holds every workspace's caches, 0700 but the caller's, as the command is: where it is readable (XDG_CACHE_HOME in the workspace or a grant) a run would read what runs in other workspaces downloaded or built. Denied whole, and cache-bind then allows the run's own directories inside it; the home's default root is denied too when XDG_CACHE_HOME moves the one in use.",
+		Source:   "rules/darwin.yaml:526",
+	},
+	{
+		ID:       "hide-cache-root-folded",
+		Platform: "darwin",
+		For:      "cache-root",
+		When:     "folded",
+		Emits:    "(deny file-read* (regex \"$foldedpath\")) (deny file-write* (regex \"$foldedpath\"))",
+		Why:      "The cache root in every spelling APFS takes for it, as hide-folded denies a hidden path: ws-KEY names another workspace's caches under any case.",
+		Source:   "rules/darwin.yaml:539",
+	},
+	{
+		ID:       "cache-scope-metadata",
+		Platform: "darwin",
+		For:      "cache-scope",
+		Emits:    "(allow file-read-metadata (literal \"$path\"))",
+		Why:      "The cache root and the scope directory above the run's own caches can be looked at (lstat, as realpath and getcwd do on the way to a cache), not listed or read.",
+		Source:   "rules/darwin.yaml:550",
+	},
+	{
 		ID:       "cache-bind",
 		Platform: "darwin",
 		For:      "caches",
 		Emits:    "(allow file-read* (subpath \"$path\")) (allow file-write* (subpath \"$path\"))",
 		Reviewed: "Each directory is sandtable's own, under its cache root, created 0700 for the caller, never the tool's host cache: what the sandbox writes there reaches only later sandboxed runs.",
 		Why:      "A tool cache of the caches section (rules/common.yaml), writable and kept across sandboxed runs; the row's variable points the tool at it.",
-		Source:   "rules/darwin.yaml:523",
+		Source:   "rules/darwin.yaml:560",
 	},
 	{
 		ID:       "hide-dir",
@@ -2084,7 +2139,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, not is-file",
 		Emits:    "(deny file-read* (subpath \"$path\")) (deny file-write* (subpath \"$path\"))",
 		Why:      "A hidden directory, or a missing path (harmless), is denied after every allow it overrides. Skipped for an ancestor of the workspace: denying lstat() on a parent would break path resolution inside the workspace. Unlike Linux, it also wins over a read or write grant inside it: in SBPL the last matching rule wins, so hiding fails closed here.",
-		Source:   "rules/darwin.yaml:536",
+		Source:   "rules/darwin.yaml:573",
 	},
 	{
 		ID:       "hide-file",
@@ -2093,7 +2148,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, is-file",
 		Emits:    "(deny file-read* (literal \"$path\")) (deny file-write* (literal \"$path\"))",
 		Why:      "A hidden file is denied by its exact path, after every allow it overrides.",
-		Source:   "rules/darwin.yaml:549",
+		Source:   "rules/darwin.yaml:586",
 	},
 	{
 		ID:       "redact-file",
@@ -2101,7 +2156,7 @@ var ruleTable = [...]Rule{
 		For:      "redacted",
 		Emits:    "(deny file-read* (literal \"$path\")) (deny file-write* (literal \"$path\"))",
 		Why:      "A file of the redact section (rules/common.yaml) is denied whole: Seatbelt cannot serve a copy at the file's path, and the profile reads no file of the home anyway. The settings in it are lost on macOS; reveal it to pass it whole.",
-		Source:   "rules/darwin.yaml:557",
+		Source:   "rules/darwin.yaml:594",
 	},
 	{
 		ID:       "hide-socket",
@@ -2110,15 +2165,15 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace",
 		Emits:    "(deny network-outbound (remote unix-socket (subpath \"$path\")))",
 		Why:      "connect() to a unix socket is network-outbound, not a file access, so the file denies above do not stop it: a socket beneath a hidden path stays unreachable whatever a later grant allows.",
-		Source:   "rules/darwin.yaml:568",
+		Source:   "rules/darwin.yaml:605",
 	},
 	{
 		ID:       "hide-rename-guard",
 		Platform: "darwin",
 		For:      "guard",
 		Emits:    "(deny file-write-unlink (literal \"$path\")) (deny file-write-create (literal \"$path\"))",
-		Why:      "A hidden path inside the workspace or a write path could be renamed away within the run (mv proj/a proj/b; cat proj/b/key.pem), since the deny is by path. Each directory from it up to the writable root can be neither moved nor replaced, the fix sandbox-runtime shipped; the hidden path itself is under the deny above.",
-		Source:   "rules/darwin.yaml:579",
+		Why:      "A hidden path (or a cache root) inside the workspace or a write path could be renamed away within the run (mv proj/a proj/b; cat proj/b/key.pem), since the deny is by path. Each directory from it up to the writable root can be neither moved nor replaced, the fix sandbox-runtime shipped; the hidden path itself is under the deny above.",
+		Source:   "rules/darwin.yaml:616",
 	},
 	{
 		ID:       "hide-folded",
@@ -2127,7 +2182,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, folded",
 		Emits:    "(deny file-read* (regex \"$foldedpath\")) (deny file-write* (regex \"$foldedpath\"))",
 		Why:      "APFS compares names case-insensitively and after Unicode decomposition: .ENV opens .env, cle+U+0301 opens clé, and a missing hidden name inside a writable place could be created in such a spelling. Whether the kernel then reports the spelling on disk or the one asked for is a Mac's to tell, so each hidden path is also denied in every spelling: each case of each letter (with the Kelvin sign for k and the long s for s, which fold to them), and each accented Latin letter composed or as its letter and mark (sandbox/fold_unicode.go, checked against Unicode's data by TestFoldComplete). A missing one inside a writable place with another character that is not ASCII, or with ^, is refused; an existing one has its exact deny and the deny of the spelling its directory stores (F_GETPATH), both by hide-dir or hide-file.",
-		Source:   "rules/darwin.yaml:591",
+		Source:   "rules/darwin.yaml:628",
 	},
 	{
 		ID:       "protect-deny",
@@ -2135,21 +2190,21 @@ var ruleTable = [...]Rule{
 		For:      "protected",
 		Emits:    "(deny file-write* (regex \"$foldedpath\"))",
 		Why:      "A protected path inside a writable root (git hooks and config, agent and editor configuration), and everything under it, cannot be written, created, removed or renamed, in any letter case of its names below the root (APFS is case-insensitive). The directories between it and the root get the rename guards of hide-rename-guard, so it cannot be moved aside with its directory either.",
-		Source:   "rules/darwin.yaml:614",
+		Source:   "rules/darwin.yaml:651",
 	},
 	{
 		ID:       "profile-arg",
 		Platform: "darwin",
 		Emits:    "-p $profile",
 		Why:      "The generated profile, passed inline.",
-		Source:   "rules/darwin.yaml:627",
+		Source:   "rules/darwin.yaml:664",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "darwin",
 		Emits:    "--",
 		Why:      "Ends sandbox-exec's options: without it a command named -p, with its own profile after it, would replace this one (explain --os darwin -- -p \"(version 1)(allow default)\" /bin/sh).",
-		Source:   "rules/darwin.yaml:631",
+		Source:   "rules/darwin.yaml:668",
 	},
 	{
 		ID:       "strip-astrid-home",
@@ -2744,14 +2799,14 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "remove any variable whose value is url-password",
 		Why:      "A URL with user:password@ (or :password@) in it is a credential whatever the variable is called: REDIS_URL, AMQP_URL, MONGO_URI, a project's SERVICE_URL, pip's PIP_INDEX_URL with an index token, an HTTPS_PROXY with the proxy's login. A URL with a user alone, or none, stays. The whole variable goes, as for the names above: a command that needs the service gets it with --keep-env NAME.",
-		Source:   "rules/common.yaml:1921",
+		Source:   "rules/common.yaml:1935",
 	},
 	{
 		ID:       "strip-dsn-password",
 		Platform: "any",
 		Emits:    "remove any variable whose value is dsn-password",
 		Why:      "A connection string in key=value form with a password in it (libpq's password=, ODBC's and ADO.NET's Password= or PWD=), or Go's MySQL user:password@tcp(host)/db, under whatever name a project gives it.",
-		Source:   "rules/common.yaml:1945",
+		Source:   "rules/common.yaml:1959",
 	},
 	{
 		ID:       "keep-home",
@@ -4926,7 +4981,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-build: set GOCACHE=$dir",
 		Why:      "Go's compiled packages. The host's is read-only inside, where go build refuses to start without one; a writable host cache would feed objects compiled in the sandbox to unsandboxed builds, keyed by hashes nothing rechecks.",
-		Source:   "rules/common.yaml:1398",
+		Source:   "rules/common.yaml:1401",
 	},
 	{
 		ID:       "cache-go-mod",
@@ -4934,7 +4989,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-mod: set GOMODCACHE=$dir",
 		Why:      "Go's downloaded modules (GOPATH/pkg/mod), so a build with dependencies can fetch once and reuse them; extracted module trees are not rechecked against go.sum once there.",
-		Source:   "rules/common.yaml:1408",
+		Source:   "rules/common.yaml:1411",
 	},
 	{
 		ID:       "cache-go-path",
@@ -4942,7 +4997,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-path: set GOPATH=$dir",
 		Why:      "The rest of GOPATH: the checksum database's verified state (pkg/sumdb), without which go refuses a new module, and go install's binaries (bin), which then stay inside the sandbox's cache.",
-		Source:   "rules/common.yaml:1417",
+		Source:   "rules/common.yaml:1420",
 	},
 	{
 		ID:       "cache-npm",
@@ -4950,7 +5005,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache npm: set npm_config_cache=$dir",
 		Why:      "npm's package cache (_cacache): npm install writes there first, and fails on a read-only one.",
-		Source:   "rules/common.yaml:1426",
+		Source:   "rules/common.yaml:1429",
 	},
 	{
 		ID:       "cache-pip",
@@ -4958,7 +5013,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pip: set PIP_CACHE_DIR=$dir",
 		Why:      "pip's downloads and built wheels; a wheel built in the sandbox would otherwise be installed by later unsandboxed pip runs.",
-		Source:   "rules/common.yaml:1434",
+		Source:   "rules/common.yaml:1437",
 	},
 	{
 		ID:       "cache-cargo",
@@ -4966,7 +5021,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache cargo: set CARGO_HOME=$dir",
 		Why:      "cargo's registry index, crate downloads and git checkouts. cargo has no variable for those alone, so the whole cargo home is private: ~/.cargo/config.toml and the credentials in it are not read inside (a workspace's .cargo/config.toml still is), and cargo install puts binaries there, not on the host. rustup's proxies find toolchains through RUSTUP_HOME, which stays.",
-		Source:   "rules/common.yaml:1442",
+		Source:   "rules/common.yaml:1445",
 	},
 	{
 		ID:       "cache-yarn",
@@ -4974,7 +5029,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn: set YARN_CACHE_FOLDER=$dir",
 		Why:      "Yarn 1's package cache.",
-		Source:   "rules/common.yaml:1454",
+		Source:   "rules/common.yaml:1457",
 	},
 	{
 		ID:       "cache-yarn-berry",
@@ -4982,7 +5037,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn-berry: set YARN_GLOBAL_FOLDER=$dir",
 		Why:      "Yarn 2+'s global folder, which holds its shared package cache and metadata.",
-		Source:   "rules/common.yaml:1460",
+		Source:   "rules/common.yaml:1463",
 	},
 	{
 		ID:       "cache-pnpm",
@@ -4990,7 +5045,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pnpm: set PNPM_HOME=$dir",
 		Why:      "pnpm's home, where its content-addressed store lives when PNPM_HOME is set (and global installs go). npm_config_store_dir would move the store alone, but npm warns about that variable on every run.",
-		Source:   "rules/common.yaml:1468",
+		Source:   "rules/common.yaml:1471",
 	},
 	{
 		ID:       "cache-maven",
@@ -4998,7 +5053,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache maven: set MAVEN_ARGS=-Dmaven.repo.local=$dir",
 		Why:      "Maven's local repository of downloaded artifacts and plugins, which Maven runs. MAVEN_ARGS (Maven 3.9+) rather than MAVEN_OPTS, which callers set for the JVM (-Xmx) and this would replace.",
-		Source:   "rules/common.yaml:1477",
+		Source:   "rules/common.yaml:1480",
 	},
 	{
 		ID:       "cache-gradle",
@@ -5006,7 +5061,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache gradle: set GRADLE_USER_HOME=$dir",
 		Why:      "Gradle's caches, wrapper distributions and daemons. Gradle has no variable for the caches alone: ~/.gradle/gradle.properties (and any credentials in it) is not read inside.",
-		Source:   "rules/common.yaml:1487",
+		Source:   "rules/common.yaml:1490",
 	},
 	{
 		ID:       "cache-xdg",
@@ -5014,7 +5069,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache xdg: set XDG_CACHE_HOME=$dir",
 		Why:      "Every other tool that keeps its cache under the XDG cache directory (node-gyp's headers, pnpm's metadata, pre-commit, ruff, deno, bazel, ...), which would otherwise fail on the read-only home or, through a write path, share one with the host. Without npm_config_devdir, which npm warns about on every run, node-gyp's headers land here.",
-		Source:   "rules/common.yaml:1496",
+		Source:   "rules/common.yaml:1499",
 	},
 	{
 		ID:       "offline-npm",
@@ -5022,7 +5077,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set npm_config_offline=true",
 		Why:      "npm installs from its cache and fails at once with ENOTCACHED for what is not there, instead of 70 s of retries (fetch-retries 2, up to 60 s apart) on a network it cannot reach.",
-		Source:   "rules/common.yaml:1634",
+		Source:   "rules/common.yaml:1637",
 	},
 	{
 		ID:       "offline-yarn",
@@ -5030,7 +5085,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set YARN_ENABLE_NETWORK=0",
 		Why:      "Yarn 2+ works from its cache and says the network is disabled, instead of retrying.",
-		Source:   "rules/common.yaml:1641",
+		Source:   "rules/common.yaml:1644",
 	},
 	{
 		ID:       "offline-go",
@@ -5038,7 +5093,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set GOPROXY=off",
 		Why:      "go builds from its module cache and names a missing module at once (\"module lookup disabled by GOPROXY=off\") instead of a dial error per proxy in the list.",
-		Source:   "rules/common.yaml:1645",
+		Source:   "rules/common.yaml:1648",
 	},
 	{
 		ID:       "offline-cargo",
@@ -5046,7 +5101,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set CARGO_NET_OFFLINE=true",
 		Why:      "cargo resolves from its downloaded index and crates, and says what it lacks, instead of retrying.",
-		Source:   "rules/common.yaml:1652",
+		Source:   "rules/common.yaml:1655",
 	},
 	{
 		ID:       "offline-pip",
@@ -5054,7 +5109,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set PIP_RETRIES=0",
 		Why:      "pip tries the index once instead of five times with back-off.",
-		Source:   "rules/common.yaml:1656",
+		Source:   "rules/common.yaml:1659",
 	},
 	{
 		ID:       "refuse-this-network",
@@ -5062,7 +5117,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 0.0.0.0/8 in the proxy",
 		Why:      "\"This network\" and the unspecified address, which connect() takes as the host itself.",
-		Source:   "rules/common.yaml:1967",
+		Source:   "rules/common.yaml:1981",
 	},
 	{
 		ID:       "refuse-private-10",
@@ -5070,7 +5125,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 10.0.0.0/8 in the proxy",
 		Why:      "A private network (RFC 1918), the local network's servers and routers.",
-		Source:   "rules/common.yaml:1970",
+		Source:   "rules/common.yaml:1984",
 	},
 	{
 		ID:       "refuse-cgnat",
@@ -5078,7 +5133,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100.64.0.0/10 in the proxy",
 		Why:      "Carrier-grade NAT's shared space (RFC 6598), the provider's side of the local network.",
-		Source:   "rules/common.yaml:1973",
+		Source:   "rules/common.yaml:1987",
 	},
 	{
 		ID:       "refuse-loopback-v4",
@@ -5086,7 +5141,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 127.0.0.0/8 in the proxy",
 		Why:      "Loopback, the host's own services (databases, dev servers, agents).",
-		Source:   "rules/common.yaml:1976",
+		Source:   "rules/common.yaml:1990",
 	},
 	{
 		ID:       "refuse-link-local-v4",
@@ -5094,7 +5149,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 169.254.0.0/16 in the proxy",
 		Why:      "Link-local, where cloud metadata services hand out the machine's credentials (169.254.169.254).",
-		Source:   "rules/common.yaml:1979",
+		Source:   "rules/common.yaml:1993",
 	},
 	{
 		ID:       "refuse-private-172",
@@ -5102,7 +5157,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 172.16.0.0/12 in the proxy",
 		Why:      "A private network (RFC 1918), Docker's default bridges among them.",
-		Source:   "rules/common.yaml:1982",
+		Source:   "rules/common.yaml:1996",
 	},
 	{
 		ID:       "refuse-ietf-protocol",
@@ -5110,7 +5165,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.0.0.0/24 in the proxy",
 		Why:      "IETF protocol assignments, not hosts on the internet.",
-		Source:   "rules/common.yaml:1985",
+		Source:   "rules/common.yaml:1999",
 	},
 	{
 		ID:       "refuse-private-192",
@@ -5118,7 +5173,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.168.0.0/16 in the proxy",
 		Why:      "A private network (RFC 1918), home and office routers.",
-		Source:   "rules/common.yaml:1988",
+		Source:   "rules/common.yaml:2002",
 	},
 	{
 		ID:       "refuse-benchmarking",
@@ -5126,7 +5181,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 198.18.0.0/15 in the proxy",
 		Why:      "Benchmarking (RFC 2544), used by some proxies and VPNs for local fake addresses.",
-		Source:   "rules/common.yaml:1991",
+		Source:   "rules/common.yaml:2005",
 	},
 	{
 		ID:       "refuse-multicast-v4",
@@ -5134,7 +5189,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 224.0.0.0/4 in the proxy",
 		Why:      "Multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:1994",
+		Source:   "rules/common.yaml:2008",
 	},
 	{
 		ID:       "refuse-reserved-v4",
@@ -5142,7 +5197,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 240.0.0.0/4 in the proxy",
 		Why:      "Reserved for future use, and the limited broadcast address.",
-		Source:   "rules/common.yaml:1997",
+		Source:   "rules/common.yaml:2011",
 	},
 	{
 		ID:       "refuse-v4-compatible",
@@ -5150,7 +5205,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::/96 in the proxy",
 		Why:      "The IPv6 unspecified and loopback addresses, and the deprecated IPv4-compatible ones, an IPv4 address by another name.",
-		Source:   "rules/common.yaml:2000",
+		Source:   "rules/common.yaml:2014",
 	},
 	{
 		ID:       "refuse-nat64",
@@ -5158,7 +5213,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b::/96 in the proxy",
 		Why:      "NAT64, an IPv4 address behind a gateway, which could be a private one.",
-		Source:   "rules/common.yaml:2003",
+		Source:   "rules/common.yaml:2017",
 	},
 	{
 		ID:       "refuse-nat64-local",
@@ -5166,7 +5221,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b:1::/48 in the proxy",
 		Why:      "Local-use NAT64, the same for a local translator.",
-		Source:   "rules/common.yaml:2006",
+		Source:   "rules/common.yaml:2020",
 	},
 	{
 		ID:       "refuse-6to4",
@@ -5174,7 +5229,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2002::/16 in the proxy",
 		Why:      "6to4, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2009",
+		Source:   "rules/common.yaml:2023",
 	},
 	{
 		ID:       "refuse-unique-local",
@@ -5182,7 +5237,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fc00::/7 in the proxy",
 		Why:      "IPv6 unique local addresses, the private networks of IPv6.",
-		Source:   "rules/common.yaml:2012",
+		Source:   "rules/common.yaml:2026",
 	},
 	{
 		ID:       "refuse-link-local-v6",
@@ -5190,7 +5245,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fe80::/10 in the proxy",
 		Why:      "IPv6 link-local, the local segment's hosts.",
-		Source:   "rules/common.yaml:2015",
+		Source:   "rules/common.yaml:2029",
 	},
 	{
 		ID:       "refuse-site-local",
@@ -5198,7 +5253,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fec0::/10 in the proxy",
 		Why:      "IPv6 site-local (deprecated), still local where used.",
-		Source:   "rules/common.yaml:2018",
+		Source:   "rules/common.yaml:2032",
 	},
 	{
 		ID:       "refuse-multicast-v6",
@@ -5206,7 +5261,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ff00::/8 in the proxy",
 		Why:      "IPv6 multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2021",
+		Source:   "rules/common.yaml:2035",
 	},
 	{
 		ID:       "refuse-v4-mapped",
@@ -5214,7 +5269,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::ffff:0.0.0.0/96 in the proxy",
 		Why:      "IPv4-mapped IPv6; the proxy also checks the IPv4 address it maps, against the rows above.",
-		Source:   "rules/common.yaml:2024",
+		Source:   "rules/common.yaml:2038",
 	},
 	{
 		ID:       "refuse-discard",
@@ -5222,7 +5277,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100::/64 in the proxy",
 		Why:      "The IPv6 discard prefix, not hosts.",
-		Source:   "rules/common.yaml:2027",
+		Source:   "rules/common.yaml:2041",
 	},
 	{
 		ID:       "refuse-teredo",
@@ -5230,7 +5285,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001::/32 in the proxy",
 		Why:      "Teredo, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2030",
+		Source:   "rules/common.yaml:2044",
 	},
 	{
 		ID:       "refuse-orchid",
@@ -5238,7 +5293,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:10::/28 in the proxy",
 		Why:      "ORCHID identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2033",
+		Source:   "rules/common.yaml:2047",
 	},
 	{
 		ID:       "refuse-orchid-v2",
@@ -5246,7 +5301,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:20::/28 in the proxy",
 		Why:      "ORCHIDv2 identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2036",
+		Source:   "rules/common.yaml:2050",
 	},
 	{
 		ID:       "refuse-srv6",
@@ -5254,7 +5309,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 5f00::/16 in the proxy",
 		Why:      "SRv6 segment identifiers, the operator's routing, not hosts.",
-		Source:   "rules/common.yaml:2039",
+		Source:   "rules/common.yaml:2053",
 	},
 	{
 		ID:       "refuse-broadcast",
@@ -5262,7 +5317,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 255.255.255.255/32 in the proxy",
 		Why:      "The limited broadcast address (also within refuse-reserved-v4, named for the reader).",
-		Source:   "rules/common.yaml:2042",
+		Source:   "rules/common.yaml:2056",
 	},
 	{
 		ID:       "network-default-linux",
@@ -5270,7 +5325,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode proxy",
 		Why:      "A private network namespace whose only way out is the proxy: package managers and HTTP clients still fetch, but nothing of the host's network is in reach (its loopback services, its abstract unix sockets: an X server, D-Bus) and no private or loopback address unless listed. Mode host (--network host) is the explicit opt-in for tools that need raw sockets or UDP; mode off (--network off) for commands that need no network.",
-		Source:   "rules/common.yaml:1892",
+		Source:   "rules/common.yaml:1906",
 	},
 	{
 		ID:       "network-default-darwin",
@@ -5278,7 +5333,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode host",
 		Why:      "Mode host on macOS, for every entry point: mode proxy there is a listener on the host's loopback that NewCmd and sandtable run serve while the command runs (its port in the profile, proxy-outbound; its token in the proxy variables, proxy-auth-darwin), and Command and Prefix, which return before the command runs, have nothing to serve it from and refuse it. One default for every entry point keeps a Config sandboxed the same way wherever it is used; --network proxy opts in on NewCmd and sandtable run. The profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
-		Source:   "rules/common.yaml:1903",
+		Source:   "rules/common.yaml:1917",
 	},
 	{
 		ID:       "redact-npmrc",
@@ -5286,7 +5341,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
 		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too.",
-		Source:   "rules/common.yaml:1515",
+		Source:   "rules/common.yaml:1518",
 	},
 	{
 		ID:       "redact-yarnrc-yml",
@@ -5294,7 +5349,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.yarnrc.yml: remove npmAuthToken, npmAuthIdent; URL credentials",
 		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings.",
-		Source:   "rules/common.yaml:1525",
+		Source:   "rules/common.yaml:1528",
 	},
 	{
 		ID:       "redact-pip-conf",
@@ -5302,7 +5357,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration: an index-url or extra-index-url with the index's user:password@ (or token@) in it, beside the index itself, proxy and timeout settings.",
-		Source:   "rules/common.yaml:1534",
+		Source:   "rules/common.yaml:1537",
 	},
 	{
 		ID:       "redact-pip-conf-legacy",
@@ -5310,7 +5365,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration at its older place, read as well.",
-		Source:   "rules/common.yaml:1543",
+		Source:   "rules/common.yaml:1546",
 	},
 	{
 		ID:       "redact-gitconfig",
@@ -5318,7 +5373,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.gitconfig: remove extraheader; URL credentials",
 		Why:      "git's user configuration: an http.extraheader (an Authorization bearer or basic header) and tokens in remote or insteadOf URLs, beside the identity, aliases and settings git needs.",
-		Source:   "rules/common.yaml:1549",
+		Source:   "rules/common.yaml:1552",
 	},
 	{
 		ID:       "redact-gitconfig-xdg",
@@ -5326,7 +5381,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration where XDG_CONFIG_HOME puts it.",
-		Source:   "rules/common.yaml:1558",
+		Source:   "rules/common.yaml:1561",
 	},
 	{
 		ID:       "redact-git-config-global",
@@ -5334,7 +5389,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:GIT_CONFIG_GLOBAL: remove extraheader; URL credentials",
 		Why:      "git's user configuration where GIT_CONFIG_GLOBAL names it, in place of ~/.gitconfig.",
-		Source:   "rules/common.yaml:1567",
+		Source:   "rules/common.yaml:1570",
 	},
 	{
 		ID:       "redact-gitconfig-xdg-env",
@@ -5342,7 +5397,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1573",
+		Source:   "rules/common.yaml:1576",
 	},
 	{
 		ID:       "redact-pip-config-file",
@@ -5350,7 +5405,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:PIP_CONFIG_FILE: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration where PIP_CONFIG_FILE names it, with its index URLs' user:password@.",
-		Source:   "rules/common.yaml:1579",
+		Source:   "rules/common.yaml:1582",
 	},
 	{
 		ID:       "redact-pip-conf-xdg-env",
@@ -5358,7 +5413,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1585",
+		Source:   "rules/common.yaml:1588",
 	},
 	{
 		ID:       "redact-uv-toml",
@@ -5366,7 +5421,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration: an [[index]] url with user:password@ in it, beside the indexes and settings uv needs. TOML's KEY = VALUE lines read as ini's.",
-		Source:   "rules/common.yaml:1591",
+		Source:   "rules/common.yaml:1594",
 	},
 	{
 		ID:       "redact-uv-toml-xdg",
@@ -5374,7 +5429,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1600",
+		Source:   "rules/common.yaml:1603",
 	},
 	{
 		ID:       "redact-uv-config-file",
@@ -5382,7 +5437,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:UV_CONFIG_FILE: remove password, token; URL credentials",
 		Why:      "uv's configuration where UV_CONFIG_FILE names it.",
-		Source:   "rules/common.yaml:1606",
+		Source:   "rules/common.yaml:1609",
 	},
 	{
 		ID:       "redact-wgetrc",
@@ -5390,7 +5445,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.wgetrc: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration, read on every run: its password lines, beside settings a build relies on (timeouts, proxies, retries).",
-		Source:   "rules/common.yaml:1612",
+		Source:   "rules/common.yaml:1615",
 	},
 	{
 		ID:       "redact-wgetrc-env",
@@ -5398,7 +5453,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:WGETRC: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration where WGETRC names it.",
-		Source:   "rules/common.yaml:1620",
+		Source:   "rules/common.yaml:1623",
 	},
 	{
 		ID:       "no-root-grant",
@@ -5406,7 +5461,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "The root as the workspace or a write path makes the whole host writable.",
-		Source:   "rules/common.yaml:1671",
+		Source:   "rules/common.yaml:1674",
 	},
 	{
 		ID:       "no-root-hidden",
@@ -5414,7 +5469,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: hidden-path, derived-hidden, home",
 		Why:      "Hiding the root hides the system the command needs to run; a home at the root would hide the defaults under it (/.ssh) and nothing the caller meant.",
-		Source:   "rules/common.yaml:1676",
+		Source:   "rules/common.yaml:1679",
 	},
 	{
 		ID:       "no-hidden-workspace",
@@ -5422,7 +5477,7 @@ var ruleTable = [...]Rule{
 		When:     "is-workspace",
 		Emits:    "refuse: hidden-path",
 		Why:      "Hiding the workspace contradicts granting it: one of the two would silently lose, depending on mount order.",
-		Source:   "rules/common.yaml:1684",
+		Source:   "rules/common.yaml:1687",
 	},
 	{
 		ID:       "no-link-grant",
@@ -5430,7 +5485,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: workspace, write-path, read-path",
 		Why:      "A grant named through a symlink in a writable root follows whatever the link names at the next run: a sandboxed command re-points it at ~/.ssh, and the next run reads it, or at any host directory, and the next run writes there.",
-		Source:   "rules/common.yaml:1691",
+		Source:   "rules/common.yaml:1694",
 	},
 	{
 		ID:       "no-link-hidden",
@@ -5438,7 +5493,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "A hidden path named through a symlink in a writable root is hidden wherever the link points at the next run: a sandboxed command re-points it elsewhere, and the secret it hid is readable.",
-		Source:   "rules/common.yaml:1700",
+		Source:   "rules/common.yaml:1703",
 	},
 	{
 		ID:       "no-link-home",
@@ -5446,7 +5501,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: home",
 		Why:      "The default hidden set lies under the home: a $HOME reached through a link the sandbox can re-point moves every default off the secrets it hides.",
-		Source:   "rules/common.yaml:1708",
+		Source:   "rules/common.yaml:1711",
 	},
 	{
 		ID:       "no-link-cache",
@@ -5454,7 +5509,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: cache-dir",
 		Why:      "The tool caches are bound writable: a cache root reached through a link the sandbox can re-point would bind any host directory writable at the next run.",
-		Source:   "rules/common.yaml:1716",
+		Source:   "rules/common.yaml:1719",
 	},
 	{
 		ID:       "no-link-git",
@@ -5462,7 +5517,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: git-pointer",
 		Why:      "A git directory is protected where its .git file points: through a link the sandbox can re-point, the protection would land on a directory it made, and the real hooks stay writable.",
-		Source:   "rules/common.yaml:1724",
+		Source:   "rules/common.yaml:1727",
 	},
 	{
 		ID:       "no-link-socket",
@@ -5470,7 +5525,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: socket",
 		Why:      "A granted socket named through a link the sandbox can re-point would grant whatever socket the link names at the next run (a Docker or ssh-agent socket).",
-		Source:   "rules/common.yaml:1732",
+		Source:   "rules/common.yaml:1735",
 	},
 	{
 		ID:       "no-link-redact",
@@ -5478,7 +5533,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: redact-file",
 		Why:      "A redacted file read through a link the sandbox can re-point would serve, at its path, the copy of whatever file the link names at the next run.",
-		Source:   "rules/common.yaml:1740",
+		Source:   "rules/common.yaml:1743",
 	},
 	{
 		ID:       "no-unreadable-hidden",
@@ -5486,7 +5541,7 @@ var ruleTable = [...]Rule{
 		When:     "unreadable-in-writable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden, home",
 		Why:      "A hidden path this process cannot look at is left unhidden; inside a writable root the sandboxed command can chmod its way back to it, in this run or the next.",
-		Source:   "rules/common.yaml:1748",
+		Source:   "rules/common.yaml:1751",
 	},
 	{
 		ID:       "no-home-grant",
@@ -5494,7 +5549,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-home",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "A writable home lets the command write ~/.bashrc, ~/.profile and the like, which run outside the sandbox at the next login, and move the default hidden paths out from under a later run.",
-		Source:   "rules/common.yaml:1756",
+		Source:   "rules/common.yaml:1759",
 	},
 	{
 		ID:       "no-hidden-second-name",
@@ -5502,7 +5557,7 @@ var ruleTable = [...]Rule{
 		When:     "second-name",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "bwrap hides a name, not a file: a hard link elsewhere (one a sandboxed run made next to a hidden path it found missing) still reads the same file.",
-		Source:   "rules/common.yaml:1764",
+		Source:   "rules/common.yaml:1767",
 	},
 	{
 		ID:       "no-loader-writable",
@@ -5510,7 +5565,7 @@ var ruleTable = [...]Rule{
 		When:     "loader-writable",
 		Emits:    "refuse: loader-env",
 		Why:      "bwrap runs outside the sandbox and honours the loader's variables: a library an earlier sandboxed run left where an entry leads would run on the host, with the caller's rights.",
-		Source:   "rules/common.yaml:1772",
+		Source:   "rules/common.yaml:1775",
 	},
 	{
 		ID:       "no-oversized-git-file",
@@ -5518,7 +5573,7 @@ var ruleTable = [...]Rule{
 		When:     "oversized",
 		Emits:    "refuse: git-file",
 		Why:      "The host reads git files a sandboxed run could have written to find what to protect: a bound keeps a planted file from costing the spawn its memory, and a file past it is refused rather than read in part.",
-		Source:   "rules/common.yaml:1780",
+		Source:   "rules/common.yaml:1783",
 	},
 	{
 		ID:       "no-symlink-git-dir",
@@ -5526,7 +5581,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: git-dir",
 		Why:      "The host reads a writable root's .git to find the hooks and config to protect: a .git the sandbox made a symlink leads it to a repository of the command's choosing, and the real one stays writable.",
-		Source:   "rules/common.yaml:1788",
+		Source:   "rules/common.yaml:1791",
 	},
 	{
 		ID:       "no-symlink-protected",
@@ -5534,7 +5589,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: protected-path",
 		Why:      "A protected path is bound read-only where it is: as a symlink in a writable root, the command can re-point it at a file it writes, and the file that runs later (a hook, an editor's task) is not the one protected.",
-		Source:   "rules/common.yaml:1796",
+		Source:   "rules/common.yaml:1799",
 	},
 	{
 		ID:       "no-symlink-cache",
@@ -5542,7 +5597,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory is bound writable: a symlink planted in its place would make whatever it names writable at the next run.",
-		Source:   "rules/common.yaml:1805",
+		Source:   "rules/common.yaml:1808",
 	},
 	{
 		ID:       "no-foreign-cache",
@@ -5550,7 +5605,7 @@ var ruleTable = [...]Rule{
 		When:     "foreign-owner",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory another user owns holds what that user put there, which the command's tools trust and run (compiled objects, module sources).",
-		Source:   "rules/common.yaml:1812",
+		Source:   "rules/common.yaml:1815",
 	},
 	{
 		ID:       "no-caret-hidden",
@@ -5558,7 +5613,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern matching every spelling APFS takes for its name (.ENV is .env there); ^ cannot be written in that pattern, and a deny of the spelling alone lets the command create the file under another one and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:1820",
+		Source:   "rules/common.yaml:1823",
 	},
 	{
 		ID:       "no-unfoldable-hidden",
@@ -5566,7 +5621,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern listing every spelling APFS takes for its name; for a character beyond the fold table the spellings are not known, and one the pattern misses lets the command create the file under it and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:1830",
+		Source:   "rules/common.yaml:1833",
 	},
 	{
 		ID:       "no-caret-protected",
@@ -5574,7 +5629,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching it in any letter case; ^ cannot be written in that pattern, which would then match nothing and leave the hooks and editor tasks writable.",
-		Source:   "rules/common.yaml:1840",
+		Source:   "rules/common.yaml:1843",
 	},
 	{
 		ID:       "no-caret-home",
@@ -5582,7 +5637,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: home",
 		Why:      "The macOS profile allows the toolchains under the home (nvm's node) by patterns that start with it; ^ cannot be written there, and the profile would silently allow none of them.",
-		Source:   "rules/common.yaml:1849",
+		Source:   "rules/common.yaml:1852",
 	},
 	{
 		ID:       "no-unclean-derived",
@@ -5590,7 +5645,15 @@ var ruleTable = [...]Rule{
 		When:     "not-clean-absolute",
 		Emits:    "refuse: derived-hidden",
 		Why:      "A variable that moves a secret (GNUPGHOME, KUBECONFIG, ...) set relative, or through .., names a place only the reader's directory or a symlink decides: skipped, the secret it moved would stay readable; guessed, the wrong file would be hidden. Refused, the caller sets it absolute or unsets it.",
-		Source:   "rules/common.yaml:1857",
+		Source:   "rules/common.yaml:1860",
+	},
+	{
+		ID:       "no-cache-grant",
+		Platform: "any",
+		When:     "in-cache-root",
+		Emits:    "refuse: workspace, write-path, read-path",
+		Why:      "The cache root holds every workspace's caches, which rule hide-cache-root keeps from each run but its own: a workspace or grant at it or inside it would show, or let the command write, another workspace's (a module cache the next build there runs unchecked). A grant that holds the root still works; the root stays hidden inside it.",
+		Source:   "rules/common.yaml:1870",
 	},
 	{
 		ID:       "no-nonsocket-grant",
@@ -5598,7 +5661,7 @@ var ruleTable = [...]Rule{
 		When:     "not-socket",
 		Emits:    "refuse: socket",
 		Why:      "A socket grant binds what it names read-write (on macOS, allows connecting to it): a directory or file named there would be a write grant that the refusals of the workspace and write paths never saw (a home, ~/.ssh).",
-		Source:   "rules/common.yaml:1867",
+		Source:   "rules/common.yaml:1881",
 	},
 	{
 		ID:       "no-unfoldable-protected",
@@ -5606,7 +5669,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching its names below the root in every spelling APFS takes for them; for a character beyond the fold table (a Cyrillic or Greek letter, as core.hooksPath may name) the pattern holds only the spelling given, and the command writes or creates the path under another (ХУКИ/pre-commit for хуки/pre-commit), which git then runs on the host.",
-		Source:   "rules/common.yaml:1876",
+		Source:   "rules/common.yaml:1890",
 	},
 	{
 		ID:       "proxy-auth-darwin",
@@ -5614,7 +5677,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be. A connection takes a slot of limit-proxy-connections only once it has presented the credential: before, 256 idle connections from any local process took every slot for the 30 s header timeout and the run's own clients got 503. Until then it is one of at most 32 pending ones, the oldest closed when another arrives, and closed after 5 s without the credential; a client that has the token sends it in its first bytes, so a flood of idle connections only ever closes its own (TestProxyAuthFloodStarvesNot). 32 holds a package manager's burst of new connections; 5 s is far above a loopback round trip.",
-		Source:   "rules/common.yaml:2050",
+		Source:   "rules/common.yaml:2064",
 	},
 }
 
@@ -5626,14 +5689,15 @@ const (
 	linuxRuleReadPath           = 8  // read-path
 	linuxRuleWritePath          = 9  // write-path
 	linuxRulePinDir             = 10 // pin-dir
-	linuxRuleCacheBind          = 11 // cache-bind
-	linuxRuleProtectPath        = 12 // protect-path
-	linuxRuleProtectPlaceholder = 13 // protect-placeholder
-	linuxRuleRedactFile         = 14 // redact-file
-	linuxRuleHideDir            = 15 // hide-dir
-	linuxRuleHideFile           = 16 // hide-file
-	linuxRuleHideHostSocket     = 17 // hide-host-socket
-	linuxRuleGrantSocket        = 18 // grant-socket
+	linuxRuleHideCacheRoot      = 11 // hide-cache-root
+	linuxRuleCacheBind          = 12 // cache-bind
+	linuxRuleProtectPath        = 13 // protect-path
+	linuxRuleProtectPlaceholder = 14 // protect-placeholder
+	linuxRuleRedactFile         = 15 // redact-file
+	linuxRuleHideDir            = 16 // hide-dir
+	linuxRuleHideFile           = 17 // hide-file
+	linuxRuleHideHostSocket     = 18 // hide-host-socket
+	linuxRuleGrantSocket        = 19 // grant-socket
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -5652,6 +5716,12 @@ func linuxMounts(p *plan, dst []mount) []mount {
 	for i := range p.pins {
 		f := &p.pins[i]
 		dst = append(dst, mount{rule: linuxRulePinDir, path: f.path}) // pin-dir
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.kind == kindDir {
+			dst = append(dst, mount{rule: linuxRuleHideCacheRoot, path: f.path}) // hide-cache-root
+		}
 	}
 	for i := range p.caches {
 		f := &p.caches[i]
@@ -5709,7 +5779,7 @@ func linuxArgs(p *plan) []string {
 		switch p.mounts[i].rule {
 		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleRedactFile, linuxRuleHideFile, linuxRuleHideHostSocket, linuxRuleGrantSocket:
 			n += 3
-		case linuxRuleHideDir:
+		case linuxRuleHideCacheRoot, linuxRuleHideDir:
 			n += 4
 		}
 	}
@@ -5717,6 +5787,12 @@ func linuxArgs(p *plan) []string {
 		f := &p.hidden[i]
 		if f.kind == kindDir {
 			n += 2 // hide-dir-read-only
+		}
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.kind == kindDir {
+			n += 2 // hide-cache-root-read-only
 		}
 	}
 	if p.disableUserns {
@@ -5766,6 +5842,8 @@ func linuxArgs(p *plan) []string {
 			a = append(a, "--bind", m.path, m.path) // write-path
 		case linuxRulePinDir:
 			a = append(a, "--bind", m.path, m.path) // pin-dir
+		case linuxRuleHideCacheRoot:
+			a = append(a, "--size", "4096", "--tmpfs", m.path) // hide-cache-root
 		case linuxRuleCacheBind:
 			a = append(a, "--bind", m.path, m.path) // cache-bind
 		case linuxRuleProtectPath:
@@ -5788,6 +5866,12 @@ func linuxArgs(p *plan) []string {
 		f := &p.hidden[i]
 		if f.kind == kindDir {
 			a = append(a, "--remount-ro", f.path) // hide-dir-read-only
+		}
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.kind == kindDir {
+			a = append(a, "--remount-ro", f.path) // hide-cache-root-read-only
 		}
 	}
 	a = append(a, "--remount-ro", "/dev") // dev-read-only
@@ -5848,6 +5932,8 @@ func linuxSteps(p *plan) []Step {
 			s = append(s, Step{Rule: "write-path", Args: []string{"--bind", m.path, m.path}}) // write-path
 		case linuxRulePinDir:
 			s = append(s, Step{Rule: "pin-dir", Args: []string{"--bind", m.path, m.path}}) // pin-dir
+		case linuxRuleHideCacheRoot:
+			s = append(s, Step{Rule: "hide-cache-root", Args: []string{"--size", "4096", "--tmpfs", m.path}}) // hide-cache-root
 		case linuxRuleCacheBind:
 			s = append(s, Step{Rule: "cache-bind", Args: []string{"--bind", m.path, m.path}}) // cache-bind
 		case linuxRuleProtectPath:
@@ -5870,6 +5956,12 @@ func linuxSteps(p *plan) []Step {
 		f := &p.hidden[i]
 		if f.kind == kindDir {
 			s = append(s, Step{Rule: "hide-dir-read-only", Args: []string{"--remount-ro", f.path}}) // hide-dir-read-only
+		}
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.kind == kindDir {
+			s = append(s, Step{Rule: "hide-cache-root-read-only", Args: []string{"--remount-ro", f.path}}) // hide-cache-root-read-only
 		}
 	}
 	s = append(s, Step{Rule: "dev-read-only", Args: []string{"--remount-ro", "/dev"}}) // dev-read-only
@@ -5996,6 +6088,8 @@ var watchRows = [...]watchRow{
 	{rule: "stop-on-hidden-replaced", of: watchHidden},
 	// stop-on-protected-replaced
 	{rule: "stop-on-protected-replaced", of: watchProtected},
+	// stop-on-cache-root-replaced
+	{rule: "stop-on-cache-root-replaced", of: watchCacheRoot},
 	// stop-with-caller
 	{rule: "stop-with-caller", of: watchSuspend, stopTimeout: 2 * time.Second},
 }
@@ -6121,6 +6215,20 @@ func darwinProfile(p *plan) string {
 	for i := range p.write {
 		f := &p.write[i]
 		n += 65 + len(f.path) + len(f.path) // write-path
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		n += 63 + len(f.path) + len(f.path) // hide-cache-root
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.folded != "" {
+			n += 59 + len(f.folded) + len(f.folded) // hide-cache-root-folded
+		}
+	}
+	for i := range p.cacheScopes {
+		f := &p.cacheScopes[i]
+		n += 40 + len(f.path) // cache-scope-metadata
 	}
 	for i := range p.caches {
 		f := &p.caches[i]
@@ -6274,6 +6382,30 @@ func darwinProfile(p *plan) string {
 		b.WriteString("\"))\n(allow file-write* (subpath \"") // write-path
 		b.WriteString(f.path)                                 // write-path
 		b.WriteString("\"))\n")                               // write-path
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		b.WriteString("(deny file-read* (subpath \"")        // hide-cache-root
+		b.WriteString(f.path)                                // hide-cache-root
+		b.WriteString("\"))\n(deny file-write* (subpath \"") // hide-cache-root
+		b.WriteString(f.path)                                // hide-cache-root
+		b.WriteString("\"))\n")                              // hide-cache-root
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.folded != "" {
+			b.WriteString("(deny file-read* (regex \"")        // hide-cache-root-folded
+			b.WriteString(f.folded)                            // hide-cache-root-folded
+			b.WriteString("\"))\n(deny file-write* (regex \"") // hide-cache-root-folded
+			b.WriteString(f.folded)                            // hide-cache-root-folded
+			b.WriteString("\"))\n")                            // hide-cache-root-folded
+		}
+	}
+	for i := range p.cacheScopes {
+		f := &p.cacheScopes[i]
+		b.WriteString("(allow file-read-metadata (literal \"") // cache-scope-metadata
+		b.WriteString(f.path)                                  // cache-scope-metadata
+		b.WriteString("\"))\n")                                // cache-scope-metadata
 	}
 	for i := range p.caches {
 		f := &p.caches[i]
@@ -6444,6 +6576,20 @@ func darwinSteps(p *plan) []Step {
 	for i := range p.write {
 		f := &p.write[i]
 		s = append(s, Step{Rule: "write-path", Args: []string{"(allow file-read* (subpath \"" + f.path + "\"))\n", "(allow file-write* (subpath \"" + f.path + "\"))\n"}}) // write-path
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		s = append(s, Step{Rule: "hide-cache-root", Args: []string{"(deny file-read* (subpath \"" + f.path + "\"))\n", "(deny file-write* (subpath \"" + f.path + "\"))\n"}}) // hide-cache-root
+	}
+	for i := range p.cacheRoots {
+		f := &p.cacheRoots[i]
+		if f.folded != "" {
+			s = append(s, Step{Rule: "hide-cache-root-folded", Args: []string{"(deny file-read* (regex \"" + f.folded + "\"))\n", "(deny file-write* (regex \"" + f.folded + "\"))\n"}}) // hide-cache-root-folded
+		}
+	}
+	for i := range p.cacheScopes {
+		f := &p.cacheScopes[i]
+		s = append(s, Step{Rule: "cache-scope-metadata", Args: []string{"(allow file-read-metadata (literal \"" + f.path + "\"))\n"}}) // cache-scope-metadata
 	}
 	for i := range p.caches {
 		f := &p.caches[i]
