@@ -16,10 +16,16 @@ import (
 func EmitVocab(*Table) ([]byte, error) {
 	f := jen.NewFile("sandbox")
 	f.HeaderComment(Header)
-	var fresh, shown, modifiers []jen.Code
+	var fresh, shown, modifiers, hostWrite, remount []jen.Code
 	modOperands := -1
 	for _, flag := range slices.Sorted(maps.Keys(bwrapFlags)) {
 		spec := bwrapFlags[flag]
+		if spec.hostWrite && spec.shows() {
+			hostWrite = append(hostWrite, jen.Lit(flag))
+		}
+		if spec.mount == mountRemount {
+			remount = append(remount, jen.Lit(flag))
+		}
 		switch {
 		case spec.mount == mountFresh:
 			fresh = append(fresh, jen.Lit(flag))
@@ -56,6 +62,22 @@ func EmitVocab(*Table) ([]byte, error) {
 			jen.Case(modifiers...).Block(jen.Return(jen.Lit(modOperands))),
 		),
 		jen.Return(jen.Lit(0)),
+	)
+	f.Comment("bwrapHostWrite reports whether flag binds a host path writable at its")
+	f.Comment("destination: writes there land on the host.")
+	f.Func().Id("bwrapHostWrite").Params(jen.Id("flag").String()).Bool().Block(
+		jen.Switch(jen.Id("flag")).Block(
+			jen.Case(hostWrite...).Block(jen.Return(jen.True())),
+		),
+		jen.Return(jen.False()),
+	)
+	f.Comment("bwrapRemountRO reports whether flag makes the mount at its destination")
+	f.Comment("read-only.")
+	f.Func().Id("bwrapRemountRO").Params(jen.Id("flag").String()).Bool().Block(
+		jen.Switch(jen.Id("flag")).Block(
+			jen.Case(remount...).Block(jen.Return(jen.True())),
+		),
+		jen.Return(jen.False()),
 	)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

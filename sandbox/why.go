@@ -179,7 +179,7 @@ func linuxPathAnswer(a *Answer, p *plan, steps []Step) {
 		if !coversPath(dst, a.Target) {
 			continue
 		}
-		if flag == "--remount-ro" {
+		if bwrapRemountRO(flag) {
 			readOnly = last >= 0
 			continue
 		}
@@ -228,7 +228,7 @@ func linuxPathAnswer(a *Answer, p *plan, steps []Step) {
 		if readOnly {
 			a.Detail = "the sandbox's own, read-only"
 		}
-	case flag == "--bind" || flag == "--dev-bind":
+	case bwrapHostWrite(flag):
 		a.Decision = "writable"
 		a.Detail = "writes land on the host"
 		if mech.For == "caches" {

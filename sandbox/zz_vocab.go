@@ -32,3 +32,23 @@ func bwrapModifier(flag string) int {
 	}
 	return 0
 }
+
+// bwrapHostWrite reports whether flag binds a host path writable at its
+// destination: writes there land on the host.
+func bwrapHostWrite(flag string) bool {
+	switch flag {
+	case "--bind", "--bind-try", "--dev-bind", "--dev-bind-try":
+		return true
+	}
+	return false
+}
+
+// bwrapRemountRO reports whether flag makes the mount at its destination
+// read-only.
+func bwrapRemountRO(flag string) bool {
+	switch flag {
+	case "--remount-ro":
+		return true
+	}
+	return false
+}
