@@ -175,7 +175,7 @@ func newRunGroup(controller, file, file2, value string) (*runGroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	sweepOnce(parent)
+	sweep(parent)
 	g := &runGroup{dir: filepath.Join(parent, runGroupName(groupSeq.Add(1))), v2: v2}
 	if err := os.Mkdir(g.dir, 0o755); err != nil {
 		return nil, err
@@ -233,28 +233,4 @@ func (g *runGroup) remove() error {
 		wait = min(2*wait, 10*time.Millisecond)
 	}
 	return fmt.Errorf("sandbox: remove cgroup %s: %w", g.dir, err)
-}
-
-var swept sync.Map
-
-// sweepOnce removes, once per process and parent, the empty run groups a
-// process that has died left there (killed before its runs' Wait): its
-// pid is in the name. A live process's groups are never touched.
-func sweepOnce(parent string) {
-	if _, done := swept.LoadOrStore(parent, true); done {
-		return
-	}
-	ents, _ := os.ReadDir(parent)
-	for _, e := range ents {
-		rest, ok := strings.CutPrefix(e.Name(), "sandtable-")
-		if !ok || !e.IsDir() {
-			continue
-		}
-		pidText, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid <= 0 || syscall.Kill(pid, 0) != syscall.ESRCH {
-			continue
-		}
-		_ = syscall.Rmdir(filepath.Join(parent, e.Name())) // fails, harmlessly, if not empty
-	}
 }
