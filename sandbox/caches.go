@@ -77,6 +77,11 @@ func cachePaths(res *resolved, cfg Config, p *plan) ([]pathFact, error) {
 		return nil, fsPathError("cache directory", base, err)
 	}
 	viaInput(res, refuseCacheDir, "cache directory", base)
+	if res.goos == runtime.GOOS {
+		// Where the caches are, or would be made: little-space and
+		// few-inodes.
+		res.inputs[len(res.inputs)-1].room = fsSpaceOf(real + "/" + cacheSubdir)
+	}
 	if err := checkResolved("cache directory", base, real); err != nil {
 		return nil, err
 	}

@@ -933,6 +933,8 @@ const (
 	refuseRedactFile
 	refuseSocket
 	refuseLoaderEnv
+	refuseBwrapArgv
+	refuseMemoryLimit
 )
 
 // The refuse section's check kinds, each run by one function (refuseCheck...).
@@ -951,6 +953,10 @@ const (
 	refuseCheckUnfoldable
 	refuseCheckNotCleanAbsolute
 	refuseCheckNotSocket
+	refuseCheckTooMany
+	refuseCheckBelowBound
+	refuseCheckLittleSpace
+	refuseCheckFewInodes
 	numRefuseChecks
 )
 
@@ -1013,6 +1019,14 @@ var refuseRows = [...]refuseRow{
 	{id: "no-nonsocket-grant", check: refuseCheckNotSocket, inputs: refuseSocket},
 	// no-unfoldable-protected
 	{id: "no-unfoldable-protected", check: refuseCheckUnfoldable, inputs: refuseProtectedPath},
+	// no-oversized-argv
+	{id: "no-oversized-argv", check: refuseCheckTooMany, inputs: refuseBwrapArgv, bound: 9000},
+	// no-tiny-memory-limit
+	{id: "no-tiny-memory-limit", check: refuseCheckBelowBound, inputs: refuseMemoryLimit, bound: 16777216},
+	// no-full-cache
+	{id: "no-full-cache", check: refuseCheckLittleSpace, inputs: refuseCacheDir, bound: 1048576},
+	// no-inodeless-cache
+	{id: "no-inodeless-cache", check: refuseCheckFewInodes, inputs: refuseCacheDir, bound: 1024},
 }
 
 // defaultNetworkMode is the network mode of a Config that names none on goos;
@@ -4901,9 +4915,9 @@ func linuxMounts(p *plan, dst []mount) []mount {
 	return dst
 }
 
-// linuxArgs returns bwrap's argv after the program name, ending in "--",
-// in one allocation of exactly the size it needs.
-func linuxArgs(p *plan) []string {
+// linuxArgCount is the length of linuxArgs(p), counted without building it:
+// the refuse section's bwrap-argv input.
+func linuxArgCount(p *plan) int {
 	n := 27 // the unconditional rules
 	if p.resolvFD != "" {
 		n += 3 // dns-stub
@@ -4949,7 +4963,13 @@ func linuxArgs(p *plan) []string {
 	if p.blockFD != "" {
 		n += 2 // block-fd
 	}
-	a := make([]string, 0, n)
+	return n
+}
+
+// linuxArgs returns bwrap's argv after the program name, ending in "--",
+// in one allocation of exactly the size it needs.
+func linuxArgs(p *plan) []string {
+	a := make([]string, 0, linuxArgCount(p))
 	a = append(a, "--ro-bind", "/", "/")                                     // root-read-only
 	a = append(a, "--dev", "/dev")                                           // dev
 	a = append(a, "--proc", "/proc")                                         // proc

@@ -47,7 +47,7 @@ and the mkdir -p it needs first (none for a dot path in the home
 directory, which runs outside the sandbox later; CMD chose the words).
 
 sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
-2 for a bad flag, path or --keep-env name, 125 when the sandbox cannot be
+2 for a bad flag, path, limit or --keep-env name, 125 when the sandbox cannot be
 set up here (see 'sandtable probe'), 126 when CMD cannot be executed, 127
 when it is not found.
 SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to CMD. With --interactive,
