@@ -63,7 +63,10 @@ func fill(t *testing.T, dir string) {
 // out of inodes, run refuses before anything is spawned, naming the file
 // system and the row, with the status of a sandbox that cannot be set up
 // here (125), where the base made go build say "package fmt is not in
-// std" or ran with caches it could not write.
+// std" or ran with caches it could not write; where the cache directory
+// cannot be made (a read-only file system), 125 too, naming why (the
+// base: 2, kept for bad flags). A command that fills the file system
+// itself is followed by a line saying so.
 func TestRunCacheDiskFull(t *testing.T) {
 	requireBwrap(t)
 	e := newEnv(t)
@@ -97,6 +100,10 @@ func TestRunCacheDiskFull(t *testing.T) {
 		fs := tmpfsAt(t, "size=8m,nr_inodes=64")
 		refused(t, run(t, fs, "touch", spawned), "free inodes, fewer than the 1024", "(refuse: no-inodeless-cache)")
 	})
+	t.Run("read-only", func(t *testing.T) {
+		fs := tmpfsAt(t, "size=8m,ro")
+		refused(t, run(t, fs, "touch", spawned), `sandbox: cache directory "`+fs+`/sandtable": cannot be created: mkdir `+fs+"/sandtable: read-only file system", "--no-cache")
+	})
 	t.Run("go build", func(t *testing.T) {
 		if _, err := exec.LookPath("go"); err != nil {
 			t.Skip("no go on PATH")
@@ -117,4 +124,17 @@ func TestRunCacheDiskFull(t *testing.T) {
 			t.Errorf("stderr %q: go's words for a cache it cannot write (main.go:3:8: package fmt is not in std)", r.stderr)
 		}
 	})
+	t.Run("filled by the command", func(t *testing.T) {
+		fs := tmpfsAt(t, "size=4m,nr_inodes=4096")
+		r := run(t, fs, "sh", "-c", `cat /dev/zero > "$XDG_CACHE_HOME/fill"; exit 3`)
+		want := "sandtable: the tool caches' file system (" + fs + "/sandtable/caches) is full: 0 bytes"
+		if r.code != 3 || !strings.HasPrefix(lastLine(r.stderr), want) {
+			t.Errorf("exit %d, stderr %q; want 3 and a last line starting %q", r.code, r.stderr, want)
+		}
+	})
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
 }

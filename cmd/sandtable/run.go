@@ -45,6 +45,8 @@ path as a read-only file system, or as permission denied where this user
 could write it, run adds a hint after it: the --write that would grant it,
 and the mkdir -p it needs first (none for a dot path in the home
 directory, which runs outside the sandbox later; CMD chose the words).
+When the tool caches' file system is full after a failed CMD, run says so:
+a tool may have reported that in other words.
 
 sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
 2 for a bad flag, path, limit or --keep-env name, 125 when the sandbox cannot be
@@ -106,6 +108,11 @@ func cmdRun(args []string) int {
 	code := spawn(cmd, wrapped, sigs)
 	if code != 0 && tail != nil {
 		for _, h := range readOnlyHints(tail.String(), cfg) {
+			fmt.Fprintln(os.Stderr, h)
+		}
+	}
+	if code != 0 && wrapped && !cfg.NoCache {
+		if h := fullCacheHint(); h != "" {
 			fmt.Fprintln(os.Stderr, h)
 		}
 	}
