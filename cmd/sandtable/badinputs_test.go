@@ -32,6 +32,8 @@ func TestBadInputsRefused(t *testing.T) {
 		args       []string
 		want, also string
 	}{
+		{"empty workspace", []string{"--workspace", ""}, "sandtable run: --workspace: empty (want a directory; leave the flag out for the current directory)", ""},
+		{"empty policy", []string{"--policy", ""}, `sandtable run: --policy: sandbox: policy "": bad policy`, ""},
 		// The count depends on this machine's host sockets.
 		{"3000 hidden files", hides, "sandtable run: sandbox: bwrap argv: ", "over the 9000 bwrap takes: "},
 		{"memory 1", []string{"--memory", "1"}, "sandtable run: sandbox: limits: Memory 1 (--memory): below the 16MiB", "--memory 16MiB"},
