@@ -9,7 +9,8 @@ import (
 var testName = regexp.MustCompile(`^Test[A-Z0-9_][A-Za-z0-9_]*$`)
 
 // checkRefuse checks the refuse section against its vocabularies: a known
-// check, inputs it applies to (each once), and a test name.
+// check, inputs it applies to (each once), a test name, and a bound for a
+// bounded check only.
 func checkRefuse(c *errs, cm *Common, local, ids map[string]Pos) {
 	for _, e := range cm.Refuse {
 		checkID(c, e.Pos, e.ID, local, ids)
@@ -31,8 +32,37 @@ func checkRefuse(c *errs, cm *Common, local, ids map[string]Pos) {
 				c.at(e.InputsPos, e.ID, "refuse: check %s does not apply to %s (want inputs among %s)", e.Check, in, words(check.Inputs))
 			}
 		}
+		switch {
+		case known && check.Unit != "" && e.Bound == "":
+			c.at(e.Pos, e.ID, "refuse: check %s needs a bound (want bound: a positive number of %s)", e.Check, boundWant(check.Unit))
+		case known && check.Unit == "" && e.Bound != "":
+			c.at(e.BoundPos, e.ID, "refuse: check %s takes no bound (want none; the bounded checks are %s)", e.Check, words(boundedChecks()))
+		case known && check.Unit != "":
+			if e.BoundValue() == 0 {
+				c.at(e.BoundPos, e.ID, "refuse: bound %q: not a positive number of %s", e.Bound, boundWant(check.Unit))
+			}
+		}
 		if e.TestPos.Line > 0 && !testName.MatchString(e.Test) {
 			c.at(e.TestPos, e.ID, "refuse: test %q is not a Go test name (want Test followed by an upper-case letter)", strings.TrimSpace(e.Test))
 		}
 	}
+}
+
+// boundWant says how a bound in unit is written.
+func boundWant(unit string) string {
+	if unit == "bytes" {
+		return "bytes, with an optional KiB, MiB or GiB suffix"
+	}
+	return unit
+}
+
+// boundedChecks are the checks that take a bound.
+func boundedChecks() []string {
+	var out []string
+	for _, c := range refuseChecks {
+		if c.Unit != "" {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }

@@ -23,6 +23,8 @@ var refuseInputDoc = map[string]string{
 	"cache-made":     "each directory of sandtable's own tool caches, as a spawn makes or finds it",
 	"socket":         "each `Config.Sockets` entry",
 	"loader-env":     "each entry of `LD_PRELOAD`, `LD_LIBRARY_PATH` and `LD_AUDIT` in bwrap's environment (Linux)",
+	"bwrap-argv":     "the arguments bwrap is given, the command and its arguments included (Linux; `Prefix` counts the command as one)",
+	"memory-limit":   "`Config.Limits.Memory` (`--memory`), when set",
 }
 
 // codeList renders words as code spans joined with commas.
@@ -42,7 +44,8 @@ func docRefuse(b *bytes.Buffer, c *Common) {
 		return
 	}
 	b.WriteString("\n### Refused configurations\n\n")
-	b.WriteString("A spawn stops with an error (`ErrBadPath`), and nothing runs, when one of\n")
+	b.WriteString("A spawn stops with an error (`ErrBadPath`; `ErrBadLimit` for a limit,\n")
+	b.WriteString("`ErrUnavailable` for the caches' file system), and nothing runs, when one of\n")
 	b.WriteString("these rows matches. Every input is resolved first (each path once: where\n")
 	b.WriteString("it leads, what it is, the links it went through); then the rows run in\n")
 	b.WriteString("this order, each against every input it names, and the first refusal is\n")
@@ -60,10 +63,17 @@ func docRefuse(b *bytes.Buffer, c *Common) {
 		}
 	})
 	b.WriteString("\n")
-	table(b, []string{"ID", "Check", "Inputs", "Refused when the input", "Why", "Test"}, func(row func(...string)) {
+	table(b, []string{"ID", "Check", "Inputs", "Refused when the input", "Bound", "Why", "Test"}, func(row func(...string)) {
 		for _, e := range c.Refuse {
 			check, _ := refuseCheckNamed(e.Check)
-			row(code(e.ID), code(e.Check), code(strings.Join(e.Inputs, ", ")), prose(check.Says), prose(e.Why), code(e.Test))
+			bound := ""
+			if e.Bound != "" {
+				bound = prose(e.Bound + " " + check.Unit)
+				if check.Unit == "bytes" {
+					bound = prose(e.Bound)
+				}
+			}
+			row(code(e.ID), code(e.Check), code(strings.Join(e.Inputs, ", ")), prose(check.Says), bound, prose(e.Why), code(e.Test))
 		}
 	})
 }

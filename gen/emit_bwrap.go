@@ -97,9 +97,9 @@ func emitLinuxMounts(f *jen.File, p *Platform) {
 }
 
 func emitLinuxArgs(f *jen.File, p *Platform) {
-	f.Comment("linuxArgs returns bwrap's argv after the program name, ending in \"--\",")
-	f.Comment("in one allocation of exactly the size it needs.")
-	f.Func().Id("linuxArgs").Params(jen.Id("p").Op("*").Id("plan")).Index().String().BlockFunc(func(g *jen.Group) {
+	f.Comment("linuxArgCount is the length of linuxArgs(p), counted without building it:")
+	f.Comment("the refuse section's bwrap-argv input.")
+	f.Func().Id("linuxArgCount").Params(jen.Id("p").Op("*").Id("plan")).Int().BlockFunc(func(g *jen.Group) {
 		fixed := 0
 		var counts []jen.Code
 		groupDone := false
@@ -121,7 +121,12 @@ func emitLinuxArgs(f *jen.File, p *Platform) {
 		for _, c := range counts {
 			g.Add(c)
 		}
-		g.Id("a").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Id("n"))
+		g.Return(jen.Id("n"))
+	})
+	f.Comment("linuxArgs returns bwrap's argv after the program name, ending in \"--\",")
+	f.Comment("in one allocation of exactly the size it needs.")
+	f.Func().Id("linuxArgs").Params(jen.Id("p").Op("*").Id("plan")).Index().String().BlockFunc(func(g *jen.Group) {
+		g.Id("a").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Id("linuxArgCount").Call(jen.Id("p")))
 		linuxBody(g, p, false)
 		g.Return(jen.Id("a"))
 	})

@@ -9,7 +9,8 @@ import (
 // emitRefuse renders the refuse section as the ordered check list the
 // runtime loops over (sandbox/refuse.go): the inputs as bits, the check
 // kinds as constants, and one element per row, in table order, commented
-// with its id. A table without the section emits nothing.
+// with its id, and its bound for a bounded check. A table without the
+// section emits nothing.
 func emitRefuse(f *jen.File, c *Common) {
 	if c.Refuse == nil {
 		return
@@ -54,11 +55,15 @@ func emitRefuse(f *jen.File, c *Common) {
 					in = in.Op("|").Id(refuseInputIdent(x))
 				}
 			}
-			g.Line().Comment(e.ID).Line().Values(
+			fields := []jen.Code{
 				jen.Id("id").Op(":").Lit(e.ID),
 				jen.Id("check").Op(":").Id(refuseCheckIdent(e.Check)),
 				jen.Id("inputs").Op(":").Add(in),
-			)
+			}
+			if b := e.BoundValue(); b != 0 {
+				fields = append(fields, jen.Id("bound").Op(":").Lit(int(b)))
+			}
+			g.Line().Comment(e.ID).Line().Values(fields...)
 		}
 		g.Line()
 	})
@@ -69,5 +74,9 @@ func refuseCheckIdent(k string) string  { return "refuseCheck" + camel(k) }
 
 // refuseEmits is what a refuse row does, as the docs and the diff say it.
 func refuseEmits(e RefuseEntry) string {
-	return e.Check + " on " + strings.Join(e.Inputs, ", ")
+	s := e.Check + " on " + strings.Join(e.Inputs, ", ")
+	if e.Bound != "" {
+		s += " (bound " + e.Bound + ")"
+	}
+	return s
 }

@@ -15,9 +15,27 @@ type RefuseEntry struct {
 	Test      string
 	TestPos   Pos
 	Why       string
+	// Bound is the number a bounded check compares with, as written (a
+	// count, or bytes with an optional KiB, MiB or GiB suffix).
+	Bound    string
+	BoundPos Pos
 }
 
-var refuseKeys = []string{"id", "inputs", "check", "why", "test"}
+// BoundValue is the bound in its check's unit, 0 when there is none or it
+// cannot be read (checkRefuse reports that).
+func (e RefuseEntry) BoundValue() uint64 {
+	c, ok := refuseCheckNamed(e.Check)
+	if !ok || c.Unit == "" || e.Bound == "none" {
+		return 0
+	}
+	v, err := parseLimit(c.Unit, e.Bound)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+var refuseKeys = []string{"id", "inputs", "check", "why", "test", "bound"}
 
 var refuseKeyWant = map[string]string{
 	"id":     "a unique kebab-case id",
@@ -25,10 +43,12 @@ var refuseKeyWant = map[string]string{
 	"check":  "one of " + words(refuseCheckNames()),
 	"why":    "the reason a reviewer reads",
 	"test":   "the name of the Go test that proves the refusal",
+	"bound":  "the number a bounded check compares with",
 }
 
 // refuse reads the shared refuse section: {id, inputs, check, why, test}
-// rows, in the order the runtime applies them.
+// rows, and bound for a bounded check, in the order the runtime applies
+// them.
 func (l *loader) refuse(n *yaml.Node) []RefuseEntry {
 	if !l.kind(n, yaml.SequenceNode, "", "refuse") {
 		return nil
@@ -57,10 +77,14 @@ func (l *loader) refuse(n *yaml.Node) []RefuseEntry {
 				en.Test, _ = l.str(v, en.ID, "test")
 			case "why":
 				en.Why, _ = l.str(v, en.ID, "why")
+			case "bound":
+				en.BoundPos = l.pos(v)
+				en.Bound, _ = l.str(v, en.ID, "bound")
 			}
 		})
 		for _, key := range refuseKeys {
-			if key != "why" && lookup(e, key) == nil { // checkWhy reports a missing why
+			// checkWhy reports a missing why, checkRefuse a missing bound.
+			if key != "why" && key != "bound" && lookup(e, key) == nil {
 				l.at(en.Pos, en.ID, "refuse: missing key %s (want %s)", key, refuseKeyWant[key])
 			}
 		}

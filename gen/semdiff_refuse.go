@@ -7,17 +7,23 @@ import (
 
 // refuseDiff compares the refuse sections. A refusal takes a configuration
 // away from the caller, and with it what the command could do with it, so
-// a removed row, or one whose inputs shrank, widens; an added row, or one
-// whose inputs grew, narrows; a changed check does both.
+// a removed row, or one whose inputs shrank, or whose bound lets more
+// through, widens; an added row, or one whose inputs grew, or whose bound
+// lets less through, narrows; a changed check does both.
 func refuseDiff(line func(string, ...any), old, new []RefuseEntry) {
-	show := func(e RefuseEntry) string {
-		return e.Check + " on " + strings.Join(e.Inputs, ", ")
-	}
+	show := refuseEmits
 	changed := func(o, n RefuseEntry) reach {
 		if o.Check != n.Check {
 			return reach{wider: true, narrower: true}
 		}
 		var r reach
+		// A bound: a higher maximum, or a lower minimum, lets more
+		// through.
+		if ob, nb := o.BoundValue(), n.BoundValue(); ob != nb {
+			check, _ := refuseCheckNamed(n.Check)
+			r.wider = (nb > ob) == check.Max
+			r.narrower = !r.wider
+		}
 		for _, in := range o.Inputs {
 			r.wider = r.wider || !slices.Contains(n.Inputs, in)
 		}

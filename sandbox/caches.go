@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -77,6 +78,11 @@ func cachePaths(res *resolved, cfg Config, p *plan) ([]pathFact, error) {
 		return nil, fsPathError("cache directory", base, err)
 	}
 	viaInput(res, refuseCacheDir, "cache directory", base)
+	if res.goos == runtime.GOOS {
+		// Where the caches are, or would be made: little-space and
+		// few-inodes.
+		res.inputs[len(res.inputs)-1].room = fsSpaceOf(real + "/" + cacheSubdir)
+	}
 	if err := checkResolved("cache directory", base, real); err != nil {
 		return nil, err
 	}
@@ -145,7 +151,7 @@ func makeCaches(res *resolved, rows []refuseRow) error {
 	base := path.Dir(res.cacheDirs[0])
 	if _, err := r.lstat(base); err != nil {
 		if err := os.MkdirAll(base, 0o700); err != nil {
-			return cacheError(base, err.Error())
+			return cacheMakeError(base, err)
 		}
 		// MkdirAll made base and the directories above it that were missing.
 		for d := base; d != "/"; d = path.Dir(d) {
@@ -181,7 +187,7 @@ func mkdirOwned(res *resolved, rows []refuseRow, d string) error {
 	r := res.r
 	err := os.Mkdir(d, 0o700)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return cacheError(d, err.Error())
+		return cacheMakeError(d, err)
 	}
 	r.forget(d)
 	if err == nil {
@@ -190,7 +196,7 @@ func mkdirOwned(res *resolved, rows []refuseRow, d string) error {
 	fi, err := r.lstat(d)
 	switch {
 	case err != nil:
-		return cacheError(d, err.Error())
+		return cacheMakeError(d, err)
 	case fi.Mode()&fs.ModeSymlink == 0 && !fi.IsDir():
 		return cacheError(d, "not a directory (want a directory; remove it)")
 	}
@@ -201,6 +207,14 @@ func mkdirOwned(res *resolved, rows []refuseRow, d string) error {
 
 func cacheError(d, problem string) error {
 	return badPath("cache directory", d, problem)
+}
+
+// cacheMakeError is a cache directory the file system would not let this
+// process make (no space or inodes left, read-only, permission denied):
+// the machine's state, not the caller's configuration, so it wraps
+// ErrUnavailable, and err.
+func cacheMakeError(d string, err error) error {
+	return fmt.Errorf("sandbox: cache directory %q: cannot be created: %w (want room and write access there, XDG_CACHE_HOME set elsewhere, or --no-cache, Config.NoCache): %w", d, err, ErrUnavailable)
 }
 
 // cacheEnv is what the child's environment gets for the plan's caches:

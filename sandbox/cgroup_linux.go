@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -31,9 +32,10 @@ const (
 )
 
 // groupParents remembers groupParent's answers for the membership they
-// were found for (/proc/self/cgroup's text): the mount table is read once
-// per process and membership, not once per group. newRunGroup checks that
-// what it made is a cgroup, so a hierarchy moved since cannot pass.
+// were found for (/proc/self/cgroup's text, without this process's run
+// groups): the mount table is read once per process and membership, not
+// once per group. newRunGroup checks that what it made is a cgroup, so a
+// hierarchy moved since cannot pass.
 var groupParents struct {
 	sync.Mutex
 	own     string
@@ -49,21 +51,62 @@ type groupAnswer struct {
 // groupParent finds this process's group in the hierarchy that has
 // controller: a cgroup v1 hierarchy mounted with it, else the v2 one.
 func groupParent(controller string) (dir string, v2 bool, err error) {
-	own, err := os.ReadFile("/proc/self/cgroup")
+	b, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
 		return "", false, err
 	}
+	own := outsideRunGroups(string(b), ownGroupOwner().prefix)
 	groupParents.Lock()
 	defer groupParents.Unlock()
-	if groupParents.own != string(own) {
-		groupParents.own, groupParents.answers = string(own), map[string]groupAnswer{}
+	if groupParents.own != own {
+		groupParents.own, groupParents.answers = own, map[string]groupAnswer{}
 	}
 	a, ok := groupParents.answers[controller]
 	if !ok {
-		a.dir, a.v2, a.err = findGroupParent(string(own), controller)
+		a.dir, a.v2, a.err = findGroupParent(own, controller)
 		groupParents.answers[controller] = a
 	}
 	return a.dir, a.v2, a.err
+}
+
+// outsideRunGroups is own, the text of /proc/self/cgroup, with each path
+// cut before its first run group of this process (a name starting with
+// prefix). /proc/self/cgroup is the main thread's membership, and on
+// cgroup v1 the main thread may be the one forking bwrap in a run's
+// groups (cgroup_fork_linux.go) at the moment it is read: the group a
+// spawn makes its own beneath, and the one its forking thread goes back
+// to, must not depend on which thread another spawn forks from.
+func outsideRunGroups(own, prefix string) string {
+	if !strings.Contains(own, "/"+prefix) {
+		return own
+	}
+	var b strings.Builder
+	for l := range strings.Lines(own) {
+		line, nl := strings.CutSuffix(l, "\n")
+		id, path, ok := cutCgroupPath(line)
+		if i := strings.Index(path, "/"+prefix); ok && i >= 0 {
+			line = id + cmp.Or(path[:i], "/")
+		}
+		b.WriteString(line)
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// cutCgroupPath splits a line of /proc/PID/cgroup, ID:CONTROLLERS:PATH,
+// before its path.
+func cutCgroupPath(line string) (head, path string, ok bool) {
+	i := strings.IndexByte(line, ':')
+	if i < 0 {
+		return line, "", false
+	}
+	j := strings.IndexByte(line[i+1:], ':')
+	if j < 0 {
+		return line, "", false
+	}
+	return line[:i+j+2], line[i+j+2:], true
 }
 
 // findGroupParent is groupParent from the mount table, for own, the text
@@ -132,8 +175,8 @@ func newRunGroup(controller, file, file2, value string) (*runGroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	sweepOnce(parent)
-	g := &runGroup{dir: filepath.Join(parent, fmt.Sprintf("sandtable-%d-%d", os.Getpid(), groupSeq.Add(1))), v2: v2}
+	sweep(parent)
+	g := &runGroup{dir: filepath.Join(parent, runGroupName(groupSeq.Add(1))), v2: v2}
 	if err := os.Mkdir(g.dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -190,28 +233,4 @@ func (g *runGroup) remove() error {
 		wait = min(2*wait, 10*time.Millisecond)
 	}
 	return fmt.Errorf("sandbox: remove cgroup %s: %w", g.dir, err)
-}
-
-var swept sync.Map
-
-// sweepOnce removes, once per process and parent, the empty run groups a
-// process that has died left there (killed before its runs' Wait): its
-// pid is in the name. A live process's groups are never touched.
-func sweepOnce(parent string) {
-	if _, done := swept.LoadOrStore(parent, true); done {
-		return
-	}
-	ents, _ := os.ReadDir(parent)
-	for _, e := range ents {
-		rest, ok := strings.CutPrefix(e.Name(), "sandtable-")
-		if !ok || !e.IsDir() {
-			continue
-		}
-		pidText, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid <= 0 || syscall.Kill(pid, 0) != syscall.ESRCH {
-			continue
-		}
-		_ = syscall.Rmdir(filepath.Join(parent, e.Name())) // fails, harmlessly, if not empty
-	}
 }

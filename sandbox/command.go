@@ -219,6 +219,13 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 			refuseMacProxy(built(p, hf), "")
 			return spawn{}, err
 		}
+		if p != nil && p.ownArgs > 0 {
+			if err := refuseArgv(refuseRows[:], p, 1+len(args)); err != nil {
+				removeTmpdir(w.TempDir)
+				refuseMacProxy(built(p, hf), "")
+				return spawn{}, err
+			}
+		}
 		argv := make([]string, 0, len(w.Args)+1+len(args))
 		argv = append(append(append(argv, w.Args...), name), args...)
 		cmd = exec.CommandContext(ctx, w.Program, argv...)

@@ -134,6 +134,10 @@ type plan struct {
 	// with the resolve's own lstats; watchPlanned says it was.
 	watch        []watchTarget
 	watchPlanned bool
+
+	// ownArgs is the length of a Linux spawn's bwrap argv before the
+	// command, with every option a spawn's host facts can add.
+	ownArgs int
 }
 
 // newPlan makes the plan the builders for goos read from cfg: the validate
@@ -201,5 +205,14 @@ func makePlan(res *resolved, rows []refuseRow) (*plan, error) {
 		}
 	}
 	p.numberFiles(nativeSeccomp() != nil)
+	if res.goos == "linux" && res.strict {
+		// The most a spawn's own options add (host facts): counted here
+		// with the command as one argument, and again with the command
+		// itself by Command and NewCmd.
+		p.ownArgs = linuxArgCount(p.with(hostFacts{disableUserns: true, statusFD: "3", blockFD: "4"}))
+		if err := refuseArgv(rows, p, 1); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -59,7 +60,25 @@ type hostPattern struct {
 }
 
 // parseHostPattern reads NAME[:PORT], *.NAME[:PORT], IP[:PORT] or [IPv6]:PORT.
+// A URL is refused with the entry to write for it.
 func parseHostPattern(s string) (hostPattern, error) {
+	if scheme, _, ok := strings.Cut(s, "://"); ok {
+		want := "NAME:PORT"
+		if u, err := url.Parse(s); err == nil && u.Hostname() != "" {
+			port := u.Port()
+			switch {
+			case port != "":
+			case strings.EqualFold(scheme, "https"):
+				port = "443"
+			case strings.EqualFold(scheme, "http"):
+				port = "80"
+			default:
+				port = "PORT"
+			}
+			want = net.JoinHostPort(u.Hostname(), port)
+		}
+		return hostPattern{}, fmt.Errorf("%q: a URL, where the proxy takes a host and port (want %s)", s, want)
+	}
 	host, port := s, ""
 	if h, p, err := net.SplitHostPort(s); err == nil {
 		host, port = h, p

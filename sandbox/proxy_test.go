@@ -157,6 +157,17 @@ func TestProxyListsChecked(t *testing.T) {
 	if err := checkNetwork(Config{Network: Network{Mode: NetworkProxy, Allow: []string{"*.example.org:443", "[::1]:80", "10.0.0.1"}}}); err != nil {
 		t.Error(err)
 	}
+	// A URL (npm config get registry's) says the entry to write.
+	for in, want := range map[string]string{
+		"https://registry.npmjs.org/": "(want registry.npmjs.org:443)",
+		"http://[::1]:8080/x":         "(want [::1]:8080)",
+		"git://example.org/r":         "(want example.org:PORT)",
+	} {
+		err := checkNetwork(Config{Network: Network{Mode: NetworkProxy, Allow: []string{in}}})
+		if !errors.Is(err, ErrBadPolicy) || !strings.Contains(err.Error(), "a URL, where the proxy takes a host and port "+want) {
+			t.Errorf("%s: %v, want ErrBadPolicy saying %s", in, err, want)
+		}
+	}
 }
 
 // loopProxy serves a real proxy on 127.0.0.1 for the test.

@@ -20,16 +20,18 @@ import (
 // check that lacks what it looks at (no file info, no pattern) passes.
 
 // refuseInput is one input of the refuse section, as a bit.
-type refuseInput uint16
+type refuseInput uint32
 
 // refuseCheckKind is one check of the refuse section's vocabulary.
 type refuseCheckKind uint8
 
-// refuseRow is one row of the refuse section.
+// refuseRow is one row of the refuse section; bound is a bounded check's
+// number (the table's bound column), 0 for the others.
 type refuseRow struct {
 	id     string
 	check  refuseCheckKind
 	inputs refuseInput
+	bound  uint64
 }
 
 // refuseSubject is one input as the checks see it; the zero value of a
@@ -76,6 +78,23 @@ type refuseSubject struct {
 	// envValue is an environment variable's value as set, for
 	// not-clean-absolute.
 	envValue string
+	// amount is what too-many and below-bound compare with the row's
+	// bound: bwrap's argument count, the memory limit in bytes; of an
+	// argv, cmd are the command's own (its name and arguments), mounts
+	// the sandbox's mounts.
+	amount      uint64
+	cmd, mounts int
+	// room is the file system an input lies on, for little-space and
+	// few-inodes; nil where it was not looked at.
+	room *fsSpace
+}
+
+// fsSpace is what statfs(2) says of a file system: below dir, the space
+// and inodes free to an unprivileged writer (inodes 0 of 0 when it keeps
+// no count).
+type fsSpace struct {
+	dir                 string
+	free, inodes, files uint64
 }
 
 // refuseCtx is what the checks read that is the same for every input of
@@ -122,7 +141,7 @@ func refuseInputs(rows []refuseRow, inputs []refuseSubject) error {
 			if row.inputs&s.in == 0 {
 				continue
 			}
-			if err := s.run(row.check); err != nil {
+			if err := s.run(row); err != nil {
 				if pe, ok := err.(*pathError); ok {
 					pe.problem += " (refuse: " + row.id + ")"
 					pe.rule = row.id
@@ -135,9 +154,9 @@ func refuseInputs(rows []refuseRow, inputs []refuseSubject) error {
 	return nil
 }
 
-// run applies one check kind.
-func (s *refuseSubject) run(k refuseCheckKind) error {
-	switch k {
+// run applies one row's check.
+func (s *refuseSubject) run(row *refuseRow) error {
+	switch row.check {
 	case refuseCheckThroughWritableLink:
 		return s.throughWritableLink()
 	case refuseCheckUnreadableInWritable:
@@ -168,8 +187,16 @@ func (s *refuseSubject) run(k refuseCheckKind) error {
 		return s.notSocket()
 	case refuseCheckInCacheRoot:
 		return s.inCacheRoot()
+	case refuseCheckTooMany:
+		return s.tooMany(row.bound)
+	case refuseCheckBelowBound:
+		return s.belowBound(row.bound)
+	case refuseCheckLittleSpace:
+		return s.littleSpace(row.bound)
+	case refuseCheckFewInodes:
+		return s.fewInodes(row.bound)
 	}
-	return fmt.Errorf("sandbox: refuse: unknown check %d: %w", k, ErrBadPolicy)
+	return fmt.Errorf("sandbox: refuse: unknown check %d: %w", row.check, ErrBadPolicy)
 }
 
 // spelling is the input as the caller spelled it.
@@ -407,4 +434,68 @@ func (s *refuseSubject) notSocket() error {
 		return nil
 	}
 	return badPath(s.field, s.spelling(), "not a unix socket")
+}
+
+// tooMany refuses a bwrap argv longer than bwrap takes: it stops before
+// building anything, saying only "Exceeded maximum number of arguments".
+// Most of an argv is mounts, one for each hidden path, grant, cache and
+// hidden host socket.
+func (s *refuseSubject) tooMany(bound uint64) error {
+	if bound == 0 || s.amount <= bound {
+		return nil
+	}
+	return fmt.Errorf("sandbox: bwrap argv: %d arguments, over the %d bwrap takes: %d the sandbox's (%d mounts of about 3 each, for the hidden paths, grants, caches and host sockets) and %d the command's "+
+		"(want fewer hidden or granted paths, or a command with fewer arguments): %w",
+		s.amount, bound, s.amount-uint64(s.cmd), s.mounts, s.cmd, ErrBadPath)
+}
+
+// belowBound refuses a limit set below the least the sandbox's own start
+// needs: bwrap, its child and the command's loader are charged to it,
+// and each fails in its own way below (too many open files, argument
+// list too long, killed).
+func (s *refuseSubject) belowBound(bound uint64) error {
+	if !s.guard || s.amount == 0 || s.amount >= bound {
+		return nil
+	}
+	return fmt.Errorf("sandbox: limits: Memory %d (--memory): below the %s that bwrap's start, the sandbox's setup and the command's loader are charged for, "+
+		"which fail below it naming something else (want %d bytes or more, --memory %s, or no limit): %w", s.amount, sizeText(bound), bound, sizeText(bound), ErrBadLimit)
+}
+
+// littleSpace refuses a cache root on a file system with less space free
+// than the bound: the tools would fail as they write their caches, and
+// some say something else (go: "package fmt is not in std").
+func (s *refuseSubject) littleSpace(bound uint64) error {
+	if !s.guard || s.room == nil || s.room.free >= bound {
+		return nil
+	}
+	return &unavailableError{
+		reason: fmt.Sprintf("the tool caches' file system (%s) has %d bytes free, less than the %s the caches need to be written (tools writing them would fail, some saying something else: go says \"package fmt is not in std\")",
+			s.room.dir, s.room.free, sizeText(bound)),
+		hint: "free space there, set XDG_CACHE_HOME to a directory on another file system, or run with --no-cache (Config.NoCache)",
+	}
+}
+
+// fewInodes is littleSpace for the file system's inodes.
+func (s *refuseSubject) fewInodes(bound uint64) error {
+	if !s.guard || s.room == nil || s.room.files == 0 || s.room.inodes >= bound {
+		return nil
+	}
+	return &unavailableError{
+		reason: fmt.Sprintf("the tool caches' file system (%s) has %d free inodes, fewer than the %d the caches need to be written (tools writing them would fail, some saying something else: go says \"package fmt is not in std\")",
+			s.room.dir, s.room.inodes, bound),
+		hint: "free inodes there, set XDG_CACHE_HOME to a directory on another file system, or run with --no-cache (Config.NoCache)",
+	}
+}
+
+// sizeText is n bytes as --memory and the table write it: 16MiB.
+func sizeText(n uint64) string {
+	for _, u := range []struct {
+		suf  string
+		mult uint64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.mult && n%u.mult == 0 {
+			return strconv.FormatUint(n/u.mult, 10) + u.suf
+		}
+	}
+	return strconv.FormatUint(n, 10) + " bytes"
 }

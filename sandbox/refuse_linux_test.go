@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -139,6 +140,26 @@ func refuseCases() map[string]refuseCase {
 			other := mkdir(t, os.Getenv("XDG_CACHE_HOME"), "sandtable", "caches", "ws-other", "go-mod")
 			return Config{Workspace: ws, Read: []string{other}}
 		},
+		"no-oversized-argv": func(t *testing.T, dir, ws string) Config {
+			// 3000 hidden files: a mount of three arguments each.
+			d := mkdir(t, dir, "many")
+			cfg := Config{Workspace: ws}
+			for i := range 3000 {
+				cfg.Hidden = append(cfg.Hidden, writeFile(t, d, "f"+strconv.Itoa(i), ""))
+			}
+			return cfg
+		},
+		"no-tiny-memory-limit": func(t *testing.T, dir, ws string) Config {
+			return Config{Workspace: ws, Limits: Limits{Memory: 64 << 10}}
+		},
+		"no-full-cache": func(t *testing.T, dir, ws string) Config {
+			fullCacheFS(t, 512<<10, 1<<20)
+			return Config{Workspace: ws}
+		},
+		"no-inodeless-cache": func(t *testing.T, dir, ws string) Config {
+			fullCacheFS(t, 1<<30, 100)
+			return Config{Workspace: ws}
+		},
 		// The macOS rows (darwinRows): the plan is made for darwin.
 		"no-caret-hidden": func(t *testing.T, dir, ws string) Config {
 			return Config{Workspace: ws, Hidden: []string{ws + "/a^b.env"}}
@@ -158,6 +179,33 @@ func refuseCases() map[string]refuseCase {
 			return Config{Workspace: ws}
 		},
 	}
+}
+
+// fullCacheFS makes the file system under the caches' root report free
+// bytes and inodes for the rest of the test (statfs of a full disk,
+// without filling one: TestRunCacheDiskFull fills a tmpfs).
+func fullCacheFS(t *testing.T, free, inodes uint64) {
+	orig := fsSpaceOf
+	fsSpaceOf = func(dir string) *fsSpace {
+		s := orig(dir)
+		if s != nil && strings.HasPrefix(dir, os.Getenv("XDG_CACHE_HOME")+"/") {
+			s.free, s.inodes, s.files = free, inodes, max(s.files, inodes)
+		}
+		return s
+	}
+	t.Cleanup(func() { fsSpaceOf = orig })
+}
+
+// refuseRowError is the sentinel a row's refusal wraps: ErrBadPath but
+// for a limit's and the caches' file system's.
+func refuseRowError(id string) error {
+	switch id {
+	case "no-tiny-memory-limit":
+		return ErrBadLimit
+	case "no-full-cache", "no-inodeless-cache":
+		return ErrUnavailable
+	}
+	return ErrBadPath
 }
 
 // refuseRowGOOS is the platform a row's case is planned for: the macOS
@@ -195,7 +243,7 @@ func TestRefuseRows(t *testing.T) {
 			cfg := setupRefuseCase(t, cases, row.id)
 			goos := refuseRowGOOS(row.id)
 			_, err := newPlan(goos, cfg)
-			if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), "(refuse: "+row.id+")") {
+			if !errors.Is(err, refuseRowError(row.id)) || !strings.Contains(err.Error(), "(refuse: "+row.id+")") {
 				t.Errorf("newPlan(%s) = %v, want a refusal by %s", goos, err, row.id)
 			}
 		})
@@ -232,12 +280,12 @@ func refuseRowExists(id string) bool {
 func TestRefuseChecksDispatch(t *testing.T) {
 	for k := range refuseCheckKind(numRefuseChecks) {
 		s := refuseSubject{refuseCtx: &refuseCtx{}}
-		if err := s.run(k); err != nil {
+		if err := s.run(&refuseRow{check: k}); err != nil {
 			t.Errorf("check %d: %v", k, err)
 		}
 	}
 	s := refuseSubject{refuseCtx: &refuseCtx{}}
-	if err := s.run(numRefuseChecks); err == nil {
+	if err := s.run(&refuseRow{check: numRefuseChecks}); err == nil {
 		t.Errorf("an unknown check passed")
 	}
 }

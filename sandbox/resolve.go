@@ -93,6 +93,9 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 	if err := p.setLimits(cfg.Limits); err != nil {
 		return nil, err
 	}
+	if cfg.Limits.Memory > 0 {
+		res.input(refuseSubject{in: refuseMemoryLimit, field: "memory limit", amount: uint64(cfg.Limits.Memory)})
+	}
 	grants := []grantPath{wsGrant}
 	if p.write, err = grantFacts(res, "write path", cfg.Write, ws, &grants); err != nil {
 		return nil, err

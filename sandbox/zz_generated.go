@@ -972,6 +972,8 @@ const (
 	refuseRedactFile
 	refuseSocket
 	refuseLoaderEnv
+	refuseBwrapArgv
+	refuseMemoryLimit
 )
 
 // The refuse section's check kinds, each run by one function (refuseCheck...).
@@ -991,6 +993,10 @@ const (
 	refuseCheckNotCleanAbsolute
 	refuseCheckNotSocket
 	refuseCheckInCacheRoot
+	refuseCheckTooMany
+	refuseCheckBelowBound
+	refuseCheckLittleSpace
+	refuseCheckFewInodes
 	numRefuseChecks
 )
 
@@ -1055,6 +1061,14 @@ var refuseRows = [...]refuseRow{
 	{id: "no-nonsocket-grant", check: refuseCheckNotSocket, inputs: refuseSocket},
 	// no-unfoldable-protected
 	{id: "no-unfoldable-protected", check: refuseCheckUnfoldable, inputs: refuseProtectedPath},
+	// no-oversized-argv
+	{id: "no-oversized-argv", check: refuseCheckTooMany, inputs: refuseBwrapArgv, bound: 9000},
+	// no-tiny-memory-limit
+	{id: "no-tiny-memory-limit", check: refuseCheckBelowBound, inputs: refuseMemoryLimit, bound: 16777216},
+	// no-full-cache
+	{id: "no-full-cache", check: refuseCheckLittleSpace, inputs: refuseCacheDir, bound: 1048576},
+	// no-inodeless-cache
+	{id: "no-inodeless-cache", check: refuseCheckFewInodes, inputs: refuseCacheDir, bound: 1024},
 }
 
 // defaultNetworkMode is the network mode of a Config that names none on goos;
@@ -2799,14 +2813,14 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "remove any variable whose value is url-password",
 		Why:      "A URL with user:password@ (or :password@) in it is a credential whatever the variable is called: REDIS_URL, AMQP_URL, MONGO_URI, a project's SERVICE_URL, pip's PIP_INDEX_URL with an index token, an HTTPS_PROXY with the proxy's login. A URL with a user alone, or none, stays. The whole variable goes, as for the names above: a command that needs the service gets it with --keep-env NAME.",
-		Source:   "rules/common.yaml:1935",
+		Source:   "rules/common.yaml:1980",
 	},
 	{
 		ID:       "strip-dsn-password",
 		Platform: "any",
 		Emits:    "remove any variable whose value is dsn-password",
 		Why:      "A connection string in key=value form with a password in it (libpq's password=, ODBC's and ADO.NET's Password= or PWD=), or Go's MySQL user:password@tcp(host)/db, under whatever name a project gives it.",
-		Source:   "rules/common.yaml:1959",
+		Source:   "rules/common.yaml:2004",
 	},
 	{
 		ID:       "keep-home",
@@ -5117,7 +5131,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 0.0.0.0/8 in the proxy",
 		Why:      "\"This network\" and the unspecified address, which connect() takes as the host itself.",
-		Source:   "rules/common.yaml:1981",
+		Source:   "rules/common.yaml:2026",
 	},
 	{
 		ID:       "refuse-private-10",
@@ -5125,7 +5139,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 10.0.0.0/8 in the proxy",
 		Why:      "A private network (RFC 1918), the local network's servers and routers.",
-		Source:   "rules/common.yaml:1984",
+		Source:   "rules/common.yaml:2029",
 	},
 	{
 		ID:       "refuse-cgnat",
@@ -5133,7 +5147,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100.64.0.0/10 in the proxy",
 		Why:      "Carrier-grade NAT's shared space (RFC 6598), the provider's side of the local network.",
-		Source:   "rules/common.yaml:1987",
+		Source:   "rules/common.yaml:2032",
 	},
 	{
 		ID:       "refuse-loopback-v4",
@@ -5141,7 +5155,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 127.0.0.0/8 in the proxy",
 		Why:      "Loopback, the host's own services (databases, dev servers, agents).",
-		Source:   "rules/common.yaml:1990",
+		Source:   "rules/common.yaml:2035",
 	},
 	{
 		ID:       "refuse-link-local-v4",
@@ -5149,7 +5163,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 169.254.0.0/16 in the proxy",
 		Why:      "Link-local, where cloud metadata services hand out the machine's credentials (169.254.169.254).",
-		Source:   "rules/common.yaml:1993",
+		Source:   "rules/common.yaml:2038",
 	},
 	{
 		ID:       "refuse-private-172",
@@ -5157,7 +5171,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 172.16.0.0/12 in the proxy",
 		Why:      "A private network (RFC 1918), Docker's default bridges among them.",
-		Source:   "rules/common.yaml:1996",
+		Source:   "rules/common.yaml:2041",
 	},
 	{
 		ID:       "refuse-ietf-protocol",
@@ -5165,7 +5179,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.0.0.0/24 in the proxy",
 		Why:      "IETF protocol assignments, not hosts on the internet.",
-		Source:   "rules/common.yaml:1999",
+		Source:   "rules/common.yaml:2044",
 	},
 	{
 		ID:       "refuse-private-192",
@@ -5173,7 +5187,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.168.0.0/16 in the proxy",
 		Why:      "A private network (RFC 1918), home and office routers.",
-		Source:   "rules/common.yaml:2002",
+		Source:   "rules/common.yaml:2047",
 	},
 	{
 		ID:       "refuse-benchmarking",
@@ -5181,7 +5195,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 198.18.0.0/15 in the proxy",
 		Why:      "Benchmarking (RFC 2544), used by some proxies and VPNs for local fake addresses.",
-		Source:   "rules/common.yaml:2005",
+		Source:   "rules/common.yaml:2050",
 	},
 	{
 		ID:       "refuse-multicast-v4",
@@ -5189,7 +5203,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 224.0.0.0/4 in the proxy",
 		Why:      "Multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2008",
+		Source:   "rules/common.yaml:2053",
 	},
 	{
 		ID:       "refuse-reserved-v4",
@@ -5197,7 +5211,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 240.0.0.0/4 in the proxy",
 		Why:      "Reserved for future use, and the limited broadcast address.",
-		Source:   "rules/common.yaml:2011",
+		Source:   "rules/common.yaml:2056",
 	},
 	{
 		ID:       "refuse-v4-compatible",
@@ -5205,7 +5219,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::/96 in the proxy",
 		Why:      "The IPv6 unspecified and loopback addresses, and the deprecated IPv4-compatible ones, an IPv4 address by another name.",
-		Source:   "rules/common.yaml:2014",
+		Source:   "rules/common.yaml:2059",
 	},
 	{
 		ID:       "refuse-nat64",
@@ -5213,7 +5227,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b::/96 in the proxy",
 		Why:      "NAT64, an IPv4 address behind a gateway, which could be a private one.",
-		Source:   "rules/common.yaml:2017",
+		Source:   "rules/common.yaml:2062",
 	},
 	{
 		ID:       "refuse-nat64-local",
@@ -5221,7 +5235,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b:1::/48 in the proxy",
 		Why:      "Local-use NAT64, the same for a local translator.",
-		Source:   "rules/common.yaml:2020",
+		Source:   "rules/common.yaml:2065",
 	},
 	{
 		ID:       "refuse-6to4",
@@ -5229,7 +5243,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2002::/16 in the proxy",
 		Why:      "6to4, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2023",
+		Source:   "rules/common.yaml:2068",
 	},
 	{
 		ID:       "refuse-unique-local",
@@ -5237,7 +5251,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fc00::/7 in the proxy",
 		Why:      "IPv6 unique local addresses, the private networks of IPv6.",
-		Source:   "rules/common.yaml:2026",
+		Source:   "rules/common.yaml:2071",
 	},
 	{
 		ID:       "refuse-link-local-v6",
@@ -5245,7 +5259,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fe80::/10 in the proxy",
 		Why:      "IPv6 link-local, the local segment's hosts.",
-		Source:   "rules/common.yaml:2029",
+		Source:   "rules/common.yaml:2074",
 	},
 	{
 		ID:       "refuse-site-local",
@@ -5253,7 +5267,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fec0::/10 in the proxy",
 		Why:      "IPv6 site-local (deprecated), still local where used.",
-		Source:   "rules/common.yaml:2032",
+		Source:   "rules/common.yaml:2077",
 	},
 	{
 		ID:       "refuse-multicast-v6",
@@ -5261,7 +5275,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ff00::/8 in the proxy",
 		Why:      "IPv6 multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2035",
+		Source:   "rules/common.yaml:2080",
 	},
 	{
 		ID:       "refuse-v4-mapped",
@@ -5269,7 +5283,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::ffff:0.0.0.0/96 in the proxy",
 		Why:      "IPv4-mapped IPv6; the proxy also checks the IPv4 address it maps, against the rows above.",
-		Source:   "rules/common.yaml:2038",
+		Source:   "rules/common.yaml:2083",
 	},
 	{
 		ID:       "refuse-discard",
@@ -5277,7 +5291,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100::/64 in the proxy",
 		Why:      "The IPv6 discard prefix, not hosts.",
-		Source:   "rules/common.yaml:2041",
+		Source:   "rules/common.yaml:2086",
 	},
 	{
 		ID:       "refuse-teredo",
@@ -5285,7 +5299,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001::/32 in the proxy",
 		Why:      "Teredo, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2044",
+		Source:   "rules/common.yaml:2089",
 	},
 	{
 		ID:       "refuse-orchid",
@@ -5293,7 +5307,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:10::/28 in the proxy",
 		Why:      "ORCHID identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2047",
+		Source:   "rules/common.yaml:2092",
 	},
 	{
 		ID:       "refuse-orchid-v2",
@@ -5301,7 +5315,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:20::/28 in the proxy",
 		Why:      "ORCHIDv2 identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2050",
+		Source:   "rules/common.yaml:2095",
 	},
 	{
 		ID:       "refuse-srv6",
@@ -5309,7 +5323,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 5f00::/16 in the proxy",
 		Why:      "SRv6 segment identifiers, the operator's routing, not hosts.",
-		Source:   "rules/common.yaml:2053",
+		Source:   "rules/common.yaml:2098",
 	},
 	{
 		ID:       "refuse-broadcast",
@@ -5317,7 +5331,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 255.255.255.255/32 in the proxy",
 		Why:      "The limited broadcast address (also within refuse-reserved-v4, named for the reader).",
-		Source:   "rules/common.yaml:2056",
+		Source:   "rules/common.yaml:2101",
 	},
 	{
 		ID:       "network-default-linux",
@@ -5325,7 +5339,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode proxy",
 		Why:      "A private network namespace whose only way out is the proxy: package managers and HTTP clients still fetch, but nothing of the host's network is in reach (its loopback services, its abstract unix sockets: an X server, D-Bus) and no private or loopback address unless listed. Mode host (--network host) is the explicit opt-in for tools that need raw sockets or UDP; mode off (--network off) for commands that need no network.",
-		Source:   "rules/common.yaml:1906",
+		Source:   "rules/common.yaml:1951",
 	},
 	{
 		ID:       "network-default-darwin",
@@ -5333,7 +5347,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode host",
 		Why:      "Mode host on macOS, for every entry point: mode proxy there is a listener on the host's loopback that NewCmd and sandtable run serve while the command runs (its port in the profile, proxy-outbound; its token in the proxy variables, proxy-auth-darwin), and Command and Prefix, which return before the command runs, have nothing to serve it from and refuse it. One default for every entry point keeps a Config sandboxed the same way wherever it is used; --network proxy opts in on NewCmd and sandtable run. The profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
-		Source:   "rules/common.yaml:1917",
+		Source:   "rules/common.yaml:1962",
 	},
 	{
 		ID:       "redact-npmrc",
@@ -5672,12 +5686,44 @@ var ruleTable = [...]Rule{
 		Source:   "rules/common.yaml:1890",
 	},
 	{
+		ID:       "no-oversized-argv",
+		Platform: "any",
+		When:     "too-many",
+		Emits:    "refuse: bwrap-argv",
+		Why:      "bwrap takes at most 9000 arguments after its name, the command's included (its MAX_ARGS), and refuses more with only \"Exceeded maximum number of arguments\", which read as a sandbox that cannot run here (3000 hidden files are 9000 arguments: three a mount). Refused before anything is spawned, with the count and what makes it.",
+		Source:   "rules/common.yaml:1902",
+	},
+	{
+		ID:       "no-tiny-memory-limit",
+		Platform: "any",
+		When:     "below-bound",
+		Emits:    "refuse: memory-limit",
+		Why:      "bwrap is started in the run's memory group, so the caller's fork, bwrap's setup and the command's loader are charged to the limit too: below about 1 MiB here they fail in whatever allocation comes first, and the error names something else (--memory 1: \"too many open files in system\"; 64K: \"argument list too long\"; 512K: killed without a word). 16 MiB leaves room for that and for a shell or an interpreter's start (python3 needed 8 MiB); a limit below it bounds nothing a command could use.",
+		Source:   "rules/common.yaml:1913",
+	},
+	{
+		ID:       "no-full-cache",
+		Platform: "any",
+		When:     "little-space",
+		Emits:    "refuse: cache-dir",
+		Why:      "The tool caches are bound writable on the file system that holds them, and tools write there first: on a full one they fail, and some say something else (go build: \"package fmt is not in std\", its package index unwritable, where outside the sandbox it says \"no space left on device\"). Refused before anything is spawned, naming the file system; --no-cache runs without the caches.",
+		Source:   "rules/common.yaml:1927",
+	},
+	{
+		ID:       "no-inodeless-cache",
+		Platform: "any",
+		When:     "few-inodes",
+		Emits:    "refuse: cache-dir",
+		Why:      "The same for a file system out of inodes: the caches' directories alone are about 20, and a Go build cache's first use makes 257.",
+		Source:   "rules/common.yaml:1939",
+	},
+	{
 		ID:       "proxy-auth-darwin",
 		Platform: "darwin",
 		When:     "network proxy",
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be. A connection takes a slot of limit-proxy-connections only once it has presented the credential: before, 256 idle connections from any local process took every slot for the 30 s header timeout and the run's own clients got 503. Until then it is one of at most 32 pending ones, the oldest closed when another arrives, and closed after 5 s without the credential; a client that has the token sends it in its first bytes, so a flood of idle connections only ever closes its own (TestProxyAuthFloodStarvesNot). 32 holds a package manager's burst of new connections; 5 s is far above a loopback round trip.",
-		Source:   "rules/common.yaml:2064",
+		Source:   "rules/common.yaml:2109",
 	},
 }
 
@@ -5768,9 +5814,9 @@ func linuxMounts(p *plan, dst []mount) []mount {
 	return dst
 }
 
-// linuxArgs returns bwrap's argv after the program name, ending in "--",
-// in one allocation of exactly the size it needs.
-func linuxArgs(p *plan) []string {
+// linuxArgCount is the length of linuxArgs(p), counted without building it:
+// the refuse section's bwrap-argv input.
+func linuxArgCount(p *plan) int {
 	n := 27 // the unconditional rules
 	if p.resolvFD != "" {
 		n += 3 // dns-stub
@@ -5822,7 +5868,13 @@ func linuxArgs(p *plan) []string {
 	if p.blockFD != "" {
 		n += 2 // block-fd
 	}
-	a := make([]string, 0, n)
+	return n
+}
+
+// linuxArgs returns bwrap's argv after the program name, ending in "--",
+// in one allocation of exactly the size it needs.
+func linuxArgs(p *plan) []string {
+	a := make([]string, 0, linuxArgCount(p))
 	a = append(a, "--ro-bind", "/", "/")                                     // root-read-only
 	a = append(a, "--dev", "/dev")                                           // dev
 	a = append(a, "--proc", "/proc")                                         // proc

@@ -36,8 +36,9 @@ type exitError struct {
 func (e exitError) Error() string { return e.err.Error() }
 func (e exitError) Unwrap() error { return e.err }
 
-// exitCode maps an error to the status sandtable exits with. A bad path is
-// the caller's mistake like a bad flag; anything else that stops the sandbox
+// exitCode maps an error to the status sandtable exits with. A bad path,
+// environment entry or limit is the caller's mistake like a bad flag;
+// anything else that stops the sandbox
 // from being set up, including an unreadable policy variable, is 125.
 func exitCode(err error) int {
 	var ee exitError
@@ -45,7 +46,7 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &ue), errors.Is(err, sandbox.ErrBadPath), errors.Is(err, sandbox.ErrBadEnv):
+	case errors.As(err, &ue), errors.Is(err, sandbox.ErrBadPath), errors.Is(err, sandbox.ErrBadEnv), errors.Is(err, sandbox.ErrBadLimit):
 		return exitUsage
 	}
 	return exitSetup

@@ -73,10 +73,20 @@ type pathList []string
 func (l *pathList) String() string     { return strings.Join(*l, ",") }
 func (l *pathList) Set(s string) error { *l = append(*l, s); return nil }
 
+// setString is a string flag that remembers whether it was given, so that
+// an empty value is told apart from none.
+type setString struct {
+	v   string
+	set bool
+}
+
+func (s *setString) String() string     { return s.v }
+func (s *setString) Set(v string) error { s.v, s.set = v, true; return nil }
+
 // sandboxFlags are the flags run and explain share; config turns them into
 // a sandbox.Config.
 type sandboxFlags struct {
-	workspace                 string
+	workspace                 setString
 	hide, read, write, reveal pathList
 	keepEnv                   pathList
 	allowHost, allowPrivate   pathList
@@ -85,20 +95,20 @@ type sandboxFlags struct {
 	hostAbstract              bool
 	noCache                   bool
 	allowAllMach              bool
-	policy                    string
-	network                   string
+	policy                    setString
+	network                   setString
 	limits                    limitFlags
 	allowGitConfig            bool
 }
 
 func (f *sandboxFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.workspace, "workspace", "", "the one writable `dir` (default: the current directory)")
+	fs.Var(&f.workspace, "workspace", "the one writable `dir` (default: the current directory)")
 	fs.Var(&f.hide, "hide", "hide `path` as well as the default hidden set (repeatable)")
 	fs.Var(&f.read, "read", "mount the existing `path` read-only, e.g. inside a hidden one (repeatable)")
 	fs.Var(&f.write, "write", "make the existing `path` writable too (repeatable)")
 	fs.Var(&f.reveal, "reveal", "do not hide this default-hidden `path`, or redact this file, e.g. ~/.npmrc (repeatable)")
 	fs.Var(&f.keepEnv, "keep-env", "pass the variable `name` on although a strip-env row removes it,\n        e.g. GITHUB_TOKEN or SSH_AUTH_SOCK (repeatable; sandtable rules lists the rows)")
-	fs.StringVar(&f.network, "network", "", "the network `mode`: off (a private loopback only), proxy (a private\n        namespace whose only way out is a proxy in sandtable: public addresses,\n        or only --allow-host's) or host (the host's network: its loopback\n        services and abstract unix sockets too); default: proxy on Linux,\n        host on macOS (the table's network-default rows)")
+	fs.Var(&f.network, "network", "the network `mode`: off (a private loopback only), proxy (a private\n        namespace whose only way out is a proxy in sandtable: public addresses,\n        or only --allow-host's) or host (the host's network: its loopback\n        services and abstract unix sockets too); default: proxy on Linux,\n        host on macOS (the table's network-default rows)")
 	fs.Var(&f.allowHost, "allow-host", "with --network proxy, allow only these destinations: `NAME[:PORT]`,\n        *.NAME[:PORT] or IP[:PORT] (repeatable); an exact entry may be private")
 	fs.Var(&f.allowPrivate, "allow-private", "with --network proxy, let the proxy reach this exact `NAME[:PORT]` or\n        IP[:PORT] on a loopback, link-local or private address (repeatable)")
 	fs.BoolVar(&f.hostAbstract, "host-abstract", false, "with --network host, leave the host's abstract unix sockets reachable\n        (X11, D-Bus); without it they are not, where Landlock can scope them")
@@ -108,7 +118,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.allowGitConfig, "allow-git-config", false, "leave the git config files in the workspace writable (git remote add,\n        git config; CMD can then make the next git command run anything)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "no private tool caches: GOCACHE, npm_config_cache and the rest of the\n        table's caches section stay as they are, their host caches read-only")
 	fs.BoolVar(&f.allowAllMach, "allow-all-mach", false, "macOS: every Mach service, not the table's list (the pasteboard,\n        launch services, Apple Events: a reviewed opt-in)")
-	fs.StringVar(&f.policy, "policy", "", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
+	fs.Var(&f.policy, "policy", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
 	f.limits.register(fs)
 }
 
@@ -122,8 +132,11 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 		return cfg, fmt.Errorf("current directory: %w", err)
 	}
 	cfg.Workspace = cwd
-	if f.workspace != "" {
-		if cfg.Workspace, err = absPath(cwd, "--workspace", f.workspace); err != nil {
+	if f.workspace.set {
+		if f.workspace.v == "" {
+			return cfg, usageError{errors.New("--workspace: empty (want a directory; leave the flag out for the current directory)")}
+		}
+		if cfg.Workspace, err = absPath(cwd, "--workspace", f.workspace.v); err != nil {
 			return cfg, err
 		}
 	}
@@ -140,23 +153,7 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 			*l.out = append(*l.out, abs)
 		}
 	}
-	if f.network != "" {
-		if cfg.Network.Mode, err = sandbox.ParseNetworkMode(f.network); err != nil {
-			return cfg, usageError{fmt.Errorf("--network: %w", err)}
-		}
-	}
-	cfg.Network.Allow, cfg.Network.Private = f.allowHost, f.allowPrivate
-	cfg.Network.HostAbstract = f.hostAbstract
-	if (len(f.allowHost) > 0 || len(f.allowPrivate) > 0) && cfg.Network.Mode == sandbox.NetworkDefault {
-		cfg.Network.Mode = sandbox.NetworkProxy
-	}
-	if f.noNetwork {
-		if cfg.Network.Mode != sandbox.NetworkDefault && cfg.Network.Mode != sandbox.NetworkOff {
-			return cfg, usageError{fmt.Errorf("--no-network contradicts --network %s", f.network)}
-		}
-		cfg.Network.Mode = sandbox.NetworkOff
-	}
-	if err := cfg.Network.Check(); err != nil {
+	if cfg.Network, err = f.networkConfig(); err != nil {
 		return cfg, usageError{err}
 	}
 	cfg.Interactive = f.interactive
@@ -165,8 +162,8 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 	cfg.AllowGitConfig = f.allowGitConfig
 	cfg.NoCache = f.noCache
 	cfg.AllowAllMach = f.allowAllMach
-	if f.policy != "" {
-		if cfg.Policy, err = sandbox.ParsePolicy(f.policy); err != nil {
+	if f.policy.set {
+		if cfg.Policy, err = sandbox.ParsePolicy(f.policy.v); err != nil {
 			return cfg, usageError{fmt.Errorf("--policy: %w", err)}
 		}
 	} else if cfg.Policy, err = sandbox.PolicyFromEnv(); err != nil {

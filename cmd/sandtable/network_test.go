@@ -38,15 +38,32 @@ func TestNetworkFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--network", "on"}, `--network: sandbox: network mode "on"`},
-		{[]string{"--no-network", "--network", "host"}, "--no-network contradicts --network host"},
-		{[]string{"--network", "host", "--allow-host", "example.org"}, "Network.Allow and Network.Private need network mode proxy, not host"},
-		{[]string{"--allow-host", "*.*.org"}, `Network.Allow: "*.*.org"`},
-		{[]string{"--allow-private", "*.lan"}, "a wildcard cannot reach non-public addresses"},
+		{[]string{"--network", "on"}, `sandtable explain: --network "on": want off, proxy or host`},
+		{[]string{"--network", ""}, `sandtable explain: --network "": want off, proxy or host`},
+		{[]string{"--no-network", "--network", "host"}, "sandtable explain: --no-network contradicts --network host"},
+		// Each names the flags given, and no field of the library.
+		{[]string{"--network", "host", "--allow-host", "example.org"}, "sandtable explain: --allow-host is for --network proxy, not --network host"},
+		{[]string{"--no-network", "--allow-host", "example.org"}, "sandtable explain: --allow-host is for --network proxy, not --no-network"},
+		{[]string{"--network", "off", "--allow-private", "db.lan"}, "sandtable explain: --allow-private is for --network proxy, not --network off"},
+		{[]string{"--network", "off", "--host-abstract"}, "sandtable explain: --host-abstract is for --network host, not --network off"},
+		{[]string{"--allow-host", "*.*.org"}, "sandtable explain: --allow-host *.*.org: want NAME[:PORT], *.NAME[:PORT] or IP[:PORT]"},
+		{[]string{"--allow-private", "*.lan"}, "sandtable explain: --allow-private *.lan: a wildcard cannot reach non-public addresses"},
+		// A URL: its host and port, or what to write instead.
+		{[]string{"--allow-host", "https://pypi.org/simple"}, "sandtable explain: --allow-host https://pypi.org/simple: the proxy allows a host and port, not a path: it lets all of pypi.org:443 through (want pypi.org:443)"},
+		{[]string{"--allow-host", "https://u:pw@registry.example/"}, "(want registry.example:443)"},
+		{[]string{"--allow-host", "gopher://x.org/"}, "(want x.org:PORT)"},
 	} {
 		r := e.run(t, "", append(append([]string{"explain"}, c.args...), "--", "true")...)
-		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
-			t.Errorf("explain %q: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.stderr, c.want)
+		if r.code != 2 || !strings.HasPrefix(r.stderr, "sandtable explain: ") || !strings.Contains(r.stderr, c.want) || strings.Count(r.stderr, "\n") != 1 ||
+			strings.Contains(r.stderr, "Network.") {
+			t.Errorf("explain %q: exit %d, stderr %q; want 2 and one line with %q, naming no library field", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	// A URL as npm config get registry prints it is its host and port.
+	for in, want := range map[string]string{"https://registry.npmjs.org/": "allow=registry.npmjs.org:443", "http://mirror.example:8080": "allow=mirror.example:8080", "HTTPS://Pkgs.Example": "allow=Pkgs.Example:443"} {
+		r := e.run(t, "", "explain", "--allow-host", in, "--", "true")
+		if r.code != 0 || !slices.Contains(strings.Fields(r.stdout), want) {
+			t.Errorf("explain --allow-host %s: exit %d, stdout %q, stderr %q; want %s in the helper's words", in, r.code, r.stdout, r.stderr, want)
 		}
 	}
 }

@@ -50,9 +50,11 @@ dot path in the home directory, which runs outside the sandbox later;
 CMD chose the words). 'sandtable why PATH' answers the same question
 before a run. An interactive shell on a terminal without --interactive
 gets a note that it has no job control there.
+When the tool caches' file system is full after a failed CMD, run says so:
+a tool may have reported that in other words.
 
 sandtable exits with CMD's status, or 128+N when CMD is killed by signal N;
-2 for a bad flag, path or --keep-env name, 125 when the sandbox cannot be
+2 for a bad flag, path, limit or --keep-env name, 125 when the sandbox cannot be
 set up here (see 'sandtable probe'), 126 when CMD cannot be executed, 127
 when it is not found.
 SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to CMD. With --interactive,
@@ -114,6 +116,11 @@ func cmdRun(args []string) int {
 	code := spawn(cmd, wrapped, sigs)
 	if code != 0 && tail != nil {
 		for _, h := range readOnlyHints(tail.String(), cfg) {
+			fmt.Fprintln(os.Stderr, h)
+		}
+	}
+	if code != 0 && wrapped && !cfg.NoCache {
+		if h := fullCacheHint(); h != "" {
 			fmt.Fprintln(os.Stderr, h)
 		}
 	}
