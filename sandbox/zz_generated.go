@@ -761,6 +761,28 @@ var protectedPaths = [...]protectedPath{
 	{id: "protect-gitfile", base: protectGitfile},
 	{id: "protect-hooks-path", base: protectHooksPath},
 	{id: "protect-git-include", base: protectGitInclude, unless: allowGitConfig},
+	{id: "protect-git-host-config", base: protectGitHostConfig},
+	{id: "protect-git-fsmonitor", base: protectGitKey, keys: []string{"core.fsmonitor"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-editor", base: protectGitKey, keys: []string{"core.editor", "sequence.editor"}, env: []string{"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "VISUAL", "EDITOR"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-pager", base: protectGitKey, keys: []string{"core.pager", "pager.*"}, env: []string{"GIT_PAGER", "PAGER"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-askpass", base: protectGitKey, keys: []string{"core.askpass"}, env: []string{"GIT_ASKPASS", "SSH_ASKPASS"}, value: gitValueProgram, rel: gitRelWorktree},
+	{id: "protect-git-ssh", base: protectGitKey, keys: []string{"core.sshcommand"}, env: []string{"GIT_SSH_COMMAND"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-ssh-program", base: protectGitKey, env: []string{"GIT_SSH"}, value: gitValueProgram, rel: gitRelWorktree},
+	{id: "protect-git-proxy", base: protectGitKey, keys: []string{"core.gitproxy"}, env: []string{"GIT_PROXY_COMMAND"}, value: gitValueProxy, rel: gitRelWorktree},
+	{id: "protect-git-diff", base: protectGitKey, keys: []string{"diff.external", "diff.*.command", "diff.*.textconv", "interactive.difffilter"}, env: []string{"GIT_EXTERNAL_DIFF"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-filter", base: protectGitKey, keys: []string{"filter.*.clean", "filter.*.smudge", "filter.*.process"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-merge-driver", base: protectGitKey, keys: []string{"merge.*.driver"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-tool-cmd", base: protectGitKey, keys: []string{"difftool.*.cmd", "mergetool.*.cmd", "guitool.*.cmd", "browser.*.cmd", "man.*.cmd", "trailer.*.cmd", "trailer.*.command", "hook.*.command", "imap.tunnel"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-tool-path", base: protectGitKey, keys: []string{"difftool.*.path", "mergetool.*.path", "browser.*.path", "man.*.path"}, value: gitValueProgram, rel: gitRelWorktree},
+	{id: "protect-git-credential", base: protectGitKey, keys: []string{"credential.helper", "credential.*.helper"}, value: gitValueHelper, rel: gitRelWorktree},
+	{id: "protect-git-gpg", base: protectGitKey, keys: []string{"gpg.program", "gpg.*.program"}, value: gitValueProgram, rel: gitRelWorktree},
+	{id: "protect-git-gpg-key-command", base: protectGitKey, keys: []string{"gpg.ssh.defaultkeycommand"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-alias", base: protectGitKey, keys: []string{"alias.*"}, value: gitValueAlias, rel: gitRelWorktree},
+	{id: "protect-git-remote-programs", base: protectGitKey, keys: []string{"remote.*.uploadpack", "remote.*.receivepack"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-gitdir-commands", base: protectGitKey, keys: []string{"uploadpack.packobjectshook", "core.alternaterefscommand"}, value: gitValueCommand, rel: gitRelGitdir},
+	{id: "protect-git-sendemail", base: protectGitKey, keys: []string{"sendemail.sendmailcmd", "sendemail.*.sendmailcmd", "sendemail.tocmd", "sendemail.*.tocmd", "sendemail.cccmd", "sendemail.*.cccmd", "sendemail.headercmd", "sendemail.*.headercmd"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-sendemail-server", base: protectGitKey, keys: []string{"sendemail.smtpserver", "sendemail.*.smtpserver"}, value: gitValueProgram, rel: gitRelNone},
+	{id: "protect-git-template-dir", base: protectGitKey, keys: []string{"init.templatedir"}, env: []string{"GIT_TEMPLATE_DIR"}, value: gitValuePath, rel: gitRelNone},
 	{id: "protect-mcp-json", base: protectRoot, path: ".mcp.json"},
 	{id: "protect-claude", base: protectRoot, path: ".claude"},
 	{id: "protect-codex", base: protectRoot, path: ".codex"},
@@ -773,10 +795,16 @@ var protectedPaths = [...]protectedPath{
 
 // protectedPath is one row of the protect section: path relative to base,
 // or base alone; the row is dropped when the opt-out unless names is set.
+// A protectGitKey row protects what its git keys (lower-cased) and
+// variables name, read as value says, relative to rel.
 type protectedPath struct {
 	id          string
 	base        protectBase
 	path        string
+	keys        []string
+	env         []string
+	value       gitValue
+	rel         gitRel
 	skipMissing bool
 	unless      protectOptOut
 }
@@ -1039,6 +1067,24 @@ var proxyAuthRows = [...]proxyAuthRow{
 		user:        "sandtable",
 	},
 }
+
+// The bounds of the search for repositories below each writable root
+// (the git-search rows), and each one's row.
+const (
+	gitSearchDepth       = 6 // git-search-depth
+	gitSearchDepthRule   = "git-search-depth"
+	gitSearchDirs        = 2048 // git-search-dirs
+	gitSearchDirsRule    = "git-search-dirs"
+	gitSearchEntries     = 65536 // git-search-entries
+	gitSearchEntriesRule = "git-search-entries"
+	gitSearchGitDirs     = 64 // git-search-git-dirs
+	gitSearchGitDirsRule = "git-search-git-dirs"
+)
+
+// git-search-skip
+var gitSearchSkip = [...]string{"node_modules"}
+
+const gitSearchSkipRule = "git-search-skip"
 
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome, and to the value of the variable env
@@ -4334,7 +4380,7 @@ var ruleTable = [...]Rule{
 		ID:       "protect-hooks-path",
 		Platform: "any",
 		Emits:    "protect $hookspath",
-		Why:      "core.hooksPath (husky's .husky, say) moves the hooks into the working tree, where they run at the user's next commit like .git/hooks.",
+		Why:      "core.hooksPath (husky's .husky, say) moves the hooks into the working tree, where they run at the user's next commit like .git/hooks. Read from every config file git reads: set in ~/.gitconfig (core.hooksPath = .githooks, for hooks shared by every repository) it names a directory in each one. A relative path is relative to where hooks run (git-config(1) core.hooksPath, githooks(5)): the top of the work tree, the git directory of a bare repository.",
 	},
 	{
 		ID:       "protect-git-include",
@@ -4343,6 +4389,138 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitinclude",
 		Reviewed: "The same as protect-git-config: the command can then write the settings the included file gives.",
 		Why:      "A git config's include.path or includeIf.*.path (a repository that shares its settings as a file in its tree, ../.gitconfig say) names a file git reads as config; in the working tree, written, it sets core.fsmonitor and the next git status runs it outside the sandbox. A missing one gets a placeholder, so it cannot be created.",
+	},
+	{
+		ID:       "protect-git-host-config",
+		Platform: "any",
+		Emits:    "protect $githostconfig",
+		Why:      "The config files git reads outside any repository (git-config(1) FILES and ENVIRONMENT: $(prefix)/etc/gitconfig or GIT_CONFIG_SYSTEM, $XDG_CONFIG_HOME/git/config, ~/.gitconfig or GIT_CONFIG_GLOBAL) and what they include apply to every repository; one that lies in a writable root (~/.gitconfig a link into a dotfiles checkout that is the workspace) is written there and sets core.fsmonitor for every later git status. A missing one gets a placeholder, so it cannot be created.",
+	},
+	{
+		ID:       "protect-git-fsmonitor",
+		Platform: "any",
+		Emits:    "protect $gitkey core.fsmonitor (command, relative to worktree)",
+		Why:      "core.fsmonitor, when not a boolean, is \"the pathname of the fsmonitor hook command\" (git-config(1)), which git status runs through the shell from the top of the work tree; the fsmonitor-watchman sample sets it to .git/hooks/query-watchman, and a team's setup to a script in the tree. Written, the next git status runs it.",
+	},
+	{
+		ID:       "protect-git-editor",
+		Platform: "any",
+		Emits:    "protect $gitkey core.editor, sequence.editor, GIT_EDITOR, GIT_SEQUENCE_EDITOR, VISUAL, EDITOR (command, relative to worktree)",
+		Why:      "The editor git commit, git tag and git rebase -i start, \"interpreted by the shell\" (git-config(1) core.editor, sequence.editor; git-var(1) for the variables), from the top of the work tree where git has moved: ./tools/edit-msg in the tree runs at the next commit.",
+	},
+	{
+		ID:       "protect-git-pager",
+		Platform: "any",
+		Emits:    "protect $gitkey core.pager, pager.*, GIT_PAGER, PAGER (command, relative to worktree)",
+		Why:      "The pager git log, git diff and git show pipe through, \"meant to be interpreted by the shell\" (git-config(1) core.pager; pager.<cmd> when not a boolean), from the top of the work tree.",
+	},
+	{
+		ID:       "protect-git-askpass",
+		Platform: "any",
+		Emits:    "protect $gitkey core.askPass, GIT_ASKPASS, SSH_ASKPASS (program, relative to worktree)",
+		Why:      "\"An external program\" git runs for a password (git-config(1) core.askPass): the whole value is executed, without a shell, by fetch and push over HTTP.",
+	},
+	{
+		ID:       "protect-git-ssh",
+		Platform: "any",
+		Emits:    "protect $gitkey core.sshCommand, GIT_SSH_COMMAND (command, relative to worktree)",
+		Why:      "core.sshCommand is a command, not a path (\"in the same form as the GIT_SSH_COMMAND environment variable\", git-config(1)): git fetch and push run it through the shell, so only its program, when written with a slash (./ssh-wrapper), is a file git runs.",
+	},
+	{
+		ID:       "protect-git-ssh-program",
+		Platform: "any",
+		Emits:    "protect $gitkey GIT_SSH (program, relative to worktree)",
+		Why:      "GIT_SSH names the program git runs instead of ssh, as it is, without a shell (git(1)).",
+	},
+	{
+		ID:       "protect-git-proxy",
+		Platform: "any",
+		Emits:    "protect $gitkey core.gitProxy, GIT_PROXY_COMMAND (proxy, relative to worktree)",
+		Why:      "\"A proxy command to execute (as command host port)\" for git:// URLs, before an optional \" for DOMAIN\" (git-config(1) core.gitProxy): run as it is, without a shell.",
+	},
+	{
+		ID:       "protect-git-diff",
+		Platform: "any",
+		Emits:    "protect $gitkey diff.external, diff.*.command, diff.*.textconv, interactive.diffFilter, GIT_EXTERNAL_DIFF (command, relative to worktree)",
+		Why:      "Commands git diff, git log -p and git add -p run through the shell from the top of the work tree (git-config(1) diff.external, interactive.diffFilter; gitattributes(5) for a driver's command and textconv, which .gitattributes selects for any file).",
+	},
+	{
+		ID:       "protect-git-filter",
+		Platform: "any",
+		Emits:    "protect $gitkey filter.*.clean, filter.*.smudge, filter.*.process (command, relative to worktree)",
+		Why:      "A filter driver's commands (gitattributes(5) \"filter\"), run through the shell from the top of the work tree at every checkout, add and status of a file .gitattributes gives the filter.",
+	},
+	{
+		ID:       "protect-git-merge-driver",
+		Platform: "any",
+		Emits:    "protect $gitkey merge.*.driver (command, relative to worktree)",
+		Why:      "A merge driver's command (gitattributes(5) \"Defining a custom merge driver\"), run through the shell at the next merge, rebase or cherry-pick of a file .gitattributes gives the driver.",
+	},
+	{
+		ID:       "protect-git-tool-cmd",
+		Platform: "any",
+		Emits:    "protect $gitkey difftool.*.cmd, mergetool.*.cmd, guitool.*.cmd, browser.*.cmd, man.*.cmd, trailer.*.cmd, trailer.*.command, hook.*.command, imap.tunnel (command, relative to worktree)",
+		Why:      "Shell commands git difftool, mergetool, git gui, git web--browse, git help, interpret-trailers (and commit --trailer), the hooks of hook.<name>.command and imap-send run (git-config(1) each key).",
+	},
+	{
+		ID:       "protect-git-tool-path",
+		Platform: "any",
+		Emits:    "protect $gitkey difftool.*.path, mergetool.*.path, browser.*.path, man.*.path (program, relative to worktree)",
+		Why:      "The path of the tool's program, run as it is (git-config(1) difftool.<tool>.path and the like).",
+	},
+	{
+		ID:       "protect-git-credential",
+		Platform: "any",
+		Emits:    "protect $gitkey credential.helper, credential.*.helper (helper, relative to worktree)",
+		Why:      "\"The name of a credential helper with possible arguments, but may also be an absolute path with arguments or, if preceded by !, shell commands\" (git-config(1) credential.helper): a plain name runs git credential-NAME from git's own directory or PATH, so only an absolute path or a !command's program is a file here. It runs at every fetch and push that needs a password, and gets it.",
+	},
+	{
+		ID:       "protect-git-gpg",
+		Platform: "any",
+		Emits:    "protect $gitkey gpg.program, gpg.*.program (program, relative to worktree)",
+		Why:      "\"Use this custom program instead of gpg\" (git-config(1) gpg.program, gpg.<format>.program): run as it is at every signed commit or tag and every signature check.",
+	},
+	{
+		ID:       "protect-git-gpg-key-command",
+		Platform: "any",
+		Emits:    "protect $gitkey gpg.ssh.defaultKeyCommand (command, relative to worktree)",
+		Why:      "The command git runs for the signing key when user.signingKey is unset (git-config(1) gpg.ssh.defaultKeyCommand); its first word is the program.",
+	},
+	{
+		ID:       "protect-git-alias",
+		Platform: "any",
+		Emits:    "protect $gitkey alias.* (alias, relative to worktree)",
+		Why:      "An alias that starts with ! \"will be treated as a shell command ... executed from the top-level directory of a repository\" (git-config(1) alias.*); any other alias is a git command and names no file.",
+	},
+	{
+		ID:       "protect-git-remote-programs",
+		Platform: "any",
+		Emits:    "protect $gitkey remote.*.uploadpack, remote.*.receivepack (command, relative to worktree)",
+		Why:      "For a remote that is a local path, git fetch and push run these commands here, through the shell, not on another host (git-config(1) remote.<name>.uploadpack).",
+	},
+	{
+		ID:       "protect-git-gitdir-commands",
+		Platform: "any",
+		Emits:    "protect $gitkey uploadpack.packObjectsHook, core.alternateRefsCommand (command, relative to gitdir)",
+		Why:      "Shell commands git upload-pack and receive-pack run in the repository they serve, whose git directory is their working directory (git-config(1) uploadpack.packObjectsHook, core.alternateRefsCommand): a clone or fetch from that repository runs them.",
+	},
+	{
+		ID:       "protect-git-sendemail",
+		Platform: "any",
+		Emits:    "protect $gitkey sendemail.sendmailCmd, sendemail.*.sendmailCmd, sendemail.toCmd, sendemail.*.toCmd, sendemail.ccCmd, sendemail.*.ccCmd, sendemail.headerCmd, sendemail.*.headerCmd (command, relative to worktree)",
+		Why:      "Shell commands git send-email runs for each patch (git-send-email(1) sendemail.toCmd and the like), taken here against the top of the work tree, where it is usually run.",
+	},
+	{
+		ID:       "protect-git-sendemail-server",
+		Platform: "any",
+		Emits:    "protect $gitkey sendemail.smtpServer, sendemail.*.smtpServer (program, relative to none)",
+		Why:      "An smtpServer that is an absolute path is a sendmail-like program git send-email runs (git-send-email(1) --smtp-server); any other value is a host.",
+	},
+	{
+		ID:       "protect-git-template-dir",
+		Platform: "any",
+		Emits:    "protect $gitkey init.templateDir, GIT_TEMPLATE_DIR (path, relative to none)",
+		Why:      "git init and git clone copy the template directory, hooks included, into every new repository (git-init(1) TEMPLATE DIRECTORY), and clone runs its post-checkout hook at once: planted there, it runs at the user's next clone anywhere. A relative value is taken against the directory that later git init runs in, which nothing here knows.",
 	},
 	{
 		ID:       "protect-mcp-json",
@@ -4818,6 +4996,36 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be. A connection takes a slot of limit-proxy-connections only once it has presented the credential: before, 256 idle connections from any local process took every slot for the 30 s header timeout and the run's own clients got 503. Until then it is one of at most 32 pending ones, the oldest closed when another arrives, and closed after 5 s without the credential; a client that has the token sends it in its first bytes, so a flood of idle connections only ever closes its own (TestProxyAuthFloodStarvesNot). 32 holds a package manager's burst of new connections; 5 s is far above a loopback round trip.",
+	},
+	{
+		ID:       "git-search-depth",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: depth 6",
+		Why:      "Directory levels below the root the walk lists: a repository whose work tree is at most 6 levels down is found (~/code/github.com/org/ repo is 3, a clone nested in its vendor/third_party/name 6).",
+	},
+	{
+		ID:       "git-search-dirs",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: dirs 2048",
+		Why:      "Directories listed for one root, at most: each is one open and one getdents, some 3 to 10 µs, so the walk of a root stays under 20 ms however large its tree (BenchmarkPrefixForLargeWorkspace: a 100,000-file workspace).",
+	},
+	{
+		ID:       "git-search-entries",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: entries 65536",
+		Why:      "Directory entries read for one root, at most: a directory of a hundred thousand files costs its whole listing, whatever the count of directories.",
+	},
+	{
+		ID:       "git-search-git-dirs",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: git-dirs 64",
+		Why:      "Git directories protected in one root (each repository's own, its submodules' and worktrees'): each costs reads before the spawn and some four mounts in it (its config, its hooks and the directories pinned above them), and bwrap's start slows faster than linearly with its mounts (1000 mounts, nearly a second).",
+	},
+	{
+		ID:       "git-search-skip",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: skip node_modules",
+		Why:      "Not descended: npm, yarn and pnpm install packages without their .git (a git dependency is packed, then unpacked), so no repository is there, and node_modules trees run to hundreds of thousands of files, which would spend the walk's bounds before the repositories beside them.",
 	},
 }
 

@@ -117,6 +117,9 @@ func cmdExplain(args []string) int {
 	if wrap.Program != "" && *goos == "linux" && *withRules && !*asJSON {
 		explainLimits(cfg)
 	}
+	if wrap.Program != "" {
+		explainGitSearch(*goos, cfg)
+	}
 	return 0
 }
 
@@ -396,4 +399,17 @@ func netMode(goos string, cfg sandbox.Config) sandbox.NetworkMode {
 		return sandbox.DefaultNetworkMode(goos)
 	}
 	return cfg.Network.Mode
+}
+
+// explainGitSearch says on stderr where the search for repositories below
+// a writable root stopped at a bound (the git-search rows): what lies
+// there and beyond is not protected.
+func explainGitSearch(goos string, cfg sandbox.Config) {
+	steps, err := sandbox.ExplainGitSearch(goos, cfg)
+	if err != nil {
+		return // the argv's build has reported it already
+	}
+	for _, s := range steps {
+		fmt.Fprintf(os.Stderr, "sandtable explain: the search for git repositories below %s stopped at %s (rule %s), at %s: the repositories there and beyond are not protected\n", s.Args[0], s.Args[2], s.Rule, s.Args[1])
+	}
 }
