@@ -135,7 +135,7 @@ func checkGitKeyRow(c *errs, e ProtectEntry, seen map[string]Pos) {
 		c.at(e.Pos, e.ID, "path %s without keys or env (want the git keys or variables that name what git runs)", varGitKey)
 	}
 	for _, k := range e.Keys {
-		if !gitKeyPattern.MatchString(k) {
+		if !gitKeyPattern.MatchString(k) || strings.Count(k, ".") == 2 && strings.HasSuffix(k, ".*") {
 			c.at(e.Pos, e.ID, "key %q (want section.name, section.*.name or section.*)", k)
 			continue
 		}

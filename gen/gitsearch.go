@@ -21,6 +21,8 @@ type GitSearch struct {
 	Value int    // depth, dirs, entries, git-dirs
 	Names []string
 	Why   string
+	// valued: the row has a value key, well formed or not.
+	valued bool
 }
 
 // gitSearchBounds are the bounds a row may set, each with its sandbox
@@ -65,6 +67,7 @@ func (l *loader) gitSearch(n *yaml.Node) []GitSearch {
 			case "bound":
 				en.Bound, _ = l.str(v, en.ID, "bound")
 			case "value":
+				en.valued = true
 				n, err := strconv.Atoi(v.Value)
 				if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > 1000000 || v.Value != strconv.Itoa(n) {
 					l.at(l.pos(v), en.ID, "value %q (want %s)", v.Value, gitSearchWant["value"])
@@ -105,7 +108,7 @@ func checkGitSearch(c *errs, cm *Common, local, ids map[string]Pos) {
 		}
 		seen[e.Bound] = e.Pos
 		if e.Bound == "skip" {
-			if e.Value != 0 || len(e.Names) == 0 {
+			if e.valued || len(e.Names) == 0 {
 				c.at(e.Pos, e.ID, "bound skip takes names, not a value (want %s)", gitSearchWant["names"])
 			}
 			for _, n := range e.Names {
@@ -113,7 +116,7 @@ func checkGitSearch(c *errs, cm *Common, local, ids map[string]Pos) {
 					c.at(e.Pos, e.ID, "name %q (want %s)", n, gitSearchWant["names"])
 				}
 			}
-		} else if e.Value == 0 || len(e.Names) > 0 {
+		} else if !e.valued || len(e.Names) > 0 {
 			c.at(e.Pos, e.ID, "bound %s takes a value, not names (want %s)", e.Bound, gitSearchWant["value"])
 		}
 	}
