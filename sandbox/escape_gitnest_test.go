@@ -20,8 +20,10 @@ var gitNestAttempts = []*attempt{
 			e.vars["R"] = e.mkdir(filepath.Join(e.ws, "code/app"))
 			e.gitRepo(e.vars["R"])
 		},
-		script:  `printf '#!/bin/sh\necho pwned\n' > code/app/.git/hooks/post-checkout && chmod +x code/app/.git/hooks/post-checkout`,
-		escaped: func(e *escEnv, r *escResult) bool { return exists(filepath.Join(e.vars["R"], ".git/hooks/post-checkout")) },
+		script: `printf '#!/bin/sh\necho pwned\n' > code/app/.git/hooks/post-checkout && chmod +x code/app/.git/hooks/post-checkout`,
+		escaped: func(e *escEnv, r *escResult) bool {
+			return exists(filepath.Join(e.vars["R"], ".git/hooks/post-checkout"))
+		},
 		control: func(e *escEnv) escMode {
 			return dropRules("protect-path=" + filepath.Join(e.vars["R"], ".git/hooks"))
 		},
@@ -33,8 +35,10 @@ var gitNestAttempts = []*attempt{
 			e.vars["R"] = e.mkdir(filepath.Join(e.ws, "vendor/lib"))
 			e.gitRepo(e.vars["R"])
 		},
-		script:  fsmonitorPlant + `vendor/lib/.git/config`,
-		escaped: func(e *escEnv, r *escResult) bool { return fileHas(filepath.Join(e.vars["R"], ".git/config"), "fsmonitor") },
+		script: fsmonitorPlant + `vendor/lib/.git/config`,
+		escaped: func(e *escEnv, r *escResult) bool {
+			return fileHas(filepath.Join(e.vars["R"], ".git/config"), "fsmonitor")
+		},
 		control: func(e *escEnv) escMode {
 			return dropRules("protect-path=" + filepath.Join(e.vars["R"], ".git/config"))
 		},

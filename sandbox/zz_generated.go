@@ -1073,9 +1073,9 @@ var proxyAuthRows = [...]proxyAuthRow{
 const (
 	gitSearchDepth       = 6 // git-search-depth
 	gitSearchDepthRule   = "git-search-depth"
-	gitSearchDirs        = 2048 // git-search-dirs
+	gitSearchDirs        = 1024 // git-search-dirs
 	gitSearchDirsRule    = "git-search-dirs"
-	gitSearchEntries     = 65536 // git-search-entries
+	gitSearchEntries     = 32768 // git-search-entries
 	gitSearchEntriesRule = "git-search-entries"
 	gitSearchGitDirs     = 64 // git-search-git-dirs
 	gitSearchGitDirsRule = "git-search-git-dirs"
@@ -5006,13 +5006,13 @@ var ruleTable = [...]Rule{
 	{
 		ID:       "git-search-dirs",
 		Platform: "any",
-		Emits:    "search for repositories below each writable root: dirs 2048",
-		Why:      "Directories listed for one root, at most: each is one open and one getdents, some 3 to 10 µs, so the walk of a root stays under 20 ms however large its tree (BenchmarkPrefixForLargeWorkspace: a 100,000-file workspace).",
+		Emits:    "search for repositories below each writable root: dirs 1024",
+		Why:      "Directories listed for one root, at most: each is an open and a getdents, 4 to 7 µs here, so a root's walk costs at most some 7 ms however large its tree (BenchmarkPrefixForLargeWorkspace/src: 100,000 files in 5,000 directories), and a workspace of a few dozen checkouts is listed to several levels inside each.",
 	},
 	{
 		ID:       "git-search-entries",
 		Platform: "any",
-		Emits:    "search for repositories below each writable root: entries 65536",
+		Emits:    "search for repositories below each writable root: entries 32768",
 		Why:      "Directory entries read for one root, at most: a directory of a hundred thousand files costs its whole listing, whatever the count of directories.",
 	},
 	{

@@ -49,7 +49,10 @@ the private tool caches (the caches section of the rule table; off with
 --no-cache), which the Linux line sets through env too.
 
 Path facts (what exists, what is a file) come from this machine, whatever
---os says.`,
+--os says. Where the search for the git repositories below a writable
+root stopped at a bound (the rule table's git-search rows), explain says
+so on stderr, with the row and the first directory left out: the
+repositories there and beyond are not protected.`,
 	example: `  sandtable explain -- make test
   sandtable explain --rules --hide ~/secrets
   sandtable explain --os darwin --no-network`,
