@@ -96,21 +96,45 @@ var gitHostAttempts = []*attempt{
 }
 
 // gitHostFixture writes the pass's host git configuration, naming paths
-// in the attempts' workspaces (each attempt's is p.base/NAME/ws), and sets
-// GIT_CONFIG_COUNT's pair until t ends.
-func gitHostFixture(t *testing.T, p *escPass) {
+// in the attempts' workspaces (each attempt's is p.base/NAME/ws), and
+// points the environment at it (GIT_CONFIG_SYSTEM, GIT_CONFIG_COUNT's
+// pair; no GIT_CONFIG_GLOBAL, which a pass fixture sets) until the
+// returned function restores it: call it before the pass's own restore.
+func gitHostFixture(t *testing.T, p *escPass) (restore func()) {
 	t.Helper()
 	ws := func(name string) string { return filepath.Join(p.base, name, "ws") }
 	p.escWrite(t, filepath.Join(p.home, ".gitconfig"), "[core]\n\thooksPath = .githooks\n\tfsmonitor = tools/fsmonitor\n"+
 		"[include]\n\tpath = "+ws("host-include-plant")+"/team.gitconfig\n"+
 		"[init]\n\ttemplateDir = "+ws("template-dir-plant")+"/template\n", 0o644)
-	t.Setenv("GIT_CONFIG_SYSTEM", ws("system-config-plant")+"/etc/gitconfig")
-	t.Setenv("XDG_CONFIG_HOME", "")
-	t.Setenv("GIT_CONFIG_GLOBAL", "")
-	os.Unsetenv("GIT_CONFIG_GLOBAL")
-	t.Setenv("GIT_CONFIG_COUNT", "1")
-	t.Setenv("GIT_CONFIG_KEY_0", "filter.team.clean")
-	t.Setenv("GIT_CONFIG_VALUE_0", "./scripts/clean.sh")
+	saved := map[string]*string{}
+	set := func(k, v string, unset bool) {
+		if old, ok := os.LookupEnv(k); ok {
+			saved[k] = &old
+		} else {
+			saved[k] = nil
+		}
+		if unset {
+			os.Unsetenv(k)
+		} else {
+			os.Setenv(k, v)
+		}
+	}
+	set("GIT_CONFIG_SYSTEM", ws("system-config-plant")+"/etc/gitconfig", false)
+	set("GIT_CONFIG_GLOBAL", "", true)
+	set("GIT_CONFIG_PARAMETERS", "", true)
+	set("XDG_CONFIG_HOME", "", true)
+	set("GIT_CONFIG_COUNT", "1", false)
+	set("GIT_CONFIG_KEY_0", "filter.team.clean", false)
+	set("GIT_CONFIG_VALUE_0", "./scripts/clean.sh", false)
+	return func() {
+		for k, v := range saved {
+			if v == nil {
+				os.Unsetenv(k)
+			} else {
+				os.Setenv(k, *v)
+			}
+		}
+	}
 }
 
 // TestEscapeGitHostConfig runs gitHostAttempts as each user, in the
@@ -123,7 +147,7 @@ func TestEscapeGitHostConfig(t *testing.T) {
 		t.Run(u.label, func(t *testing.T) {
 			pass, restore := newEscPass(t, u)
 			defer restore()
-			gitHostFixture(t, pass)
+			defer gitHostFixture(t, pass)()
 			pass.each(t, gitHostAttempts, func(t *testing.T, e *escEnv) {
 				cell := "FAILED"
 				defer func() { tab.set(e.a.name, u.label, cell) }()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -173,5 +174,39 @@ func symlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGitDirsBound: past git-search-git-dirs git directories in a root,
+// the rest are left out, and ExplainGitSearch names the first of them
+// with the row.
+func TestGitDirsBound(t *testing.T) {
+	dir := realTempDir(t)
+	t.Setenv("HOME", mkdir(t, dir, "home"))
+	t.Setenv("XDG_CACHE_HOME", mkdir(t, dir, "xdg-cache"))
+	ws := mkdir(t, dir, "ws")
+	for i := 0; i < gitSearchGitDirs+6; i++ {
+		mkdir(t, ws, fmt.Sprintf("r%03d/.git/hooks", i))
+	}
+	p, err := newPlan("linux", Config{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := 0
+	for _, f := range p.protected {
+		if strings.HasSuffix(f.path, "/.git/hooks") {
+			hooks++
+		}
+	}
+	if hooks != gitSearchGitDirs {
+		t.Errorf("%d hooks directories protected, want %d", hooks, gitSearchGitDirs)
+	}
+	steps, err := ExplainGitSearch("linux", Config{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Step{Rule: gitSearchGitDirsRule, Args: []string{ws, fmt.Sprintf("%s/r%03d/.git", ws, gitSearchGitDirs), fmt.Sprintf("%d git directories", gitSearchGitDirs)}}
+	if len(steps) != 1 || steps[0].Rule != want.Rule || !slices.Equal(steps[0].Args, want.Args) {
+		t.Errorf("ExplainGitSearch = %+v, want %+v", steps, want)
 	}
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"os"
 	"os/exec"
 	"testing"
 )
@@ -22,6 +23,7 @@ func TestGitConfigProtectDecisions(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", mkdir(t, dir, "xdg-cache"))
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	unsetenv(t, "GIT_CONFIG_GLOBAL", "GIT_CONFIG_PARAMETERS")
 	t.Setenv("GIT_CONFIG_COUNT", "1")
 	t.Setenv("GIT_CONFIG_KEY_0", "filter.team.clean")
 	t.Setenv("GIT_CONFIG_VALUE_0", "./scripts/clean.sh")
@@ -85,5 +87,14 @@ func TestGitConfigProtectDecisions(t *testing.T) {
 			}
 		}
 		t.Logf("%-54s %s by %s", e.name+":", answer(got), by)
+	}
+}
+
+// unsetenv unsets the variables names until t ends.
+func unsetenv(t *testing.T, names ...string) {
+	t.Helper()
+	for _, k := range names {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
 	}
 }
