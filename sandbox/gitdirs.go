@@ -193,7 +193,7 @@ func (g *gitFinder) dir(d, wt string) error {
 		hooks = append(hooks, g.host.hooks...)
 	}
 	for _, hp := range hooks {
-		if hp == "" || !(wt != "" || strings.HasPrefix(hp, "/")) {
+		if hp == "" || !(wt != "" || strings.HasPrefix(hp, "/")) || g.elsewhere(wt, hp) {
 			continue
 		}
 		h, ok, err := g.inside(d+"/config", wt, hp)
@@ -355,6 +355,9 @@ func (g *gitFinder) keys(d, wt string, values []gitKeyValue) error {
 
 // keyPath records p, relative to base, for v's row when it lies in a root.
 func (g *gitFinder) keyPath(v gitKeyValue, base, p string) error {
+	if g.elsewhere(base, p) {
+		return nil
+	}
 	f, ok, err := g.inside(v.from, base, p)
 	if err != nil || !ok {
 		return err
@@ -366,6 +369,17 @@ func (g *gitFinder) keyPath(v gitKeyValue, base, p string) error {
 	}
 	g.out.keyPaths = append(g.out.keyPaths, gitKeyPath{row: v.row, path: f})
 	return nil
+}
+
+// elsewhere reports whether p, relative to base, is a path a host's
+// setting names that cannot be written in an argv and lies in no root
+// as spelled: nothing to protect, and no reason to refuse the spawn.
+func (g *gitFinder) elsewhere(base, p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		p = base + "/" + p
+	}
+	p = path.Clean(p)
+	return checkPath("git pointer target", p) != nil && !underAny(p, g.roots)
 }
 
 // optional reads the regular file p, bounded; nil when there is none.

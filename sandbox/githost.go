@@ -74,7 +74,7 @@ func readHostGit(res *resolved, roots []string, getenv func(string) (string, boo
 		return nil, err
 	}
 	for _, hp := range h.hooks {
-		if strings.HasPrefix(hp, "/") || strings.HasPrefix(hp, "~/") {
+		if (strings.HasPrefix(hp, "/") || strings.HasPrefix(hp, "~/")) && !g.elsewhere("/", strings.Replace(hp, "~", res.homes.home, 1)) {
 			if p, ok, err := g.inside("core.hooksPath", "/", hp); err != nil {
 				return nil, err
 			} else if ok && !slicesContains(g.out.hooks, p) {

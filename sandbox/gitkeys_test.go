@@ -210,3 +210,25 @@ func TestGitDirsBound(t *testing.T) {
 		t.Errorf("ExplainGitSearch = %+v, want %+v", steps, want)
 	}
 }
+
+// TestHostGitUnnamable: a path the host's config names that cannot be
+// written in an argv is nothing to protect where it lies outside every
+// root, and refuses the spawn where it would lie inside one.
+func TestHostGitUnnamable(t *testing.T) {
+	dir := realTempDir(t)
+	home := mkdir(t, dir, "home")
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", mkdir(t, dir, "xdg-cache"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	unsetenv(t, "GIT_CONFIG_GLOBAL", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
+	ws := mkdir(t, dir, "ws")
+	mkdir(t, ws, ".git")
+	writeFile(t, home, ".gitconfig", "[core]\n\taskPass = \"/opt/a\\\"b/askpass\"\n")
+	if _, err := newPlan("linux", Config{Workspace: ws}); err != nil {
+		t.Errorf("an askPass outside every root: %v, want a plan", err)
+	}
+	writeFile(t, home, ".gitconfig", "[core]\n\thooksPath = \"hooks/a\\\"b\"\n")
+	if _, err := newPlan("linux", Config{Workspace: ws}); err == nil || !strings.Contains(err.Error(), "cannot be protected") {
+		t.Errorf("a hooks path in the work tree that cannot be named: %v, want it refused", err)
+	}
+}
