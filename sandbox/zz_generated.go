@@ -5007,7 +5007,7 @@ var ruleTable = [...]Rule{
 		ID:       "git-search-dirs",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: dirs 1024",
-		Why:      "Directories listed for one root, at most: each is an open and a getdents, 4 to 7 µs here, so a root's walk costs at most some 7 ms however large its tree (BenchmarkPrefixForLargeWorkspace/src: 100,000 files in 5,000 directories), and a workspace of a few dozen checkouts is listed to several levels inside each.",
+		Why:      "Directories listed for one root, at most: each is an open and a getdents, 4 to 8 µs of CPU here, so a root's walk costs at most 7 to 9 ms however large its tree (BenchmarkPrefixForLargeWorkspace/src: 100,000 files in 5,000 directories), and a workspace of a few dozen checkouts is listed to several levels inside each.",
 	},
 	{
 		ID:       "git-search-entries",
