@@ -125,6 +125,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	checkRefuse(c, cm, local, ids)
 	checkNetDefault(c, cm, local, ids)
 	checkProxyAuth(c, cm, local, ids)
+	checkGitSearch(c, cm, local, ids)
 }
 
 func checkWhy(c *errs, pos Pos, id, why string) {

@@ -105,6 +105,7 @@ func Doc(t *Table) ([]byte, error) {
 	docRefuse(&b, &t.Common)
 	docNetDefault(&b, &t.Common)
 	docProxyAuth(&b, &t.Common)
+	docGitSearch(&b, &t.Common)
 	return b.Bytes(), nil
 }
 

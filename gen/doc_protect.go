@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -15,10 +16,14 @@ func docProtect(b *bytes.Buffer, rows []ProtectEntry) {
 	b.WriteString("because something outside the sandbox runs them later. `$root` is the\n")
 	b.WriteString("root, `$gitdir` each git directory found there, `$gitfile` each `.git`\n")
 	b.WriteString("file, `$hookspath` the hooks directory `core.hooksPath` names, `$gitinclude`\n")
-	b.WriteString("each file a git config's `include.path` or `includeIf.*.path` names. A missing\n")
-	b.WriteString("one gets a read-only empty placeholder for the run (if-missing: skip where\n")
-	b.WriteString("an empty file would break the tool that reads it); on macOS the rows are\n")
-	b.WriteString("write denies.\n\n")
+	b.WriteString("each file a git config's `include.path` or `includeIf.*.path` names,\n")
+	b.WriteString("`$githostconfig` each config file the host's git reads outside a repository\n")
+	b.WriteString("(and what it includes), `$gitkey` what the row's keys and variables name (a\n")
+	b.WriteString("`path`, a `program` run as it is, the first word of a shell `command`, ...),\n")
+	b.WriteString("from every config file git reads, relative ones against each repository\n")
+	b.WriteString("found. A missing one gets a read-only empty placeholder for the run\n")
+	b.WriteString("(if-missing: skip where an empty file would break the tool that reads it);\n")
+	b.WriteString("on macOS the rows are write denies.\n\n")
 	table(b, []string{"ID", "Path", "If missing", "Unless", "Why", "Reviewed"}, func(row func(...string)) {
 		for _, e := range rows {
 			unless, missing := "", "placeholder"
@@ -28,7 +33,15 @@ func docProtect(b *bytes.Buffer, rows []ProtectEntry) {
 			if e.IfMissing != "" {
 				missing = e.IfMissing
 			}
-			row(code(e.ID), code(e.Path), missing, unless, prose(e.Why), prose(e.Reviewed))
+			path := code(e.Path)
+			if e.Path == varGitKey {
+				var names []string
+				for _, n := range append(append([]string{}, e.Keys...), e.Env...) {
+					names = append(names, code(n))
+				}
+				path += " " + strings.Join(names, ", ") + " (" + e.Value + ", relative to " + e.RelativeTo + ")"
+			}
+			row(code(e.ID), path, missing, unless, prose(e.Why), prose(e.Reviewed))
 		}
 	})
 }
@@ -39,7 +52,7 @@ func docProtect(b *bytes.Buffer, rows []ProtectEntry) {
 func protectEntries(rows []ProtectEntry) []Entry {
 	var es []Entry
 	for _, e := range rows {
-		v := e.Path
+		v := protectShown(e)
 		if e.IfMissing == "skip" {
 			v += " if it exists"
 		}
@@ -55,6 +68,9 @@ func protectEntries(rows []ProtectEntry) []Entry {
 // qualifier (an opt-out, no placeholder when missing) widens, losing one
 // narrows, another path does both.
 func protectChange(a, b string) reach {
+	if r, ok := gitKeyChange(a, b); ok {
+		return r
+	}
 	switch {
 	case strings.HasPrefix(b, a+" "):
 		return reach{wider: true}
@@ -62,4 +78,34 @@ func protectChange(a, b string) reach {
 		return reach{narrower: true}
 	}
 	return reach{wider: true, narrower: true}
+}
+
+// gitKeyChange compares two $gitkey rows that read their values alike: a
+// key or variable dropped widens, one added narrows.
+func gitKeyChange(a, b string) (reach, bool) {
+	split := func(s string) ([]string, string, bool) {
+		rest, ok := strings.CutPrefix(s, varGitKey+" ")
+		i := strings.Index(rest, " (")
+		if !ok || i < 0 {
+			return nil, "", false
+		}
+		return strings.Split(rest[:i], ", "), rest[i:], true
+	}
+	ka, ta, okA := split(a)
+	kb, tb, okB := split(b)
+	if !okA || !okB || ta != tb {
+		return reach{}, false
+	}
+	var r reach
+	for _, k := range ka {
+		if !slices.Contains(kb, k) {
+			r.wider = true
+		}
+	}
+	for _, k := range kb {
+		if !slices.Contains(ka, k) {
+			r.narrower = true
+		}
+	}
+	return r, true
 }

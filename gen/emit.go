@@ -26,6 +26,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitRefuse(f, &t.Common)
 	emitNetDefault(f, &t.Common)
 	emitProxyAuth(f, &t.Common)
+	emitGitSearch(f, &t.Common)
 	emitTypes(f)
 	emitRuleTable(f, t)
 	emitLinux(f, t.Linux)
@@ -182,7 +183,7 @@ func emitRuleTable(f *jen.File, t *Table) {
 			g.Add(row(e.Pos, e.ID, "any", "", "", stdioEmits(e), e.Reviewed, e.Why))
 		}
 		for _, e := range t.Common.Protect {
-			g.Add(row(e.Pos, e.ID, "any", "", protectRuleWhen(e), "protect "+e.Path, e.Reviewed, e.Why))
+			g.Add(row(e.Pos, e.ID, "any", "", protectRuleWhen(e), "protect "+protectShown(e), e.Reviewed, e.Why))
 		}
 		for _, e := range t.Common.Caches {
 			g.Add(row(e.Pos, e.ID, "any", "", "not no-cache", "cache "+e.Dir+": set "+e.Env+"="+e.Value, "", e.Why))
@@ -204,6 +205,9 @@ func emitRuleTable(f *jen.File, t *Table) {
 		}
 		for _, e := range t.Common.ProxyAuth {
 			g.Add(row(e.Pos, e.ID, e.Platform, "", "network proxy", "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))
+		}
+		for _, e := range t.Common.GitSearch {
+			g.Add(row(e.Pos, e.ID, "any", "", "", "search for repositories below each writable root: "+e.What(), "", e.Why))
 		}
 		g.Line()
 	})

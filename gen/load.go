@@ -222,7 +222,7 @@ func (l *loader) strs(n *yaml.Node, rule, what string) []string {
 }
 
 func (l *loader) common(root *yaml.Node, c *Common) {
-	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "proxy-refuse", "refuse", "network-default", "strip-env-values", "proxy-auth"}, func(key string, k, v *yaml.Node) {
+	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "proxy-refuse", "refuse", "network-default", "strip-env-values", "proxy-auth", "git-search"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "protect":
 			c.Protect = l.protect(v)
@@ -252,6 +252,8 @@ func (l *loader) common(root *yaml.Node, c *Common) {
 			c.StripEnvValues = l.envValues(v)
 		case "proxy-auth":
 			c.ProxyAuth = l.proxyAuth(v)
+		case "git-search":
+			c.GitSearch = l.gitSearch(v)
 		}
 	})
 	for _, key := range []string{"policy", "strip-env", "default-hidden"} {

@@ -8,7 +8,16 @@ import "gopkg.in/yaml.v3"
 type ProtectEntry struct {
 	Pos  Pos
 	ID   string
-	Path string // $root/REL, $gitdir/REL, $gitfile, $hookspath or $gitinclude
+	Path string // $root/REL, $gitdir/REL, $gitfile, $hookspath, $gitinclude, $githostconfig or $gitkey
+	// Keys and Env are, for path $gitkey, the git configuration keys
+	// (section.name, section.*.name, section.*) and the environment
+	// variables whose value names what git runs; Value says how git reads
+	// that value (one word of gitKeyValues) and RelativeTo what a relative
+	// path in it is relative to (one word of gitKeyBases).
+	Keys       []string
+	Env        []string
+	Value      string
+	RelativeTo string
 	// Unless names the Config opt-out that drops the row (one word of
 	// protectOptOuts), and Reviewed says what the opt-out gives up.
 	Unless   string
@@ -34,10 +43,18 @@ func (l *loader) protect(n *yaml.Node) []ProtectEntry {
 		if v := lookup(e, "id"); v != nil {
 			en.ID, _ = l.str(v, "", "protect: id")
 		}
-		l.keys(e, en.ID, []string{"id", "path", "if-missing", "unless", "reviewed", "why"}, func(key string, k, v *yaml.Node) {
+		l.keys(e, en.ID, []string{"id", "path", "keys", "env", "value", "relative-to", "if-missing", "unless", "reviewed", "why"}, func(key string, k, v *yaml.Node) {
 			switch key {
 			case "path":
 				en.Path, _ = l.str(v, en.ID, "path")
+			case "keys":
+				en.Keys = l.strs(v, en.ID, "keys")
+			case "env":
+				en.Env = l.strs(v, en.ID, "env")
+			case "value":
+				en.Value, _ = l.str(v, en.ID, "value")
+			case "relative-to":
+				en.RelativeTo, _ = l.str(v, en.ID, "relative-to")
 			case "if-missing":
 				en.IfMissing, _ = l.str(v, en.ID, "if-missing")
 			case "unless":
@@ -60,6 +77,6 @@ func (l *loader) protect(n *yaml.Node) []ProtectEntry {
 
 var protectKeyWant = map[string]string{
 	"id":   "a unique kebab-case id",
-	"path": "$root/REL, $gitdir/REL, $gitfile, $hookspath or $gitinclude",
+	"path": "$root/REL, $gitdir/REL, $gitfile, $hookspath, $gitinclude, $githostconfig or $gitkey",
 	"why":  "the reason a reviewer reads",
 }

@@ -363,6 +363,7 @@ func commonDiff(o, n *Common) []string {
 	refuseDiff(line, o.Refuse, n.Refuse)
 	netDefaultDiff(line, o.NetDefault, n.NetDefault)
 	proxyAuthDiff(line, o.ProxyAuth, n.ProxyAuth)
+	gitSearchDiff(line, o.GitSearch, n.GitSearch)
 	return out
 }
 

@@ -40,6 +40,7 @@ type Common struct {
 	Refuse     []RefuseEntry
 	NetDefault []NetDefaultEntry
 	ProxyAuth  []ProxyAuth
+	GitSearch  []GitSearch
 }
 
 // Policy names the environment variable that selects the policy and the

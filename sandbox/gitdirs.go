@@ -8,11 +8,11 @@ import (
 )
 
 // Bounds on what findGit reads from files a sandboxed command may have
-// written in an earlier run, before they were protected.
+// written in an earlier run, before they were protected. The git
+// directories one root may have are the git-search-git-dirs row's.
 const (
 	maxGitPointer = 4 << 10  // a .git file, commondir, a worktree's gitdir
 	maxGitConfig  = 64 << 10 // a git config file
-	maxGitDirs    = 64       // git directories per writable root
 	maxModuleNest = 4        // directory levels of .git/modules (names with slashes)
 )
 
@@ -24,35 +24,77 @@ type gitFinds struct {
 	// includes are the files a config includes (include.path,
 	// includeIf.*.path), and those they include.
 	includes []string
+	// hostFiles are the host's config files (and what they include)
+	// that lie in a writable root; keyPaths what the protect rows' git
+	// keys name there.
+	hostFiles []string
+	keyPaths  []gitKeyPath
+	// cuts are where the git-search bounds stopped the search, one a bound.
+	cuts []gitSearchCut
+}
+
+// gitKeyPath is a path a protect row's git key or variable names.
+type gitKeyPath struct {
+	row  int
+	path string
+}
+
+// gitSearchCut is where a git-search bound stopped the search in a root:
+// the bound's row, the first directory left unsearched (or the git
+// directory left unprotected) and the bound as words.
+type gitSearchCut struct {
+	rule, root, at, what string
 }
 
 // findGit finds the git directories of the repository at root: its .git
 // directory or where its .git file points, the common directory a
 // worktree shares, the git directories of its submodules (.git/modules)
 // and worktrees (.git/worktrees), with the .git files that point at them
-// and the hooks directories their configs name. Only what lies inside one
-// of roots (symlink-free) is kept: anything else is read-only in the
-// sandbox already. Every file read is bounded, opened without following a
-// symlink, and must be regular. The .git, each pointer's target (with the
-// links it went through) and each file read past its bound are inputs of
-// the refuse stage; a .git that is a symlink is not followed, and a file
-// past its bound is not read.
-func findGit(res *resolved, root string, roots []string) (gitFinds, error) {
-	r := res.r
-	g := &gitFinder{r: r, res: res, roots: roots, seen: map[string]bool{}}
-	dot := childPath(root, ".git")
-	fi, err := r.lstat(dot)
-	if err != nil {
-		return gitFinds{}, nil // not a repository, or not one we can look at
+// and the hooks directories their configs name; then the same for every
+// repository the git-search walk finds below root (findRepos). Only what
+// lies inside one of roots (symlink-free) is kept: anything else is
+// read-only in the sandbox already. Every file read is bounded, opened
+// without following a symlink, and must be regular. The .git, each
+// pointer's target (with the links it went through) and each file read
+// past its bound are inputs of the refuse stage; a .git that is a symlink
+// is not followed, and a file past its bound is not read. host is what
+// the host's git reads outside any repository (readHostGit).
+func findGit(res *resolved, root string, roots []string, host *hostGitConfig, p *plan) (gitFinds, error) {
+	g := &gitFinder{r: res.r, res: res, roots: roots, seen: map[string]bool{}, host: host}
+	if err := g.top(root); err != nil {
+		return g.out, err
 	}
-	res.input(refuseSubject{in: refuseGitDir, field: "git directory", path: dot, fi: fi})
+	tops, cuts := findRepos(res.r, root, walkSkips(p, root, roots))
+	for _, t := range tops {
+		var err error
+		if t.bare {
+			err = g.dir(t.dir, t.dir)
+		} else {
+			err = g.top(t.dir)
+		}
+		if err != nil {
+			return g.out, err
+		}
+	}
+	g.out.cuts = append(cuts, g.out.cuts...)
+	return g.out, nil
+}
+
+// top follows the repository whose work tree is wt, if wt has a .git.
+func (g *gitFinder) top(wt string) error {
+	dot := childPath(wt, ".git")
+	fi, err := g.r.lstat(dot)
+	if err != nil {
+		return nil // not a repository, or not one we can look at
+	}
+	g.res.input(refuseSubject{in: refuseGitDir, field: "git directory", path: dot, fi: fi})
 	switch {
 	case fi.IsDir():
-		err = g.dir(dot, root)
+		return g.dir(dot, wt)
 	case fi.Mode().IsRegular():
-		err = g.file(dot, root)
+		return g.file(dot, wt)
 	}
-	return g.out, err
+	return nil
 }
 
 type gitFinder struct {
@@ -60,7 +102,10 @@ type gitFinder struct {
 	res   *resolved
 	roots []string
 	seen  map[string]bool
+	host  *hostGitConfig
 	out   gitFinds
+	// outside are the included files read that lie in no root.
+	outside []string
 }
 
 // file records the .git file f of the working tree wt and follows its
@@ -87,7 +132,13 @@ func (g *gitFinder) file(f, wt string) error {
 // dir records the git directory d, whose working tree is wt ("" when it
 // has none of its own), and what it leads to.
 func (g *gitFinder) dir(d, wt string) error {
-	if g.seen[d] || len(g.out.dirs) >= maxGitDirs {
+	if g.seen[d] {
+		return nil
+	}
+	if len(g.out.dirs) >= gitSearchGitDirs {
+		if len(g.out.cuts) == 0 || g.out.cuts[len(g.out.cuts)-1].rule != gitSearchGitDirsRule {
+			g.out.cuts = append(g.out.cuts, gitSearchCut{rule: gitSearchGitDirsRule, at: d, what: strconv.Itoa(gitSearchGitDirs) + " git directories"})
+		}
 		return nil
 	}
 	g.seen[d] = true
@@ -109,6 +160,7 @@ func (g *gitFinder) dir(d, wt string) error {
 	if err != nil {
 		return err
 	}
+	entries := parseGitConfig(cfg)
 	hooksPath, worktree := gitConfigCore(cfg)
 	if worktree != "" && wt == "" {
 		w, ok, err := g.inside(d+"/config", d, worktree)
@@ -122,8 +174,29 @@ func (g *gitFinder) dir(d, wt string) error {
 			}
 		}
 	}
-	if hooksPath != "" && (wt != "" || strings.HasPrefix(hooksPath, "/")) {
-		h, ok, err := g.inside(d+"/config", wt, hooksPath)
+	entries, err = g.include(d+"/config", entries, 0)
+	if err != nil {
+		return err
+	}
+	if wcfg, err := g.optional(d+"/config.worktree", maxGitConfig); err != nil {
+		return err
+	} else if wcfg != nil {
+		if h, _ := gitConfigCore(wcfg); h != "" {
+			hooksPath = h
+		}
+		if entries, err = g.include(d+"/config.worktree", append(entries, parseGitConfig(wcfg)...), 0); err != nil {
+			return err
+		}
+	}
+	hooks := []string{hooksPath}
+	if g.host != nil {
+		hooks = append(hooks, g.host.hooks...)
+	}
+	for _, hp := range hooks {
+		if hp == "" || !(wt != "" || strings.HasPrefix(hp, "/")) || g.elsewhere(wt, hp) {
+			continue
+		}
+		h, ok, err := g.inside(d+"/config", wt, hp)
 		if err != nil {
 			return err
 		}
@@ -131,8 +204,13 @@ func (g *gitFinder) dir(d, wt string) error {
 			g.out.hooks = append(g.out.hooks, h)
 		}
 	}
-	if err := g.include(d+"/config", cfg, 0); err != nil {
+	if err := g.keys(d, wt, gitKeyValues(nil, entries, d+"/config")); err != nil {
 		return err
+	}
+	if g.host != nil {
+		if err := g.keys(d, wt, g.host.values); err != nil {
+			return err
+		}
 	}
 	if err := g.modules(d+"/modules", 0); err != nil {
 		return err
@@ -202,8 +280,26 @@ func (g *gitFinder) worktrees(w string) error {
 // through a symlink in a writable root, or cannot be written in an argv,
 // is refused.
 func (g *gitFinder) inside(from, base, target string) (string, bool, error) {
-	if target == "" || strings.HasPrefix(target, "~") {
-		return "", false, nil // a home directory is never inside a writable root
+	real, in, err := g.locate(from, base, target)
+	if !in {
+		return "", false, err
+	}
+	return real, true, err
+}
+
+// locate is inside, with where the target resolves to when it lies
+// outside every writable root ("" when it cannot be resolved or named).
+// ~/ is the home directory, as git expands it; ~user is never followed.
+func (g *gitFinder) locate(from, base, target string) (string, bool, error) {
+	if rest, ok := strings.CutPrefix(target, "~"); ok {
+		if home := g.res.homes.home; home != "" && strings.HasPrefix(rest, "/") {
+			target = home + rest
+		} else {
+			return "", false, nil
+		}
+	}
+	if target == "" {
+		return "", false, nil
 	}
 	if !strings.HasPrefix(target, "/") {
 		target = base + "/" + target
@@ -217,14 +313,73 @@ func (g *gitFinder) inside(from, base, target string) (string, bool, error) {
 	if err != nil && !isMissing(err) {
 		return "", false, gitPointerError(from, "names "+strconv.Quote(target)+", which cannot be resolved: "+err.Error())
 	}
-	if checkPath("git pointer target", real) != nil || !underAny(real, g.roots) {
+	if checkPath("git pointer target", real) != nil {
 		return "", false, nil
 	}
-	if err != nil {
-		// Missing: where it would be is where a placeholder goes.
-		return real, true, nil
+	if !underAny(real, g.roots) {
+		if err != nil {
+			return "", false, nil // missing, outside: nothing to read
+		}
+		return real, false, nil
 	}
+	// Missing: where it would be is where a placeholder goes.
 	return real, true, nil
+}
+
+// keys records what the values of protect rows' git keys name in the
+// repository whose git directory is d and work tree wt ("" when unknown).
+func (g *gitFinder) keys(d, wt string, values []gitKeyValue) error {
+	for _, v := range values {
+		row := &protectedPaths[v.row]
+		p := gitPathIn(row.value, v.value, g.res.homes.home)
+		base := ""
+		switch {
+		case p == "":
+			continue
+		case strings.HasPrefix(p, "/"):
+			base = "/"
+		case row.rel == gitRelWorktree:
+			base = wt
+		case row.rel == gitRelGitdir:
+			base = d
+		}
+		if base == "" {
+			continue
+		}
+		if err := g.keyPath(v, base, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keyPath records p, relative to base, for v's row when it lies in a root.
+func (g *gitFinder) keyPath(v gitKeyValue, base, p string) error {
+	if g.elsewhere(base, p) {
+		return nil
+	}
+	f, ok, err := g.inside(v.from, base, p)
+	if err != nil || !ok {
+		return err
+	}
+	for _, k := range g.out.keyPaths {
+		if k.row == v.row && k.path == f {
+			return nil
+		}
+	}
+	g.out.keyPaths = append(g.out.keyPaths, gitKeyPath{row: v.row, path: f})
+	return nil
+}
+
+// elsewhere reports whether p, relative to base, is a path a host's
+// setting names that cannot be written in an argv and lies in no root
+// as spelled: nothing to protect, and no reason to refuse the spawn.
+func (g *gitFinder) elsewhere(base, p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		p = base + "/" + p
+	}
+	p = path.Clean(p)
+	return checkPath("git pointer target", p) != nil && !underAny(p, g.roots)
 }
 
 // optional reads the regular file p, bounded; nil when there is none.
@@ -275,57 +430,18 @@ func slicesContains(s []string, v string) bool {
 }
 
 // gitConfigCore returns the last core.hooksPath and core.worktree of a git
-// config file, as git reads them: sections and keys case-insensitive,
-// values unquoted, comments after # or ; outside quotes dropped. Include
-// directives are not followed.
+// config file (parseGitConfig). Include directives are not followed.
 func gitConfigCore(data []byte) (hooksPath, worktree string) {
-	section := ""
-	for _, raw := range strings.Split(string(data), "\n") {
-		line := strings.TrimSpace(raw)
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				section = ""
-				continue
-			}
-			name := strings.TrimSpace(line[1:end])
-			if strings.ContainsAny(name, " \t\"") {
-				section = "" // a subsection: never [core]
-			} else {
-				section = strings.ToLower(name)
-			}
-			line = strings.TrimSpace(line[end+1:])
-		}
-		if section != "core" || line == "" || line[0] == '#' || line[0] == ';' {
+	for _, e := range parseGitConfig(data) {
+		if e.section != "core" || e.sub != "" || e.noValue {
 			continue
 		}
-		key, value, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		v := gitConfigValue(value)
-		switch strings.ToLower(strings.TrimSpace(key)) {
+		switch e.name {
 		case "hookspath":
-			hooksPath = v
+			hooksPath = e.value
 		case "worktree":
-			worktree = v
+			worktree = e.value
 		}
 	}
 	return hooksPath, worktree
-}
-
-func gitConfigValue(s string) string {
-	var b strings.Builder
-	quoted := false
-	for _, c := range strings.TrimSpace(s) {
-		switch {
-		case c == '"':
-			quoted = !quoted
-		case !quoted && (c == '#' || c == ';'):
-			return strings.TrimSpace(b.String())
-		default:
-			b.WriteRune(c)
-		}
-	}
-	return strings.TrimSpace(b.String())
 }

@@ -2,64 +2,62 @@ package sandbox
 
 import (
 	"path"
-	"strings"
 )
 
 // maxIncludeNest bounds how deep findGit follows included config files.
 const maxIncludeNest = 4
 
-// include records the files the git config file cfgPath (its contents
-// cfg) includes that lie in a writable root, and follows what they
-// include. A relative path is relative to the including file's directory,
-// as git reads it; one under ~ is never in a writable root.
-func (g *gitFinder) include(cfgPath string, cfg []byte, depth int) error {
+// include records the files that the entries of the git config file
+// cfgPath include and that lie in a writable root, and follows what they
+// include, wherever they lie; it returns entries with the keys of every included file
+// readable here added. A relative path is relative to the including
+// file's directory, as git reads it; ~/ is the home directory.
+func (g *gitFinder) include(cfgPath string, entries []gitEntry, depth int) ([]gitEntry, error) {
 	if depth >= maxIncludeNest {
-		return nil
+		return entries, nil
 	}
-	for _, inc := range gitConfigIncludes(cfg) {
-		f, ok, err := g.inside(cfgPath, path.Dir(cfgPath), inc)
+	for _, inc := range gitIncludes(entries) {
+		f, in, err := g.locate(cfgPath, path.Dir(cfgPath), inc)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if !ok || slicesContains(g.out.includes, f) || len(g.out.includes) >= maxGitDirs {
+		if f == "" || slicesContains(g.out.includes, f) || slicesContains(g.outside, f) || len(g.out.includes)+len(g.outside) >= gitSearchGitDirs {
 			continue
 		}
-		g.out.includes = append(g.out.includes, f)
-		data, err := g.optional(f, maxGitConfig)
+		var data []byte
+		if in {
+			g.out.includes = append(g.out.includes, f)
+			if data, err = g.optional(f, maxGitConfig); err != nil {
+				return nil, err
+			}
+		} else {
+			// Read-only in the sandbox: only its keys matter, and what git
+			// cannot read it ignores too.
+			g.outside = append(g.outside, f)
+			data, _ = g.optional(f, maxGitConfig)
+		}
+		more, err := g.include(f, parseGitConfig(data), depth+1)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := g.include(f, data, depth+1); err != nil {
-			return err
-		}
+		entries = append(entries, more...)
 	}
-	return nil
+	return entries, nil
 }
 
 // gitConfigIncludes returns the path values of a git config file's
-// [include] and [includeIf "..."] sections, read as gitConfigCore reads
-// core's keys.
+// [include] and [includeIf "..."] sections (parseGitConfig), whatever the
+// condition.
 func gitConfigIncludes(data []byte) []string {
+	return gitIncludes(parseGitConfig(data))
+}
+
+// gitIncludes are the include paths among entries.
+func gitIncludes(entries []gitEntry) []string {
 	var out []string
-	section := ""
-	for _, raw := range strings.Split(string(data), "\n") {
-		line := strings.TrimSpace(raw)
-		if strings.HasPrefix(line, "[") {
-			rest := afterSection(line)
-			name := strings.ToLower(strings.TrimSpace(line[1:max(len(line)-len(rest)-1, 1)]))
-			if head, _, ok := strings.Cut(name, " "); ok {
-				name = head
-			}
-			section, line = name, strings.TrimSpace(rest)
-		}
-		if section != "include" && section != "includeif" || line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		key, value, ok := strings.Cut(line, "=")
-		if ok && strings.EqualFold(strings.TrimSpace(key), "path") {
-			if v := gitConfigValue(value); v != "" {
-				out = append(out, v)
-			}
+	for _, e := range entries {
+		if e.name == "path" && !e.noValue && e.value != "" && (e.section == "include" && e.sub == "" || e.section == "includeif" && e.sub != "") {
+			out = append(out, e.value)
 		}
 	}
 	return out

@@ -60,6 +60,11 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	home := mkdir(t, dir, "home")
 	t.Setenv("HOME", home)
 	clearDerivedEnv(t)
+	// The host's git configuration: its system files (/etc/gitconfig and
+	// the like, protect-git-host-config) are the host's, which
+	// TestPrefixSharesLookups sees; its global ones are the redacted
+	// ~/.gitconfig and ~/.config/git/config, counted with the home's rows.
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	ws := mkdir(t, dir, "ws")
 	created := map[string]bool{
 		mkdir(t, home, ".ssh"):                                true,

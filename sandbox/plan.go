@@ -54,6 +54,9 @@ type plan struct {
 	// protected are the protect section's paths found in the writable
 	// roots; a missing one (kindMissing) gets a placeholder.
 	protected []pathFact
+	// gitCuts are where the git-search bounds stopped the search for
+	// repositories below the roots (for explain).
+	gitCuts []gitSearchCut
 	// caches are the table's tool caches (cacheDirs, in its order):
 	// sandtable's own directories, writable; none under NoCache or Off.
 	caches []pathFact

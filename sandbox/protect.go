@@ -8,11 +8,13 @@ import (
 type protectBase uint8
 
 const (
-	protectRoot       protectBase = iota // each writable root
-	protectGitdir                        // each git directory found in one
-	protectGitfile                       // each .git file found in one (the row's path is empty)
-	protectHooksPath                     // each hooks directory core.hooksPath names there
-	protectGitInclude                    // each file a git config there includes
+	protectRoot          protectBase = iota // each writable root
+	protectGitdir                           // each git directory found in one
+	protectGitfile                          // each .git file found in one (the row's path is empty)
+	protectHooksPath                        // each hooks directory core.hooksPath names there
+	protectGitInclude                       // each file a git config there includes
+	protectGitHostConfig                    // each host config file (and what it includes) there
+	protectGitKey                           // each path the row's git keys and variables name there
 )
 
 // protectOptOut is a Config switch that drops the protect rows naming it.
@@ -44,12 +46,28 @@ func protectFacts(res *resolved, p *plan, cfg Config) ([]pathFact, error) {
 	}
 	var out []pathFact
 	seen := map[string]bool{}
-	for _, root := range roots {
-		g, err := findGit(res, root, roots)
+	host, err := readHostGit(res, roots, hostGetenv)
+	if err != nil {
+		return nil, err
+	}
+	for ri, root := range roots {
+		g, err := findGit(res, root, roots, host, p)
 		if err != nil {
 			return nil, err
 		}
-		for _, row := range protectedPaths {
+		if g.cuts != nil {
+			for i := range g.cuts {
+				g.cuts[i].root = root
+			}
+			p.gitCuts = append(p.gitCuts, g.cuts...)
+		}
+		if ri == 0 {
+			// What the host's config names, whatever the repository.
+			g.hooks = append(g.hooks, host.finds.hooks...)
+			g.hostFiles = append(g.hostFiles, host.finds.hostFiles...)
+			g.keyPaths = append(g.keyPaths, host.finds.keyPaths...)
+		}
+		for i, row := range protectedPaths {
 			if row.unless.set(cfg) {
 				continue
 			}
@@ -67,6 +85,14 @@ func protectFacts(res *resolved, p *plan, cfg Config) ([]pathFact, error) {
 				cands = g.hooks
 			case protectGitInclude:
 				cands = g.includes
+			case protectGitHostConfig:
+				cands = g.hostFiles
+			case protectGitKey:
+				for _, k := range g.keyPaths {
+					if k.row == i {
+						cands = append(cands, k.path)
+					}
+				}
 			}
 			for _, c := range cands {
 				f, ok, err := protectFact(res, p, c, roots)

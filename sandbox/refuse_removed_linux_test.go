@@ -15,7 +15,10 @@ import (
 // every home), that row names the refusal with the first left out, and
 // the configuration is planned with both left out.
 func TestRefuseRowRemoved(t *testing.T) {
-	also := map[string]string{"no-root-grant": "no-home-grant"}
+	// The host's git config files lie under the home (~/.gitconfig,
+	// ~/.config/git/config), read whatever the workspace: reached through
+	// the same link, no-link-git refuses them.
+	also := map[string]string{"no-root-grant": "no-home-grant", "no-link-home": "no-link-git"}
 	cases := refuseCases()
 	for _, row := range refuseRows {
 		t.Run(row.id, func(t *testing.T) {

@@ -761,6 +761,28 @@ var protectedPaths = [...]protectedPath{
 	{id: "protect-gitfile", base: protectGitfile},
 	{id: "protect-hooks-path", base: protectHooksPath},
 	{id: "protect-git-include", base: protectGitInclude, unless: allowGitConfig},
+	{id: "protect-git-host-config", base: protectGitHostConfig},
+	{id: "protect-git-fsmonitor", base: protectGitKey, keys: []string{"core.fsmonitor"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-editor", base: protectGitKey, keys: []string{"core.editor", "sequence.editor"}, env: []string{"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "VISUAL", "EDITOR"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-pager", base: protectGitKey, keys: []string{"core.pager", "pager.*"}, env: []string{"GIT_PAGER", "PAGER"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-askpass", base: protectGitKey, keys: []string{"core.askpass"}, env: []string{"GIT_ASKPASS", "SSH_ASKPASS"}, value: gitValueProgram, rel: gitRelWorktree},
+	{id: "protect-git-ssh", base: protectGitKey, keys: []string{"core.sshcommand"}, env: []string{"GIT_SSH_COMMAND"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-ssh-program", base: protectGitKey, env: []string{"GIT_SSH"}, value: gitValueProgram, rel: gitRelWorktree},
+	{id: "protect-git-proxy", base: protectGitKey, keys: []string{"core.gitproxy"}, env: []string{"GIT_PROXY_COMMAND"}, value: gitValueProxy, rel: gitRelWorktree},
+	{id: "protect-git-diff", base: protectGitKey, keys: []string{"diff.external", "diff.*.command", "diff.*.textconv", "interactive.difffilter"}, env: []string{"GIT_EXTERNAL_DIFF"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-filter", base: protectGitKey, keys: []string{"filter.*.clean", "filter.*.smudge", "filter.*.process"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-merge-driver", base: protectGitKey, keys: []string{"merge.*.driver"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-tool-cmd", base: protectGitKey, keys: []string{"difftool.*.cmd", "mergetool.*.cmd", "guitool.*.cmd", "browser.*.cmd", "man.*.cmd", "trailer.*.cmd", "trailer.*.command", "hook.*.command", "imap.tunnel"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-tool-path", base: protectGitKey, keys: []string{"difftool.*.path", "mergetool.*.path", "browser.*.path", "man.*.path"}, value: gitValueProgram, rel: gitRelWorktree},
+	{id: "protect-git-credential", base: protectGitKey, keys: []string{"credential.helper", "credential.*.helper"}, value: gitValueHelper, rel: gitRelWorktree},
+	{id: "protect-git-gpg", base: protectGitKey, keys: []string{"gpg.program", "gpg.*.program"}, value: gitValueProgram, rel: gitRelWorktree},
+	{id: "protect-git-gpg-key-command", base: protectGitKey, keys: []string{"gpg.ssh.defaultkeycommand"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-alias", base: protectGitKey, keys: []string{"alias.*"}, value: gitValueAlias, rel: gitRelWorktree},
+	{id: "protect-git-remote-programs", base: protectGitKey, keys: []string{"remote.*.uploadpack", "remote.*.receivepack"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-gitdir-commands", base: protectGitKey, keys: []string{"uploadpack.packobjectshook", "core.alternaterefscommand"}, value: gitValueCommand, rel: gitRelGitdir},
+	{id: "protect-git-sendemail", base: protectGitKey, keys: []string{"sendemail.sendmailcmd", "sendemail.*.sendmailcmd", "sendemail.tocmd", "sendemail.*.tocmd", "sendemail.cccmd", "sendemail.*.cccmd", "sendemail.headercmd", "sendemail.*.headercmd"}, value: gitValueCommand, rel: gitRelWorktree},
+	{id: "protect-git-sendemail-server", base: protectGitKey, keys: []string{"sendemail.smtpserver", "sendemail.*.smtpserver"}, value: gitValueProgram, rel: gitRelNone},
+	{id: "protect-git-template-dir", base: protectGitKey, keys: []string{"init.templatedir"}, env: []string{"GIT_TEMPLATE_DIR"}, value: gitValuePath, rel: gitRelNone},
 	{id: "protect-mcp-json", base: protectRoot, path: ".mcp.json"},
 	{id: "protect-claude", base: protectRoot, path: ".claude"},
 	{id: "protect-codex", base: protectRoot, path: ".codex"},
@@ -773,10 +795,16 @@ var protectedPaths = [...]protectedPath{
 
 // protectedPath is one row of the protect section: path relative to base,
 // or base alone; the row is dropped when the opt-out unless names is set.
+// A protectGitKey row protects what its git keys (lower-cased) and
+// variables name, read as value says, relative to rel.
 type protectedPath struct {
 	id          string
 	base        protectBase
 	path        string
+	keys        []string
+	env         []string
+	value       gitValue
+	rel         gitRel
 	skipMissing bool
 	unless      protectOptOut
 }
@@ -1095,6 +1123,24 @@ var proxyAuthRows = [...]proxyAuthRow{
 		user:        "sandtable",
 	},
 }
+
+// The bounds of the search for repositories below each writable root
+// (the git-search rows), and each one's row.
+const (
+	gitSearchDepth       = 6 // git-search-depth
+	gitSearchDepthRule   = "git-search-depth"
+	gitSearchDirs        = 1024 // git-search-dirs
+	gitSearchDirsRule    = "git-search-dirs"
+	gitSearchEntries     = 32768 // git-search-entries
+	gitSearchEntriesRule = "git-search-entries"
+	gitSearchGitDirs     = 64 // git-search-git-dirs
+	gitSearchGitDirsRule = "git-search-git-dirs"
+)
+
+// git-search-skip
+var gitSearchSkip = [...]string{"node_modules"}
+
+const gitSearchSkipRule = "git-search-skip"
 
 // defaultHiddenPath is one entry of the default hidden set; path is
 // relative to $HOME when underHome, and to the value of the variable env
@@ -2813,14 +2859,14 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "remove any variable whose value is url-password",
 		Why:      "A URL with user:password@ (or :password@) in it is a credential whatever the variable is called: REDIS_URL, AMQP_URL, MONGO_URI, a project's SERVICE_URL, pip's PIP_INDEX_URL with an index token, an HTTPS_PROXY with the proxy's login. A URL with a user alone, or none, stays. The whole variable goes, as for the names above: a command that needs the service gets it with --keep-env NAME.",
-		Source:   "rules/common.yaml:1980",
+		Source:   "rules/common.yaml:2277",
 	},
 	{
 		ID:       "strip-dsn-password",
 		Platform: "any",
 		Emits:    "remove any variable whose value is dsn-password",
 		Why:      "A connection string in key=value form with a password in it (libpq's password=, ODBC's and ADO.NET's Password= or PWD=), or Go's MySQL user:password@tcp(host)/db, under whatever name a project gives it.",
-		Source:   "rules/common.yaml:2004",
+		Source:   "rules/common.yaml:2301",
 	},
 	{
 		ID:       "keep-home",
@@ -4884,7 +4930,7 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitdir/config",
 		Reviewed: "The command can then set core.fsmonitor, core.sshCommand, an alias or a filter driver that the user's next git command runs unsandboxed. Only for runs that must write it (git remote add, git config, git submodule init, a checkout that sets an upstream).",
 		Why:      "git runs commands it names (core.fsmonitor at every git status, which shell prompts and editors run unasked; core.sshCommand, core.pager, filter and diff drivers, aliases) outside the sandbox.",
-		Source:   "rules/common.yaml:1296",
+		Source:   "rules/common.yaml:1316",
 	},
 	{
 		ID:       "protect-git-config-worktree",
@@ -4893,14 +4939,14 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitdir/config.worktree",
 		Reviewed: "The same as protect-git-config, for a worktree's own config.",
 		Why:      "With extensions.worktreeConfig, read like config, with the same commands. A missing one needs no placeholder: git reads it only when the protected config says so.",
-		Source:   "rules/common.yaml:1308",
+		Source:   "rules/common.yaml:1328",
 	},
 	{
 		ID:       "protect-git-hooks",
 		Platform: "any",
 		Emits:    "protect $gitdir/hooks",
 		Why:      "Hooks run at the user's next checkout, commit, merge or push, outside the sandbox, and git status never shows them.",
-		Source:   "rules/common.yaml:1317",
+		Source:   "rules/common.yaml:1337",
 	},
 	{
 		ID:       "protect-git-commondir",
@@ -4908,21 +4954,21 @@ var ruleTable = [...]Rule{
 		When:     "exists",
 		Emits:    "protect $gitdir/commondir",
 		Why:      "A worktree's pointer to the repository it shares; re-pointed, the next git command there reads another config and hooks. Where it is missing (a repository's own .git) an empty placeholder would stop git, which refuses an empty commondir, so none is made: see README for what a run can still create there.",
-		Source:   "rules/common.yaml:1322",
+		Source:   "rules/common.yaml:1342",
 	},
 	{
 		ID:       "protect-gitfile",
 		Platform: "any",
 		Emits:    "protect $gitfile",
 		Why:      "A .git file's gitdir: line says where the repository is (a worktree's, a submodule's); re-pointed at a directory the command made, the next git status there, or a recursive one in the parent, runs its config.",
-		Source:   "rules/common.yaml:1331",
+		Source:   "rules/common.yaml:1351",
 	},
 	{
 		ID:       "protect-hooks-path",
 		Platform: "any",
 		Emits:    "protect $hookspath",
-		Why:      "core.hooksPath (husky's .husky, say) moves the hooks into the working tree, where they run at the user's next commit like .git/hooks.",
-		Source:   "rules/common.yaml:1337",
+		Why:      "core.hooksPath (husky's .husky, say) moves the hooks into the working tree, where they run at the user's next commit like .git/hooks. Read from every config file git reads: set in ~/.gitconfig (core.hooksPath = .githooks, for hooks shared by every repository) it names a directory in each one. A relative path is relative to where hooks run (git-config(1) core.hooksPath, githooks(5)): the top of the work tree, the git directory of a bare repository.",
+		Source:   "rules/common.yaml:1357",
 	},
 	{
 		ID:       "protect-git-include",
@@ -4931,63 +4977,217 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitinclude",
 		Reviewed: "The same as protect-git-config: the command can then write the settings the included file gives.",
 		Why:      "A git config's include.path or includeIf.*.path (a repository that shares its settings as a file in its tree, ../.gitconfig say) names a file git reads as config; in the working tree, written, it sets core.fsmonitor and the next git status runs it outside the sandbox. A missing one gets a placeholder, so it cannot be created.",
-		Source:   "rules/common.yaml:1342",
+		Source:   "rules/common.yaml:1367",
+	},
+	{
+		ID:       "protect-git-host-config",
+		Platform: "any",
+		Emits:    "protect $githostconfig",
+		Why:      "The config files git reads outside any repository (git-config(1) FILES and ENVIRONMENT: $(prefix)/etc/gitconfig or GIT_CONFIG_SYSTEM, $XDG_CONFIG_HOME/git/config, ~/.gitconfig or GIT_CONFIG_GLOBAL) and what they include apply to every repository; one that lies in a writable root (~/.gitconfig a link into a dotfiles checkout that is the workspace) is written there and sets core.fsmonitor for every later git status. A missing one gets a placeholder, so it cannot be created.",
+		Source:   "rules/common.yaml:1379",
+	},
+	{
+		ID:       "protect-git-fsmonitor",
+		Platform: "any",
+		Emits:    "protect $gitkey core.fsmonitor (command, relative to worktree)",
+		Why:      "core.fsmonitor, when not a boolean, is \"the pathname of the fsmonitor hook command\" (git-config(1)), which git status runs through the shell from the top of the work tree; the fsmonitor-watchman sample sets it to .git/hooks/query-watchman, and a team's setup to a script in the tree. Written, the next git status runs it.",
+		Source:   "rules/common.yaml:1390",
+	},
+	{
+		ID:       "protect-git-editor",
+		Platform: "any",
+		Emits:    "protect $gitkey core.editor, sequence.editor, GIT_EDITOR, GIT_SEQUENCE_EDITOR, VISUAL, EDITOR (command, relative to worktree)",
+		Why:      "The editor git commit, git tag and git rebase -i start, \"interpreted by the shell\" (git-config(1) core.editor, sequence.editor; git-var(1) for the variables), from the top of the work tree where git has moved: ./tools/edit-msg in the tree runs at the next commit.",
+		Source:   "rules/common.yaml:1401",
+	},
+	{
+		ID:       "protect-git-pager",
+		Platform: "any",
+		Emits:    "protect $gitkey core.pager, pager.*, GIT_PAGER, PAGER (command, relative to worktree)",
+		Why:      "The pager git log, git diff and git show pipe through, \"meant to be interpreted by the shell\" (git-config(1) core.pager; pager.<cmd> when not a boolean), from the top of the work tree.",
+		Source:   "rules/common.yaml:1412",
+	},
+	{
+		ID:       "protect-git-askpass",
+		Platform: "any",
+		Emits:    "protect $gitkey core.askPass, GIT_ASKPASS, SSH_ASKPASS (program, relative to worktree)",
+		Why:      "\"An external program\" git runs for a password (git-config(1) core.askPass): the whole value is executed, without a shell, by fetch and push over HTTP.",
+		Source:   "rules/common.yaml:1422",
+	},
+	{
+		ID:       "protect-git-ssh",
+		Platform: "any",
+		Emits:    "protect $gitkey core.sshCommand, GIT_SSH_COMMAND (command, relative to worktree)",
+		Why:      "core.sshCommand is a command, not a path (\"in the same form as the GIT_SSH_COMMAND environment variable\", git-config(1)): git fetch and push run it through the shell, so only its program, when written with a slash (./ssh-wrapper), is a file git runs.",
+		Source:   "rules/common.yaml:1432",
+	},
+	{
+		ID:       "protect-git-ssh-program",
+		Platform: "any",
+		Emits:    "protect $gitkey GIT_SSH (program, relative to worktree)",
+		Why:      "GIT_SSH names the program git runs instead of ssh, as it is, without a shell (git(1)).",
+		Source:   "rules/common.yaml:1443",
+	},
+	{
+		ID:       "protect-git-proxy",
+		Platform: "any",
+		Emits:    "protect $gitkey core.gitProxy, GIT_PROXY_COMMAND (proxy, relative to worktree)",
+		Why:      "\"A proxy command to execute (as command host port)\" for git:// URLs, before an optional \" for DOMAIN\" (git-config(1) core.gitProxy): run as it is, without a shell.",
+		Source:   "rules/common.yaml:1451",
+	},
+	{
+		ID:       "protect-git-diff",
+		Platform: "any",
+		Emits:    "protect $gitkey diff.external, diff.*.command, diff.*.textconv, interactive.diffFilter, GIT_EXTERNAL_DIFF (command, relative to worktree)",
+		Why:      "Commands git diff, git log -p and git add -p run through the shell from the top of the work tree (git-config(1) diff.external, interactive.diffFilter; gitattributes(5) for a driver's command and textconv, which .gitattributes selects for any file).",
+		Source:   "rules/common.yaml:1461",
+	},
+	{
+		ID:       "protect-git-filter",
+		Platform: "any",
+		Emits:    "protect $gitkey filter.*.clean, filter.*.smudge, filter.*.process (command, relative to worktree)",
+		Why:      "A filter driver's commands (gitattributes(5) \"filter\"), run through the shell from the top of the work tree at every checkout, add and status of a file .gitattributes gives the filter.",
+		Source:   "rules/common.yaml:1472",
+	},
+	{
+		ID:       "protect-git-merge-driver",
+		Platform: "any",
+		Emits:    "protect $gitkey merge.*.driver (command, relative to worktree)",
+		Why:      "A merge driver's command (gitattributes(5) \"Defining a custom merge driver\"), run through the shell at the next merge, rebase or cherry-pick of a file .gitattributes gives the driver.",
+		Source:   "rules/common.yaml:1481",
+	},
+	{
+		ID:       "protect-git-tool-cmd",
+		Platform: "any",
+		Emits:    "protect $gitkey difftool.*.cmd, mergetool.*.cmd, guitool.*.cmd, browser.*.cmd, man.*.cmd, trailer.*.cmd, trailer.*.command, hook.*.command, imap.tunnel (command, relative to worktree)",
+		Why:      "Shell commands git difftool, mergetool, git gui, git web--browse, git help, interpret-trailers (and commit --trailer), the hooks of hook.<name>.command and imap-send run (git-config(1) each key).",
+		Source:   "rules/common.yaml:1490",
+	},
+	{
+		ID:       "protect-git-tool-path",
+		Platform: "any",
+		Emits:    "protect $gitkey difftool.*.path, mergetool.*.path, browser.*.path, man.*.path (program, relative to worktree)",
+		Why:      "The path of the tool's program, run as it is (git-config(1) difftool.<tool>.path and the like).",
+		Source:   "rules/common.yaml:1499",
+	},
+	{
+		ID:       "protect-git-credential",
+		Platform: "any",
+		Emits:    "protect $gitkey credential.helper, credential.*.helper (helper, relative to worktree)",
+		Why:      "\"The name of a credential helper with possible arguments, but may also be an absolute path with arguments or, if preceded by !, shell commands\" (git-config(1) credential.helper): a plain name runs git credential-NAME from git's own directory or PATH, so only an absolute path or a !command's program is a file here. It runs at every fetch and push that needs a password, and gets it.",
+		Source:   "rules/common.yaml:1507",
+	},
+	{
+		ID:       "protect-git-gpg",
+		Platform: "any",
+		Emits:    "protect $gitkey gpg.program, gpg.*.program (program, relative to worktree)",
+		Why:      "\"Use this custom program instead of gpg\" (git-config(1) gpg.program, gpg.<format>.program): run as it is at every signed commit or tag and every signature check.",
+		Source:   "rules/common.yaml:1519",
+	},
+	{
+		ID:       "protect-git-gpg-key-command",
+		Platform: "any",
+		Emits:    "protect $gitkey gpg.ssh.defaultKeyCommand (command, relative to worktree)",
+		Why:      "The command git runs for the signing key when user.signingKey is unset (git-config(1) gpg.ssh.defaultKeyCommand); its first word is the program.",
+		Source:   "rules/common.yaml:1528",
+	},
+	{
+		ID:       "protect-git-alias",
+		Platform: "any",
+		Emits:    "protect $gitkey alias.* (alias, relative to worktree)",
+		Why:      "An alias that starts with ! \"will be treated as a shell command ... executed from the top-level directory of a repository\" (git-config(1) alias.*); any other alias is a git command and names no file.",
+		Source:   "rules/common.yaml:1537",
+	},
+	{
+		ID:       "protect-git-remote-programs",
+		Platform: "any",
+		Emits:    "protect $gitkey remote.*.uploadpack, remote.*.receivepack (command, relative to worktree)",
+		Why:      "For a remote that is a local path, git fetch and push run these commands here, through the shell, not on another host (git-config(1) remote.<name>.uploadpack).",
+		Source:   "rules/common.yaml:1546",
+	},
+	{
+		ID:       "protect-git-gitdir-commands",
+		Platform: "any",
+		Emits:    "protect $gitkey uploadpack.packObjectsHook, core.alternateRefsCommand (command, relative to gitdir)",
+		Why:      "Shell commands git upload-pack and receive-pack run in the repository they serve, whose git directory is their working directory (git-config(1) uploadpack.packObjectsHook, core.alternateRefsCommand): a clone or fetch from that repository runs them.",
+		Source:   "rules/common.yaml:1555",
+	},
+	{
+		ID:       "protect-git-sendemail",
+		Platform: "any",
+		Emits:    "protect $gitkey sendemail.sendmailCmd, sendemail.*.sendmailCmd, sendemail.toCmd, sendemail.*.toCmd, sendemail.ccCmd, sendemail.*.ccCmd, sendemail.headerCmd, sendemail.*.headerCmd (command, relative to worktree)",
+		Why:      "Shell commands git send-email runs for each patch (git-send-email(1) sendemail.toCmd and the like), taken here against the top of the work tree, where it is usually run.",
+		Source:   "rules/common.yaml:1565",
+	},
+	{
+		ID:       "protect-git-sendemail-server",
+		Platform: "any",
+		Emits:    "protect $gitkey sendemail.smtpServer, sendemail.*.smtpServer (program, relative to none)",
+		Why:      "An smtpServer that is an absolute path is a sendmail-like program git send-email runs (git-send-email(1) --smtp-server); any other value is a host.",
+		Source:   "rules/common.yaml:1574",
+	},
+	{
+		ID:       "protect-git-template-dir",
+		Platform: "any",
+		Emits:    "protect $gitkey init.templateDir, GIT_TEMPLATE_DIR (path, relative to none)",
+		Why:      "git init and git clone copy the template directory, hooks included, into every new repository (git-init(1) TEMPLATE DIRECTORY), and clone runs its post-checkout hook at once: planted there, it runs at the user's next clone anywhere. A relative value is taken against the directory that later git init runs in, which nothing here knows.",
+		Source:   "rules/common.yaml:1583",
 	},
 	{
 		ID:       "protect-mcp-json",
 		Platform: "any",
 		Emits:    "protect $root/.mcp.json",
 		Why:      "Agent hosts start the MCP servers it lists, as commands, when they open the project.",
-		Source:   "rules/common.yaml:1354",
+		Source:   "rules/common.yaml:1595",
 	},
 	{
 		ID:       "protect-claude",
 		Platform: "any",
 		Emits:    "protect $root/.claude",
 		Why:      "Claude Code's project settings, hooks and commands run when it opens the project.",
-		Source:   "rules/common.yaml:1357",
+		Source:   "rules/common.yaml:1598",
 	},
 	{
 		ID:       "protect-codex",
 		Platform: "any",
 		Emits:    "protect $root/.codex",
 		Why:      "Codex's project configuration, which can name commands and MCP servers.",
-		Source:   "rules/common.yaml:1360",
+		Source:   "rules/common.yaml:1601",
 	},
 	{
 		ID:       "protect-gemini",
 		Platform: "any",
 		Emits:    "protect $root/.gemini",
 		Why:      "Gemini CLI's project settings, which start MCP servers and tools.",
-		Source:   "rules/common.yaml:1363",
+		Source:   "rules/common.yaml:1604",
 	},
 	{
 		ID:       "protect-cursor",
 		Platform: "any",
 		Emits:    "protect $root/.cursor",
 		Why:      "Cursor's project rules and MCP servers, started when it opens the folder.",
-		Source:   "rules/common.yaml:1366",
+		Source:   "rules/common.yaml:1607",
 	},
 	{
 		ID:       "protect-vscode",
 		Platform: "any",
 		Emits:    "protect $root/.vscode",
 		Why:      "VS Code tasks can run when the folder opens (runOn folderOpen), and settings name the interpreters and tools it starts.",
-		Source:   "rules/common.yaml:1369",
+		Source:   "rules/common.yaml:1610",
 	},
 	{
 		ID:       "protect-idea",
 		Platform: "any",
 		Emits:    "protect $root/.idea",
 		Why:      "JetBrains run configurations, external tools and startup tasks.",
-		Source:   "rules/common.yaml:1374",
+		Source:   "rules/common.yaml:1615",
 	},
 	{
 		ID:       "protect-devcontainer",
 		Platform: "any",
 		Emits:    "protect $root/.devcontainer",
 		Why:      "Dev container definitions whose initializeCommand runs on the host, and whose container gets the host's docker, when the folder opens.",
-		Source:   "rules/common.yaml:1377",
+		Source:   "rules/common.yaml:1618",
 	},
 	{
 		ID:       "cache-go-build",
@@ -4995,7 +5195,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-build: set GOCACHE=$dir",
 		Why:      "Go's compiled packages. The host's is read-only inside, where go build refuses to start without one; a writable host cache would feed objects compiled in the sandbox to unsandboxed builds, keyed by hashes nothing rechecks.",
-		Source:   "rules/common.yaml:1401",
+		Source:   "rules/common.yaml:1698",
 	},
 	{
 		ID:       "cache-go-mod",
@@ -5003,7 +5203,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-mod: set GOMODCACHE=$dir",
 		Why:      "Go's downloaded modules (GOPATH/pkg/mod), so a build with dependencies can fetch once and reuse them; extracted module trees are not rechecked against go.sum once there.",
-		Source:   "rules/common.yaml:1411",
+		Source:   "rules/common.yaml:1708",
 	},
 	{
 		ID:       "cache-go-path",
@@ -5011,7 +5211,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-path: set GOPATH=$dir",
 		Why:      "The rest of GOPATH: the checksum database's verified state (pkg/sumdb), without which go refuses a new module, and go install's binaries (bin), which then stay inside the sandbox's cache.",
-		Source:   "rules/common.yaml:1420",
+		Source:   "rules/common.yaml:1717",
 	},
 	{
 		ID:       "cache-npm",
@@ -5019,7 +5219,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache npm: set npm_config_cache=$dir",
 		Why:      "npm's package cache (_cacache): npm install writes there first, and fails on a read-only one.",
-		Source:   "rules/common.yaml:1429",
+		Source:   "rules/common.yaml:1726",
 	},
 	{
 		ID:       "cache-pip",
@@ -5027,7 +5227,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pip: set PIP_CACHE_DIR=$dir",
 		Why:      "pip's downloads and built wheels; a wheel built in the sandbox would otherwise be installed by later unsandboxed pip runs.",
-		Source:   "rules/common.yaml:1437",
+		Source:   "rules/common.yaml:1734",
 	},
 	{
 		ID:       "cache-cargo",
@@ -5035,7 +5235,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache cargo: set CARGO_HOME=$dir",
 		Why:      "cargo's registry index, crate downloads and git checkouts. cargo has no variable for those alone, so the whole cargo home is private: ~/.cargo/config.toml and the credentials in it are not read inside (a workspace's .cargo/config.toml still is), and cargo install puts binaries there, not on the host. rustup's proxies find toolchains through RUSTUP_HOME, which stays.",
-		Source:   "rules/common.yaml:1445",
+		Source:   "rules/common.yaml:1742",
 	},
 	{
 		ID:       "cache-yarn",
@@ -5043,7 +5243,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn: set YARN_CACHE_FOLDER=$dir",
 		Why:      "Yarn 1's package cache.",
-		Source:   "rules/common.yaml:1457",
+		Source:   "rules/common.yaml:1754",
 	},
 	{
 		ID:       "cache-yarn-berry",
@@ -5051,7 +5251,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn-berry: set YARN_GLOBAL_FOLDER=$dir",
 		Why:      "Yarn 2+'s global folder, which holds its shared package cache and metadata.",
-		Source:   "rules/common.yaml:1463",
+		Source:   "rules/common.yaml:1760",
 	},
 	{
 		ID:       "cache-pnpm",
@@ -5059,7 +5259,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pnpm: set PNPM_HOME=$dir",
 		Why:      "pnpm's home, where its content-addressed store lives when PNPM_HOME is set (and global installs go). npm_config_store_dir would move the store alone, but npm warns about that variable on every run.",
-		Source:   "rules/common.yaml:1471",
+		Source:   "rules/common.yaml:1768",
 	},
 	{
 		ID:       "cache-maven",
@@ -5067,7 +5267,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache maven: set MAVEN_ARGS=-Dmaven.repo.local=$dir",
 		Why:      "Maven's local repository of downloaded artifacts and plugins, which Maven runs. MAVEN_ARGS (Maven 3.9+) rather than MAVEN_OPTS, which callers set for the JVM (-Xmx) and this would replace.",
-		Source:   "rules/common.yaml:1480",
+		Source:   "rules/common.yaml:1777",
 	},
 	{
 		ID:       "cache-gradle",
@@ -5075,7 +5275,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache gradle: set GRADLE_USER_HOME=$dir",
 		Why:      "Gradle's caches, wrapper distributions and daemons. Gradle has no variable for the caches alone: ~/.gradle/gradle.properties (and any credentials in it) is not read inside.",
-		Source:   "rules/common.yaml:1490",
+		Source:   "rules/common.yaml:1787",
 	},
 	{
 		ID:       "cache-xdg",
@@ -5083,7 +5283,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache xdg: set XDG_CACHE_HOME=$dir",
 		Why:      "Every other tool that keeps its cache under the XDG cache directory (node-gyp's headers, pnpm's metadata, pre-commit, ruff, deno, bazel, ...), which would otherwise fail on the read-only home or, through a write path, share one with the host. Without npm_config_devdir, which npm warns about on every run, node-gyp's headers land here.",
-		Source:   "rules/common.yaml:1499",
+		Source:   "rules/common.yaml:1796",
 	},
 	{
 		ID:       "offline-npm",
@@ -5091,7 +5291,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set npm_config_offline=true",
 		Why:      "npm installs from its cache and fails at once with ENOTCACHED for what is not there, instead of 70 s of retries (fetch-retries 2, up to 60 s apart) on a network it cannot reach.",
-		Source:   "rules/common.yaml:1637",
+		Source:   "rules/common.yaml:1934",
 	},
 	{
 		ID:       "offline-yarn",
@@ -5099,7 +5299,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set YARN_ENABLE_NETWORK=0",
 		Why:      "Yarn 2+ works from its cache and says the network is disabled, instead of retrying.",
-		Source:   "rules/common.yaml:1644",
+		Source:   "rules/common.yaml:1941",
 	},
 	{
 		ID:       "offline-go",
@@ -5107,7 +5307,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set GOPROXY=off",
 		Why:      "go builds from its module cache and names a missing module at once (\"module lookup disabled by GOPROXY=off\") instead of a dial error per proxy in the list.",
-		Source:   "rules/common.yaml:1648",
+		Source:   "rules/common.yaml:1945",
 	},
 	{
 		ID:       "offline-cargo",
@@ -5115,7 +5315,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set CARGO_NET_OFFLINE=true",
 		Why:      "cargo resolves from its downloaded index and crates, and says what it lacks, instead of retrying.",
-		Source:   "rules/common.yaml:1655",
+		Source:   "rules/common.yaml:1952",
 	},
 	{
 		ID:       "offline-pip",
@@ -5123,7 +5323,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set PIP_RETRIES=0",
 		Why:      "pip tries the index once instead of five times with back-off.",
-		Source:   "rules/common.yaml:1659",
+		Source:   "rules/common.yaml:1956",
 	},
 	{
 		ID:       "refuse-this-network",
@@ -5131,7 +5331,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 0.0.0.0/8 in the proxy",
 		Why:      "\"This network\" and the unspecified address, which connect() takes as the host itself.",
-		Source:   "rules/common.yaml:2026",
+		Source:   "rules/common.yaml:2323",
 	},
 	{
 		ID:       "refuse-private-10",
@@ -5139,7 +5339,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 10.0.0.0/8 in the proxy",
 		Why:      "A private network (RFC 1918), the local network's servers and routers.",
-		Source:   "rules/common.yaml:2029",
+		Source:   "rules/common.yaml:2326",
 	},
 	{
 		ID:       "refuse-cgnat",
@@ -5147,7 +5347,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100.64.0.0/10 in the proxy",
 		Why:      "Carrier-grade NAT's shared space (RFC 6598), the provider's side of the local network.",
-		Source:   "rules/common.yaml:2032",
+		Source:   "rules/common.yaml:2329",
 	},
 	{
 		ID:       "refuse-loopback-v4",
@@ -5155,7 +5355,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 127.0.0.0/8 in the proxy",
 		Why:      "Loopback, the host's own services (databases, dev servers, agents).",
-		Source:   "rules/common.yaml:2035",
+		Source:   "rules/common.yaml:2332",
 	},
 	{
 		ID:       "refuse-link-local-v4",
@@ -5163,7 +5363,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 169.254.0.0/16 in the proxy",
 		Why:      "Link-local, where cloud metadata services hand out the machine's credentials (169.254.169.254).",
-		Source:   "rules/common.yaml:2038",
+		Source:   "rules/common.yaml:2335",
 	},
 	{
 		ID:       "refuse-private-172",
@@ -5171,7 +5371,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 172.16.0.0/12 in the proxy",
 		Why:      "A private network (RFC 1918), Docker's default bridges among them.",
-		Source:   "rules/common.yaml:2041",
+		Source:   "rules/common.yaml:2338",
 	},
 	{
 		ID:       "refuse-ietf-protocol",
@@ -5179,7 +5379,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.0.0.0/24 in the proxy",
 		Why:      "IETF protocol assignments, not hosts on the internet.",
-		Source:   "rules/common.yaml:2044",
+		Source:   "rules/common.yaml:2341",
 	},
 	{
 		ID:       "refuse-private-192",
@@ -5187,7 +5387,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.168.0.0/16 in the proxy",
 		Why:      "A private network (RFC 1918), home and office routers.",
-		Source:   "rules/common.yaml:2047",
+		Source:   "rules/common.yaml:2344",
 	},
 	{
 		ID:       "refuse-benchmarking",
@@ -5195,7 +5395,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 198.18.0.0/15 in the proxy",
 		Why:      "Benchmarking (RFC 2544), used by some proxies and VPNs for local fake addresses.",
-		Source:   "rules/common.yaml:2050",
+		Source:   "rules/common.yaml:2347",
 	},
 	{
 		ID:       "refuse-multicast-v4",
@@ -5203,7 +5403,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 224.0.0.0/4 in the proxy",
 		Why:      "Multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2053",
+		Source:   "rules/common.yaml:2350",
 	},
 	{
 		ID:       "refuse-reserved-v4",
@@ -5211,7 +5411,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 240.0.0.0/4 in the proxy",
 		Why:      "Reserved for future use, and the limited broadcast address.",
-		Source:   "rules/common.yaml:2056",
+		Source:   "rules/common.yaml:2353",
 	},
 	{
 		ID:       "refuse-v4-compatible",
@@ -5219,7 +5419,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::/96 in the proxy",
 		Why:      "The IPv6 unspecified and loopback addresses, and the deprecated IPv4-compatible ones, an IPv4 address by another name.",
-		Source:   "rules/common.yaml:2059",
+		Source:   "rules/common.yaml:2356",
 	},
 	{
 		ID:       "refuse-nat64",
@@ -5227,7 +5427,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b::/96 in the proxy",
 		Why:      "NAT64, an IPv4 address behind a gateway, which could be a private one.",
-		Source:   "rules/common.yaml:2062",
+		Source:   "rules/common.yaml:2359",
 	},
 	{
 		ID:       "refuse-nat64-local",
@@ -5235,7 +5435,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b:1::/48 in the proxy",
 		Why:      "Local-use NAT64, the same for a local translator.",
-		Source:   "rules/common.yaml:2065",
+		Source:   "rules/common.yaml:2362",
 	},
 	{
 		ID:       "refuse-6to4",
@@ -5243,7 +5443,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2002::/16 in the proxy",
 		Why:      "6to4, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2068",
+		Source:   "rules/common.yaml:2365",
 	},
 	{
 		ID:       "refuse-unique-local",
@@ -5251,7 +5451,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fc00::/7 in the proxy",
 		Why:      "IPv6 unique local addresses, the private networks of IPv6.",
-		Source:   "rules/common.yaml:2071",
+		Source:   "rules/common.yaml:2368",
 	},
 	{
 		ID:       "refuse-link-local-v6",
@@ -5259,7 +5459,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fe80::/10 in the proxy",
 		Why:      "IPv6 link-local, the local segment's hosts.",
-		Source:   "rules/common.yaml:2074",
+		Source:   "rules/common.yaml:2371",
 	},
 	{
 		ID:       "refuse-site-local",
@@ -5267,7 +5467,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fec0::/10 in the proxy",
 		Why:      "IPv6 site-local (deprecated), still local where used.",
-		Source:   "rules/common.yaml:2077",
+		Source:   "rules/common.yaml:2374",
 	},
 	{
 		ID:       "refuse-multicast-v6",
@@ -5275,7 +5475,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ff00::/8 in the proxy",
 		Why:      "IPv6 multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2080",
+		Source:   "rules/common.yaml:2377",
 	},
 	{
 		ID:       "refuse-v4-mapped",
@@ -5283,7 +5483,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::ffff:0.0.0.0/96 in the proxy",
 		Why:      "IPv4-mapped IPv6; the proxy also checks the IPv4 address it maps, against the rows above.",
-		Source:   "rules/common.yaml:2083",
+		Source:   "rules/common.yaml:2380",
 	},
 	{
 		ID:       "refuse-discard",
@@ -5291,7 +5491,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100::/64 in the proxy",
 		Why:      "The IPv6 discard prefix, not hosts.",
-		Source:   "rules/common.yaml:2086",
+		Source:   "rules/common.yaml:2383",
 	},
 	{
 		ID:       "refuse-teredo",
@@ -5299,7 +5499,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001::/32 in the proxy",
 		Why:      "Teredo, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2089",
+		Source:   "rules/common.yaml:2386",
 	},
 	{
 		ID:       "refuse-orchid",
@@ -5307,7 +5507,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:10::/28 in the proxy",
 		Why:      "ORCHID identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2092",
+		Source:   "rules/common.yaml:2389",
 	},
 	{
 		ID:       "refuse-orchid-v2",
@@ -5315,7 +5515,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:20::/28 in the proxy",
 		Why:      "ORCHIDv2 identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2095",
+		Source:   "rules/common.yaml:2392",
 	},
 	{
 		ID:       "refuse-srv6",
@@ -5323,7 +5523,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 5f00::/16 in the proxy",
 		Why:      "SRv6 segment identifiers, the operator's routing, not hosts.",
-		Source:   "rules/common.yaml:2098",
+		Source:   "rules/common.yaml:2395",
 	},
 	{
 		ID:       "refuse-broadcast",
@@ -5331,7 +5531,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 255.255.255.255/32 in the proxy",
 		Why:      "The limited broadcast address (also within refuse-reserved-v4, named for the reader).",
-		Source:   "rules/common.yaml:2101",
+		Source:   "rules/common.yaml:2398",
 	},
 	{
 		ID:       "network-default-linux",
@@ -5339,7 +5539,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode proxy",
 		Why:      "A private network namespace whose only way out is the proxy: package managers and HTTP clients still fetch, but nothing of the host's network is in reach (its loopback services, its abstract unix sockets: an X server, D-Bus) and no private or loopback address unless listed. Mode host (--network host) is the explicit opt-in for tools that need raw sockets or UDP; mode off (--network off) for commands that need no network.",
-		Source:   "rules/common.yaml:1951",
+		Source:   "rules/common.yaml:2248",
 	},
 	{
 		ID:       "network-default-darwin",
@@ -5347,7 +5547,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode host",
 		Why:      "Mode host on macOS, for every entry point: mode proxy there is a listener on the host's loopback that NewCmd and sandtable run serve while the command runs (its port in the profile, proxy-outbound; its token in the proxy variables, proxy-auth-darwin), and Command and Prefix, which return before the command runs, have nothing to serve it from and refuse it. One default for every entry point keeps a Config sandboxed the same way wherever it is used; --network proxy opts in on NewCmd and sandtable run. The profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
-		Source:   "rules/common.yaml:1962",
+		Source:   "rules/common.yaml:2259",
 	},
 	{
 		ID:       "redact-npmrc",
@@ -5355,7 +5555,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
 		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too.",
-		Source:   "rules/common.yaml:1518",
+		Source:   "rules/common.yaml:1815",
 	},
 	{
 		ID:       "redact-yarnrc-yml",
@@ -5363,7 +5563,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.yarnrc.yml: remove npmAuthToken, npmAuthIdent; URL credentials",
 		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings.",
-		Source:   "rules/common.yaml:1528",
+		Source:   "rules/common.yaml:1825",
 	},
 	{
 		ID:       "redact-pip-conf",
@@ -5371,7 +5571,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration: an index-url or extra-index-url with the index's user:password@ (or token@) in it, beside the index itself, proxy and timeout settings.",
-		Source:   "rules/common.yaml:1537",
+		Source:   "rules/common.yaml:1834",
 	},
 	{
 		ID:       "redact-pip-conf-legacy",
@@ -5379,7 +5579,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration at its older place, read as well.",
-		Source:   "rules/common.yaml:1546",
+		Source:   "rules/common.yaml:1843",
 	},
 	{
 		ID:       "redact-gitconfig",
@@ -5387,7 +5587,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.gitconfig: remove extraheader; URL credentials",
 		Why:      "git's user configuration: an http.extraheader (an Authorization bearer or basic header) and tokens in remote or insteadOf URLs, beside the identity, aliases and settings git needs.",
-		Source:   "rules/common.yaml:1552",
+		Source:   "rules/common.yaml:1849",
 	},
 	{
 		ID:       "redact-gitconfig-xdg",
@@ -5395,7 +5595,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration where XDG_CONFIG_HOME puts it.",
-		Source:   "rules/common.yaml:1561",
+		Source:   "rules/common.yaml:1858",
 	},
 	{
 		ID:       "redact-git-config-global",
@@ -5403,7 +5603,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:GIT_CONFIG_GLOBAL: remove extraheader; URL credentials",
 		Why:      "git's user configuration where GIT_CONFIG_GLOBAL names it, in place of ~/.gitconfig.",
-		Source:   "rules/common.yaml:1570",
+		Source:   "rules/common.yaml:1867",
 	},
 	{
 		ID:       "redact-gitconfig-xdg-env",
@@ -5411,7 +5611,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1576",
+		Source:   "rules/common.yaml:1873",
 	},
 	{
 		ID:       "redact-pip-config-file",
@@ -5419,7 +5619,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:PIP_CONFIG_FILE: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration where PIP_CONFIG_FILE names it, with its index URLs' user:password@.",
-		Source:   "rules/common.yaml:1582",
+		Source:   "rules/common.yaml:1879",
 	},
 	{
 		ID:       "redact-pip-conf-xdg-env",
@@ -5427,7 +5627,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1588",
+		Source:   "rules/common.yaml:1885",
 	},
 	{
 		ID:       "redact-uv-toml",
@@ -5435,7 +5635,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration: an [[index]] url with user:password@ in it, beside the indexes and settings uv needs. TOML's KEY = VALUE lines read as ini's.",
-		Source:   "rules/common.yaml:1594",
+		Source:   "rules/common.yaml:1891",
 	},
 	{
 		ID:       "redact-uv-toml-xdg",
@@ -5443,7 +5643,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1603",
+		Source:   "rules/common.yaml:1900",
 	},
 	{
 		ID:       "redact-uv-config-file",
@@ -5451,7 +5651,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:UV_CONFIG_FILE: remove password, token; URL credentials",
 		Why:      "uv's configuration where UV_CONFIG_FILE names it.",
-		Source:   "rules/common.yaml:1609",
+		Source:   "rules/common.yaml:1906",
 	},
 	{
 		ID:       "redact-wgetrc",
@@ -5459,7 +5659,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.wgetrc: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration, read on every run: its password lines, beside settings a build relies on (timeouts, proxies, retries).",
-		Source:   "rules/common.yaml:1615",
+		Source:   "rules/common.yaml:1912",
 	},
 	{
 		ID:       "redact-wgetrc-env",
@@ -5467,7 +5667,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:WGETRC: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration where WGETRC names it.",
-		Source:   "rules/common.yaml:1623",
+		Source:   "rules/common.yaml:1920",
 	},
 	{
 		ID:       "no-root-grant",
@@ -5475,7 +5675,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "The root as the workspace or a write path makes the whole host writable.",
-		Source:   "rules/common.yaml:1674",
+		Source:   "rules/common.yaml:1971",
 	},
 	{
 		ID:       "no-root-hidden",
@@ -5483,7 +5683,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: hidden-path, derived-hidden, home",
 		Why:      "Hiding the root hides the system the command needs to run; a home at the root would hide the defaults under it (/.ssh) and nothing the caller meant.",
-		Source:   "rules/common.yaml:1679",
+		Source:   "rules/common.yaml:1976",
 	},
 	{
 		ID:       "no-hidden-workspace",
@@ -5491,7 +5691,7 @@ var ruleTable = [...]Rule{
 		When:     "is-workspace",
 		Emits:    "refuse: hidden-path",
 		Why:      "Hiding the workspace contradicts granting it: one of the two would silently lose, depending on mount order.",
-		Source:   "rules/common.yaml:1687",
+		Source:   "rules/common.yaml:1984",
 	},
 	{
 		ID:       "no-link-grant",
@@ -5499,7 +5699,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: workspace, write-path, read-path",
 		Why:      "A grant named through a symlink in a writable root follows whatever the link names at the next run: a sandboxed command re-points it at ~/.ssh, and the next run reads it, or at any host directory, and the next run writes there.",
-		Source:   "rules/common.yaml:1694",
+		Source:   "rules/common.yaml:1991",
 	},
 	{
 		ID:       "no-link-hidden",
@@ -5507,7 +5707,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "A hidden path named through a symlink in a writable root is hidden wherever the link points at the next run: a sandboxed command re-points it elsewhere, and the secret it hid is readable.",
-		Source:   "rules/common.yaml:1703",
+		Source:   "rules/common.yaml:2000",
 	},
 	{
 		ID:       "no-link-home",
@@ -5515,7 +5715,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: home",
 		Why:      "The default hidden set lies under the home: a $HOME reached through a link the sandbox can re-point moves every default off the secrets it hides.",
-		Source:   "rules/common.yaml:1711",
+		Source:   "rules/common.yaml:2008",
 	},
 	{
 		ID:       "no-link-cache",
@@ -5523,7 +5723,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: cache-dir",
 		Why:      "The tool caches are bound writable: a cache root reached through a link the sandbox can re-point would bind any host directory writable at the next run.",
-		Source:   "rules/common.yaml:1719",
+		Source:   "rules/common.yaml:2016",
 	},
 	{
 		ID:       "no-link-git",
@@ -5531,7 +5731,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: git-pointer",
 		Why:      "A git directory is protected where its .git file points: through a link the sandbox can re-point, the protection would land on a directory it made, and the real hooks stay writable.",
-		Source:   "rules/common.yaml:1727",
+		Source:   "rules/common.yaml:2024",
 	},
 	{
 		ID:       "no-link-socket",
@@ -5539,7 +5739,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: socket",
 		Why:      "A granted socket named through a link the sandbox can re-point would grant whatever socket the link names at the next run (a Docker or ssh-agent socket).",
-		Source:   "rules/common.yaml:1735",
+		Source:   "rules/common.yaml:2032",
 	},
 	{
 		ID:       "no-link-redact",
@@ -5547,7 +5747,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: redact-file",
 		Why:      "A redacted file read through a link the sandbox can re-point would serve, at its path, the copy of whatever file the link names at the next run.",
-		Source:   "rules/common.yaml:1743",
+		Source:   "rules/common.yaml:2040",
 	},
 	{
 		ID:       "no-unreadable-hidden",
@@ -5555,7 +5755,7 @@ var ruleTable = [...]Rule{
 		When:     "unreadable-in-writable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden, home",
 		Why:      "A hidden path this process cannot look at is left unhidden; inside a writable root the sandboxed command can chmod its way back to it, in this run or the next.",
-		Source:   "rules/common.yaml:1751",
+		Source:   "rules/common.yaml:2048",
 	},
 	{
 		ID:       "no-home-grant",
@@ -5563,7 +5763,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-home",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "A writable home lets the command write ~/.bashrc, ~/.profile and the like, which run outside the sandbox at the next login, and move the default hidden paths out from under a later run.",
-		Source:   "rules/common.yaml:1759",
+		Source:   "rules/common.yaml:2056",
 	},
 	{
 		ID:       "no-hidden-second-name",
@@ -5571,7 +5771,7 @@ var ruleTable = [...]Rule{
 		When:     "second-name",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "bwrap hides a name, not a file: a hard link elsewhere (one a sandboxed run made next to a hidden path it found missing) still reads the same file.",
-		Source:   "rules/common.yaml:1767",
+		Source:   "rules/common.yaml:2064",
 	},
 	{
 		ID:       "no-loader-writable",
@@ -5579,7 +5779,7 @@ var ruleTable = [...]Rule{
 		When:     "loader-writable",
 		Emits:    "refuse: loader-env",
 		Why:      "bwrap runs outside the sandbox and honours the loader's variables: a library an earlier sandboxed run left where an entry leads would run on the host, with the caller's rights.",
-		Source:   "rules/common.yaml:1775",
+		Source:   "rules/common.yaml:2072",
 	},
 	{
 		ID:       "no-oversized-git-file",
@@ -5587,7 +5787,7 @@ var ruleTable = [...]Rule{
 		When:     "oversized",
 		Emits:    "refuse: git-file",
 		Why:      "The host reads git files a sandboxed run could have written to find what to protect: a bound keeps a planted file from costing the spawn its memory, and a file past it is refused rather than read in part.",
-		Source:   "rules/common.yaml:1783",
+		Source:   "rules/common.yaml:2080",
 	},
 	{
 		ID:       "no-symlink-git-dir",
@@ -5595,7 +5795,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: git-dir",
 		Why:      "The host reads a writable root's .git to find the hooks and config to protect: a .git the sandbox made a symlink leads it to a repository of the command's choosing, and the real one stays writable.",
-		Source:   "rules/common.yaml:1791",
+		Source:   "rules/common.yaml:2088",
 	},
 	{
 		ID:       "no-symlink-protected",
@@ -5603,7 +5803,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: protected-path",
 		Why:      "A protected path is bound read-only where it is: as a symlink in a writable root, the command can re-point it at a file it writes, and the file that runs later (a hook, an editor's task) is not the one protected.",
-		Source:   "rules/common.yaml:1799",
+		Source:   "rules/common.yaml:2096",
 	},
 	{
 		ID:       "no-symlink-cache",
@@ -5611,7 +5811,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory is bound writable: a symlink planted in its place would make whatever it names writable at the next run.",
-		Source:   "rules/common.yaml:1808",
+		Source:   "rules/common.yaml:2105",
 	},
 	{
 		ID:       "no-foreign-cache",
@@ -5619,7 +5819,7 @@ var ruleTable = [...]Rule{
 		When:     "foreign-owner",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory another user owns holds what that user put there, which the command's tools trust and run (compiled objects, module sources).",
-		Source:   "rules/common.yaml:1815",
+		Source:   "rules/common.yaml:2112",
 	},
 	{
 		ID:       "no-caret-hidden",
@@ -5627,7 +5827,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern matching every spelling APFS takes for its name (.ENV is .env there); ^ cannot be written in that pattern, and a deny of the spelling alone lets the command create the file under another one and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:1823",
+		Source:   "rules/common.yaml:2120",
 	},
 	{
 		ID:       "no-unfoldable-hidden",
@@ -5635,7 +5835,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern listing every spelling APFS takes for its name; for a character beyond the fold table the spellings are not known, and one the pattern misses lets the command create the file under it and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:1833",
+		Source:   "rules/common.yaml:2130",
 	},
 	{
 		ID:       "no-caret-protected",
@@ -5643,7 +5843,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching it in any letter case; ^ cannot be written in that pattern, which would then match nothing and leave the hooks and editor tasks writable.",
-		Source:   "rules/common.yaml:1843",
+		Source:   "rules/common.yaml:2140",
 	},
 	{
 		ID:       "no-caret-home",
@@ -5651,7 +5851,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: home",
 		Why:      "The macOS profile allows the toolchains under the home (nvm's node) by patterns that start with it; ^ cannot be written there, and the profile would silently allow none of them.",
-		Source:   "rules/common.yaml:1852",
+		Source:   "rules/common.yaml:2149",
 	},
 	{
 		ID:       "no-unclean-derived",
@@ -5659,7 +5859,7 @@ var ruleTable = [...]Rule{
 		When:     "not-clean-absolute",
 		Emits:    "refuse: derived-hidden",
 		Why:      "A variable that moves a secret (GNUPGHOME, KUBECONFIG, ...) set relative, or through .., names a place only the reader's directory or a symlink decides: skipped, the secret it moved would stay readable; guessed, the wrong file would be hidden. Refused, the caller sets it absolute or unsets it.",
-		Source:   "rules/common.yaml:1860",
+		Source:   "rules/common.yaml:2157",
 	},
 	{
 		ID:       "no-cache-grant",
@@ -5667,7 +5867,7 @@ var ruleTable = [...]Rule{
 		When:     "in-cache-root",
 		Emits:    "refuse: workspace, write-path, read-path",
 		Why:      "The cache root holds every workspace's caches, which rule hide-cache-root keeps from each run but its own: a workspace or grant at it or inside it would show, or let the command write, another workspace's (a module cache the next build there runs unchecked). A grant that holds the root still works; the root stays hidden inside it.",
-		Source:   "rules/common.yaml:1870",
+		Source:   "rules/common.yaml:2167",
 	},
 	{
 		ID:       "no-nonsocket-grant",
@@ -5675,7 +5875,7 @@ var ruleTable = [...]Rule{
 		When:     "not-socket",
 		Emits:    "refuse: socket",
 		Why:      "A socket grant binds what it names read-write (on macOS, allows connecting to it): a directory or file named there would be a write grant that the refusals of the workspace and write paths never saw (a home, ~/.ssh).",
-		Source:   "rules/common.yaml:1881",
+		Source:   "rules/common.yaml:2178",
 	},
 	{
 		ID:       "no-unfoldable-protected",
@@ -5683,7 +5883,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching its names below the root in every spelling APFS takes for them; for a character beyond the fold table (a Cyrillic or Greek letter, as core.hooksPath may name) the pattern holds only the spelling given, and the command writes or creates the path under another (ХУКИ/pre-commit for хуки/pre-commit), which git then runs on the host.",
-		Source:   "rules/common.yaml:1890",
+		Source:   "rules/common.yaml:2187",
 	},
 	{
 		ID:       "no-oversized-argv",
@@ -5691,7 +5891,7 @@ var ruleTable = [...]Rule{
 		When:     "too-many",
 		Emits:    "refuse: bwrap-argv",
 		Why:      "bwrap takes at most 9000 arguments after its name, the command's included (its MAX_ARGS), and refuses more with only \"Exceeded maximum number of arguments\", which read as a sandbox that cannot run here (3000 hidden files are 9000 arguments: three a mount). Refused before anything is spawned, with the count and what makes it.",
-		Source:   "rules/common.yaml:1902",
+		Source:   "rules/common.yaml:2199",
 	},
 	{
 		ID:       "no-tiny-memory-limit",
@@ -5699,7 +5899,7 @@ var ruleTable = [...]Rule{
 		When:     "below-bound",
 		Emits:    "refuse: memory-limit",
 		Why:      "bwrap is started in the run's memory group, so the caller's fork, bwrap's setup and the command's loader are charged to the limit too: below about 1 MiB here they fail in whatever allocation comes first, and the error names something else (--memory 1: \"too many open files in system\"; 64K: \"argument list too long\"; 512K: killed without a word). 16 MiB leaves room for that and for a shell or an interpreter's start (python3 needed 8 MiB); a limit below it bounds nothing a command could use.",
-		Source:   "rules/common.yaml:1913",
+		Source:   "rules/common.yaml:2210",
 	},
 	{
 		ID:       "no-full-cache",
@@ -5707,7 +5907,7 @@ var ruleTable = [...]Rule{
 		When:     "little-space",
 		Emits:    "refuse: cache-dir",
 		Why:      "The tool caches are bound writable on the file system that holds them, and tools write there first: on a full one they fail, and some say something else (go build: \"package fmt is not in std\", its package index unwritable, where outside the sandbox it says \"no space left on device\"). Refused before anything is spawned, naming the file system; --no-cache runs without the caches.",
-		Source:   "rules/common.yaml:1927",
+		Source:   "rules/common.yaml:2224",
 	},
 	{
 		ID:       "no-inodeless-cache",
@@ -5715,7 +5915,7 @@ var ruleTable = [...]Rule{
 		When:     "few-inodes",
 		Emits:    "refuse: cache-dir",
 		Why:      "The same for a file system out of inodes: the caches' directories alone are about 20, and a Go build cache's first use makes 257.",
-		Source:   "rules/common.yaml:1939",
+		Source:   "rules/common.yaml:2236",
 	},
 	{
 		ID:       "proxy-auth-darwin",
@@ -5723,7 +5923,42 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be. A connection takes a slot of limit-proxy-connections only once it has presented the credential: before, 256 idle connections from any local process took every slot for the 30 s header timeout and the run's own clients got 503. Until then it is one of at most 32 pending ones, the oldest closed when another arrives, and closed after 5 s without the credential; a client that has the token sends it in its first bytes, so a flood of idle connections only ever closes its own (TestProxyAuthFloodStarvesNot). 32 holds a package manager's burst of new connections; 5 s is far above a loopback round trip.",
-		Source:   "rules/common.yaml:2109",
+		Source:   "rules/common.yaml:2406",
+	},
+	{
+		ID:       "git-search-depth",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: depth 6",
+		Why:      "Directory levels below the root the walk lists: a repository whose work tree is at most 6 levels down is found (~/code/github.com/org/ repo is 3, a clone nested in its vendor/third_party/name 6).",
+		Source:   "rules/common.yaml:1638",
+	},
+	{
+		ID:       "git-search-dirs",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: dirs 1024",
+		Why:      "Directories listed for one root, at most: each is an open and a getdents, 4 to 8 µs of CPU here, so a root's walk costs at most 7 to 9 ms however large its tree (BenchmarkPrefixForLargeWorkspace/src: 100,000 files in 5,000 directories), and a workspace of a few dozen checkouts is listed to several levels inside each.",
+		Source:   "rules/common.yaml:1645",
+	},
+	{
+		ID:       "git-search-entries",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: entries 32768",
+		Why:      "Directory entries read for one root, at most: a directory of a hundred thousand files costs its whole listing, whatever the count of directories.",
+		Source:   "rules/common.yaml:1654",
+	},
+	{
+		ID:       "git-search-git-dirs",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: git-dirs 64",
+		Why:      "Git directories protected in one root (each repository's own, its submodules' and worktrees'): each costs reads before the spawn and some four mounts in it (its config, its hooks and the directories pinned above them), and bwrap's start slows faster than linearly with its mounts (1000 mounts, nearly a second).",
+		Source:   "rules/common.yaml:1661",
+	},
+	{
+		ID:       "git-search-skip",
+		Platform: "any",
+		Emits:    "search for repositories below each writable root: skip node_modules",
+		Why:      "Not descended: npm, yarn and pnpm install packages without their .git (a git dependency is packed, then unpacked), so no repository is there, and node_modules trees run to hundreds of thousands of files, which would spend the walk's bounds before the repositories beside them.",
+		Source:   "rules/common.yaml:1670",
 	},
 }
 

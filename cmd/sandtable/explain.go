@@ -52,7 +52,10 @@ private tool caches: the caches section of the rule table; off with
 {"rule": ID, "args": [...]} for each rule's part of args.
 
 Path facts (what exists, what is a file) come from this machine, whatever
---os says.`,
+--os says. Where the search for the git repositories below a writable
+root stopped at a bound (the rule table's git-search rows), explain says
+so on stderr, with the row and the first directory left out: the
+repositories there and beyond are not protected.`,
 	example: `  sandtable explain -- make test
   sandtable explain --rules --hide ~/secrets
   sandtable explain --os darwin --no-network`,
@@ -119,6 +122,9 @@ func cmdExplain(args []string) int {
 	}
 	if wrap.Program != "" && *goos == "linux" && *withRules && !*asJSON {
 		explainLimits(cfg)
+	}
+	if wrap.Program != "" {
+		explainGitSearch(*goos, cfg)
 	}
 	return 0
 }
@@ -412,4 +418,17 @@ func netMode(goos string, cfg sandbox.Config) sandbox.NetworkMode {
 		return sandbox.DefaultNetworkMode(goos)
 	}
 	return cfg.Network.Mode
+}
+
+// explainGitSearch says on stderr where the search for repositories below
+// a writable root stopped at a bound (the git-search rows): what lies
+// there and beyond is not protected.
+func explainGitSearch(goos string, cfg sandbox.Config) {
+	steps, err := sandbox.ExplainGitSearch(goos, cfg)
+	if err != nil {
+		return // the argv's build has reported it already
+	}
+	for _, s := range steps {
+		fmt.Fprintf(os.Stderr, "sandtable explain: the search for git repositories below %s stopped at %s (rule %s), at %s: the repositories there and beyond are not protected\n", s.Args[0], s.Args[2], s.Rule, s.Args[1])
+	}
 }
