@@ -693,6 +693,8 @@ var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-bunfig-xdg", env: "XDG_CONFIG_HOME", path: ".bunfig.toml"},
 	{id: "hide-nvm-npmrc", underHome: true, path: ".nvm/versions/node/*/etc/npmrc"},
 	{id: "hide-nvm-dir-npmrc", env: "NVM_DIR", path: "versions/node/*/etc/npmrc"},
+	{id: "hide-sandtable-journal", underHome: true, path: ".local/state/sandtable/placeholders"},
+	{id: "hide-xdg-sandtable-journal", env: "XDG_STATE_HOME", path: "sandtable/placeholders"},
 }
 
 // stdioRules decides how the caller's standard descriptor of each kind
@@ -1195,7 +1197,7 @@ var ruleTable = [...]Rule{
 		For:      "protected",
 		When:     "is-missing",
 		Emits:    "--ro-bind-data $nullfd $path",
-		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none): bwrap makes the empty file on the host as its mount point, and NewCmd and sandtable run remove it afterwards when it is still empty, and only where no concurrent run holds the directory's lock (flock, shared for a run): that run may have bound the empty file as the user's, and removing it on the host would detach that mount and let it create the file. A placeholder left so is marked (user.sandtable.placeholder) for the last run out.",
+		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none). A mount point must exist on the host (measured on bwrap 0.8.0: --ro-bind-data, --file, --dir, --symlink and --tmpfs in a bind of the workspace all make theirs there; removed on the host during the run, the mount detaches and the command makes the name; the watch's kill came after a made .vscode/tasks.json in 15 of 20 runs), so the run makes the file itself: nameless (O_TMPFILE), marked with its record's nonce (user.sandtable.placeholder), recorded with its device, inode and birth time in a journal outside the workspace (~/.local/state/sandtable/placeholders, hidden from the sandbox), on disk, and only then linked at its name. NewCmd's Wait and the wrap helper remove it after the run where no concurrent run holds the directory's lock (flock, shared for a run: that run may have bound the file as the user's, and removing it would detach that mount); the next spawn (or sandtable probe) removes what a killed run left, once no process has the path in its argv, and only a file that is still empty and the recorded one. README, \"What stays read-only in the workspace\", has what a kill at each step leaves.",
 	},
 	{
 		ID:       "redact-file",
@@ -4252,6 +4254,20 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:NVM_DIR/versions/node/*/etc/npmrc",
 		Why:      "The same files where NVM_DIR puts nvm outside ~/.nvm.",
+	},
+	{
+		ID:       "hide-sandtable-journal",
+		Platform: "any",
+		When:     "not revealed; on linux, exists",
+		Emits:    "hide $home/.local/state/sandtable/placeholders",
+		Why:      "The journal of placeholders (protect-placeholder): each run records there, before any exists, the empty files it makes in the workspace, and the next run or sandtable probe removes what a killed run left. Written from inside (a workspace that holds the home), a record could keep a placeholder from being removed. NewCmd, Command and Prefix make the directory before they plan, so it is hidden from the first run on.",
+	},
+	{
+		ID:       "hide-xdg-sandtable-journal",
+		Platform: "any",
+		When:     "not revealed; on linux, exists",
+		Emits:    "hide $env:XDG_STATE_HOME/sandtable/placeholders",
+		Why:      "The same journal where XDG_STATE_HOME moves it.",
 	},
 	{
 		ID:       "stdio-terminal",
