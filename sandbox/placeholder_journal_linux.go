@@ -391,12 +391,10 @@ func journalDirs(first string) []string {
 	return out
 }
 
-// openJournal opens the journal directory. When create is set, a missing
-// one is made (0700, with what is missing above it) where this process's
-// user owns the nearest directory that exists above it: never in another
-// user's home. It must be a directory, not a link, writable by its owner
-// alone, and owned by this process's user (root accepts any owner: it
-// trusts only the records it owns).
+// openJournal opens the journal directory, made first (makeJournal) when
+// create is set and it is missing. It must be a directory, not a link,
+// writable by its owner alone, and owned by this process's user (root
+// accepts any owner: it trusts only the records it owns).
 func openJournal(dir string, create bool) (int, error) {
 	if create {
 		if err := makeJournal(dir); err != nil {
@@ -421,8 +419,13 @@ func openJournal(dir string, create bool) (int, error) {
 	return fd, nil
 }
 
-// makeJournal makes dir where it is missing and this user owns the
-// nearest directory above it that exists.
+// makeJournal makes what is missing of dir below the nearest directory
+// above it that exists, which must be a directory (not a link) of this
+// user's, or, for root, of anyone's: what root makes there is given to
+// that directory's owner (a home under sudo -E, or a Credential's), so
+// it stays theirs. Each is made and opened without following a link;
+// those above the journal are searchable by all, as mkdir -p makes them,
+// since a bwrap run as another user (a Credential) mounts over it.
 func makeJournal(dir string) error {
 	at := dir
 	var st unix.Stat_t
@@ -439,17 +442,41 @@ func makeJournal(dir string) error {
 	if at == dir {
 		return nil
 	}
-	if int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("mkdir %s: %s belongs to uid %d, not this process's %d: %w", dir, at, st.Uid, os.Geteuid(), ErrBadPath)
+	euid := os.Geteuid()
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR || euid != 0 && int(st.Uid) != euid {
+		return fmt.Errorf("mkdir %s: %s is not a directory of uid %d's: %w", dir, at, euid, ErrBadPath)
 	}
-	// What is missing above it searchable by all, as mkdir -p makes it:
-	// a bwrap of another user (a Credential) mounts over the journal.
-	if err := os.MkdirAll(path.Dir(dir), 0o755); err != nil {
-		return err
+	fd, err := unix.Open(at, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: at, Err: err}
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return err
+	rest := strings.Split(strings.TrimPrefix(strings.TrimPrefix(dir, at), "/"), "/")
+	for i, name := range rest {
+		mode := uint32(0o755)
+		if i == len(rest)-1 {
+			mode = 0o700
+		}
+		err := unix.Mkdirat(fd, name, mode)
+		if err != nil && !errors.Is(err, unix.EEXIST) {
+			unix.Close(fd)
+			return &os.PathError{Op: "mkdir", Path: path.Join(at, name), Err: err}
+		}
+		made := err == nil
+		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		if err != nil {
+			return &os.PathError{Op: "open", Path: path.Join(at, name), Err: err}
+		}
+		fd = next
+		if made && euid == 0 && st.Uid != 0 {
+			if err := unix.Fchown(fd, int(st.Uid), int(st.Gid)); err != nil {
+				unix.Close(fd)
+				return &os.PathError{Op: "chown", Path: path.Join(at, name), Err: err}
+			}
+		}
+		at = path.Join(at, name)
 	}
+	unix.Close(fd)
 	return nil
 }
 
@@ -618,9 +645,11 @@ func birthTime(fd int) int64 {
 // with its killed caller, milliseconds later), bwrap's child building the
 // sandbox, and the sandbox's init for as long as it lives. Removed while
 // one of them lives, a placeholder's mount would detach, or one bwrap has
-// yet to mount over would be made again by bwrap, unrecorded. A child
-// that outlived its bwrap (bwrap sets its parent-death signal only after
-// it has built the sandbox) is killed: its caller was killed before.
+// yet to mount over would be made again by bwrap, unrecorded. A child of
+// bwrap that outlived it before it started anything (bwrap sets its
+// parent-death signal only once the sandbox is built, and one whose bwrap
+// died before it let it go on waits forever) is killed: its caller was
+// killed before.
 func waitUnheld(rec record, deadline time.Time) bool {
 	want := map[string]bool{}
 	for i, e := range rec.entries {
@@ -659,9 +688,9 @@ func dirFree(dir string) bool {
 }
 
 // argvHolds reports whether a process other than this one has one of
-// paths as an argument, and kills each that is a sandbox's first process
-// whose bwrap is gone (see waitUnheld); ok is false when /proc cannot be
-// listed.
+// paths as an argument, and kills each that is a bwrap child left behind
+// before it started anything (orphanedSandbox); ok is false when /proc
+// cannot be listed.
 func argvHolds(paths map[string]bool) (held, ok bool) {
 	d, err := os.Open("/proc")
 	if err != nil {
@@ -696,10 +725,11 @@ func argvHolds(paths map[string]bool) (held, ok bool) {
 	return held, true
 }
 
-// orphanedSandbox reports whether process n, whose argv is argv, is the
-// first process of a bwrap sandbox (pid 1 of its own pid namespace) whose
-// parent is no longer the bwrap that made it (a process with the same
-// argv): bwrap's --die-with-parent left it behind.
+// orphanedSandbox reports whether process n, whose argv is argv, is a
+// bwrap child left behind before it started anything: the first process
+// of a sandbox (pid 1 of its own pid namespace) whose parent is no longer
+// the bwrap that made it (a process with the same argv), with no child of
+// its own. One whose command runs on is left to end.
 func orphanedSandbox(n string, argv []byte) (int, bool) {
 	status, err := os.ReadFile("/proc/" + n + "/status")
 	if err != nil {
@@ -719,6 +749,9 @@ func orphanedSandbox(n string, argv []byte) (int, bool) {
 	}
 	if parent, err := os.ReadFile("/proc/" + ppid + "/cmdline"); err == nil && bytes.Equal(parent, argv) {
 		return 0, false // its bwrap still runs
+	}
+	if kids, err := os.ReadFile("/proc/" + n + "/task/" + n + "/children"); err != nil || len(bytes.TrimSpace(kids)) > 0 {
+		return 0, false
 	}
 	pid, err := strconv.Atoi(n)
 	return pid, err == nil
