@@ -84,6 +84,11 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, hostFacts, e
 	if err != nil {
 		return Wrap{}, nil, hostFacts{}, err
 	}
+	if check != checkNone && goos == "linux" && runtime.GOOS == "linux" {
+		// What a killed run left in a workspace goes before the plan
+		// looks at it (placeholders.go).
+		repairPlaceholders()
+	}
 	var r resolver
 	cfg.Policy = policy
 	p, err := newPlanWith(&r, goos, cfg)

@@ -124,7 +124,7 @@ func (e *escEnv) placeholderRace(cmd *exec.Cmd) *escResult {
 		out.WriteString("wait: " + racerErr.Error() + "\n")
 	}
 	if e.mode.kind == modeSandbox {
-		// The first run left its placeholders, marked; the racer, last
+		// The first run left its placeholders, recorded; the racer, last
 		// out, removes them.
 		for _, name := range []string{".mcp.json", ".claude", ".vscode"} {
 			if _, err := os.Lstat(filepath.Join(e.ws, name)); err == nil {

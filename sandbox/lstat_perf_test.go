@@ -67,10 +67,15 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	ws := mkdir(t, dir, "ws")
 	created := map[string]bool{
-		mkdir(t, home, ".ssh"):                                true,
-		writeFile(t, home, ".npmrc", "token"):                 true,
-		mkdir(t, home, ".config", "gh"):                       true,
-		filepath.Join(home, ".config"):                        true,
+		mkdir(t, home, ".ssh"):                true,
+		writeFile(t, home, ".npmrc", "token"): true,
+		mkdir(t, home, ".config", "gh"):       true,
+		filepath.Join(home, ".config"):        true,
+		// The placeholder journal, which Prefix makes before it plans.
+		mkdir(t, home, ".local/state/sandtable/placeholders"): true,
+		filepath.Join(home, ".local/state/sandtable"):         true,
+		filepath.Join(home, ".local/state"):                   true,
+		filepath.Join(home, ".local"):                         true,
 		writeFile(t, dir, "bin/bwrap", "#!/bin/sh\nexit 0\n"): true,
 	}
 	if err := os.Chmod(filepath.Join(dir, "bin", "bwrap"), 0o755); err != nil {
@@ -168,11 +173,13 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	// its listing, and an lstat of the one name present there that came
 	// later (of .ssh, .npmrc and .config); the first listAfter under
 	// home/.config, and its listing; then the 9 names the protect section
-	// and the workspace's hidden defaults look up in ws, too few to list.
-	// Every other default and redacted file under the home (134 entries:
-	// 87 distinct first components, 35 under .config) is answered by the
-	// listings.
-	if exact := strings.Count(dir, "/") + 4 + (listAfter + 1) + 1 + listAfter + 1 + 9; total != exact {
+	// and the workspace's hidden defaults look up in ws, too few to list;
+	// then the 6 below .local, which holds the placeholder journal:
+	// .local, .local/share, .local/state, .local/state/nvim,
+	// .local/state/sandtable and its placeholders. Every other default and
+	// redacted file under the home (134 entries: 87 distinct first
+	// components, 35 under .config) is answered by the listings.
+	if exact := strings.Count(dir, "/") + 4 + (listAfter + 1) + 1 + listAfter + 1 + 9 + 6; total != exact {
 		t.Errorf("%d lookups (%d expected paths), want exactly %d", total, len(want), exact)
 	}
 	t.Logf("%d lookups, %d of them lstats of distinct paths", total, len(calls))

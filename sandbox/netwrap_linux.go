@@ -156,6 +156,7 @@ func runNetWrap(args []string) int {
 	n := Network{Mode: NetworkProxy}
 	asIs, scope, lists, report := false, false, "", ""
 	protect := &plan{} // the protected paths, for their placeholders (placeholder_wrap_linux.go)
+	journal := ""      // where their record goes: the caller's journal
 	i := 0
 	for ; i < len(args) && args[i] != "--"; i++ {
 		if v, ok := strings.CutPrefix(args[i], "allow="); ok {
@@ -185,6 +186,8 @@ func runNetWrap(args []string) int {
 			scope = true
 		} else if f, ok := parseProtect(args[i]); ok {
 			protect.protected = append(protect.protected, f)
+		} else if v, ok := strings.CutPrefix(args[i], netWrapJournal); ok && checkPath("journal", v) == nil {
+			journal = v
 		} else {
 			return fail("unknown argument %q", args[i])
 		}
@@ -219,7 +222,7 @@ func runNetWrap(args []string) int {
 	if err := wrapStdio(run, asIs); err != nil {
 		return fail("%v", err)
 	}
-	locks, err := lockProtectedDirs(protect)
+	ph, err := startPlaceholders(protect, journalDirs(journal))
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -227,9 +230,9 @@ func runNetWrap(args []string) int {
 	signal.Notify(sigs, netWrapSignals...)
 	stops := make(chan os.Signal, 4)
 	signal.Notify(stops, netWrapStops...)
-	end, err := startWrapped(run, n, scope)
+	end, err := startWrapped(run, n, scope, ph.spawned)
 	if err != nil {
-		removePlaceholders(protect, locks)
+		ph.finish()
 		return fail("%v", err)
 	}
 	for _, f := range extra {
@@ -253,7 +256,7 @@ func runNetWrap(args []string) int {
 	_ = run.Wait()
 	close(done)
 	end()
-	removePlaceholders(protect, locks)
+	ph.finish()
 	ws, _ := run.ProcessState.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
 		// The caller sees bwrap's death by the same signal.
@@ -270,13 +273,21 @@ func runNetWrap(args []string) int {
 // startWrapped starts the helper's bwrap as n's mode needs: in mode proxy
 // through the namespace helper, with the proxy served here; in mode host,
 // with scope, from a thread in Landlock's abstract-unix-socket scope; in
-// mode off as it is. end is called once bwrap has ended.
-func startWrapped(run *exec.Cmd, n Network, scope bool) (end func(), err error) {
+// mode off as it is; spawned is called as soon as bwrap runs. end is
+// called once bwrap has ended.
+func startWrapped(run *exec.Cmd, n Network, scope bool, spawned func()) (end func(), err error) {
+	start := func() error {
+		err := run.Start()
+		if err == nil {
+			spawned()
+		}
+		return err
+	}
 	switch {
 	case n.Mode == NetworkHost && scope:
-		return startScoped(run, run.Start)
+		return startScoped(run, start)
 	case n.Mode != NetworkProxy:
-		return func() {}, run.Start()
+		return func() {}, start()
 	}
 	p, err := newProxy(n)
 	if err != nil {
@@ -287,7 +298,7 @@ func startWrapped(run *exec.Cmd, n Network, scope bool) (end func(), err error) 
 	if _, err := gate.prepare(run); err != nil {
 		return nil, err
 	}
-	if err := run.Start(); err != nil {
+	if err := start(); err != nil {
 		gate.abort()
 		return nil, helperStartError(prog, err)
 	}

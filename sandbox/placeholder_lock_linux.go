@@ -63,35 +63,3 @@ func (l dirLocks) release() {
 		delete(l, dir)
 	}
 }
-
-// placeholderMark is the extended attribute a run sets on a placeholder it
-// could not remove, so the last run out, which found it as an existing
-// empty file, removes it.
-const placeholderMark = "user.sandtable.placeholder"
-
-// markPlaceholder sets the mark; bwrap makes the file read-only, and a
-// user attribute needs write permission, so the owner lends it for the
-// moment.
-func markPlaceholder(p string) {
-	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return
-	}
-	defer unix.Close(fd)
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return
-	}
-	if unix.Fsetxattr(fd, placeholderMark, []byte("1"), 0) == nil {
-		return
-	}
-	if unix.Fchmod(fd, st.Mode&0o7777|0o200) == nil {
-		unix.Fsetxattr(fd, placeholderMark, []byte("1"), 0)
-		unix.Fchmod(fd, st.Mode&0o7777)
-	}
-}
-
-func markedPlaceholder(p string) bool {
-	n, err := unix.Lgetxattr(p, placeholderMark, make([]byte, 1))
-	return err == nil && n == 1
-}

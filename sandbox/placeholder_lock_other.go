@@ -2,15 +2,15 @@
 
 package sandbox
 
-// dirLocks is empty where no placeholder is made (macOS denies by path).
-type dirLocks map[string]int
+// No placeholder is made where bwrap does not run (macOS denies by path).
+type phRun struct{}
 
-func lockProtectedDirs(*plan) (dirLocks, error) { return nil, nil }
+func startPlaceholders(*plan, []string) (*phRun, error) { return nil, nil }
 
-func (l dirLocks) exclusive(string) bool { return false }
+func journalDirs(string) []string { return nil }
 
-func (l dirLocks) release() {}
+func (*phRun) spawned() {}
 
-func markPlaceholder(string) {}
+func (*phRun) finish() {}
 
-func markedPlaceholder(string) bool { return false }
+func repairPlaceholders() {}

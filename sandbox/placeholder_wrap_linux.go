@@ -2,18 +2,24 @@ package sandbox
 
 import "strings"
 
-// Command's wrap helper removes the spawn's placeholders after bwrap ends,
-// as NewCmd's Wait does (removePlaceholders): the argv names each protected
-// path with its kind, and the helper holds the same shared locks on their
-// directories from before bwrap starts to after the removal.
+// Command's wrap helper makes the spawn's placeholders before bwrap starts
+// and removes them after it ends, as NewCmd's Start and Wait do
+// (startPlaceholders, phRun.finish): the argv names each protected path
+// with its kind, and the caller's journal, and the helper holds the same
+// shared locks on their directories from before it makes them to after
+// the removal.
 
 var protectKindLetter = map[pathKind]string{kindMissing: "m", kindDir: "d", kindFile: "f"}
 
-// protectWords are p's protected paths as the helper's words.
+// protectWords are p's protected paths as the helper's words, and this
+// process's placeholder journal when there is one to name.
 func protectWords(p *plan) []string {
-	out := make([]string, 0, len(p.protected))
+	out := make([]string, 0, len(p.protected)+1)
 	for _, f := range p.protected {
 		out = append(out, netWrapProtect+protectKindLetter[f.kind]+":"+f.path)
+	}
+	if j, err := placeholderJournal(); len(out) > 0 && err == nil && j != "" {
+		out = append(out, netWrapJournal+j)
 	}
 	return out
 }

@@ -47,9 +47,9 @@ type Cmd struct {
 	// watch stops the run when a hidden or protected path changes on the
 	// host (rules/linux.yaml, watch); nil when there is nothing to watch.
 	watch *hostWatch
-	// locks are the shared locks on the protected paths' directories that
-	// decide who removes a placeholder (removePlaceholders).
-	locks dirLocks
+	// ph is the run's placeholders and the shared locks on the protected
+	// paths' directories that decide who removes one (placeholders.go).
+	ph *phRun
 	// workdir is where the command starts: the workspace. Dir is bwrap's
 	// own working directory, / on Linux.
 	workdir string
@@ -149,10 +149,11 @@ func (c *Cmd) Start() error {
 	}
 	c.fold.prepareNet(c)
 	defer c.fold.dropNet()
-	locks, err := lockProtectedDirs(c.fold.plan)
+	ph, err := startPlaceholders(c.fold.plan, journalDirs(""))
 	if err != nil {
 		return err
 	}
+	c.fold.ph = ph
 	// The watch is set up alongside bwrap's own setup: the fold waits
 	// for it (ready) before it lets the command run.
 	pw := startWatchAsync(c.fold.plan)
@@ -168,10 +169,10 @@ func (c *Cmd) Start() error {
 	}
 	if err != nil {
 		w.stop()
-		removePlaceholders(c.fold.plan, locks)
+		ph.finish()
 		return err
 	}
-	c.locks = locks
+	c.ph = ph
 	w.run(func() { c.Process.Kill() })
 	c.watch = w
 	return nil
@@ -190,7 +191,7 @@ func (c *Cmd) Wait() error {
 		defer c.stopProxy()
 		return c.Cmd.Wait()
 	}
-	defer removePlaceholders(c.fold.plan, c.locks)
+	defer c.ph.finish()
 	err := c.fold.wait(c)
 	why := c.watch.stop()
 	c.watch = nil

@@ -49,6 +49,8 @@ type fold struct {
 	// (the watch): the window's release calls it, or, without a window,
 	// the fork.
 	ready func() error
+	// ph is the run's placeholders, which record each bwrap started.
+	ph *phRun
 }
 
 // newFold prepares the folded spawn. A probe that already failed in this
@@ -164,6 +166,9 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	}
 	err = f.startRun(run)
 	pw.Close()
+	if err == nil {
+		f.ph.spawned()
+	}
 	// Not Stdin: exec.Cmd's copy reads the field when it runs, so it
 	// stays what was started until the spawn is waited for.
 	f.win.started()
@@ -230,7 +235,11 @@ func (f *fold) startPlain(c *Cmd) error {
 	if err := f.readyToRun(); err != nil {
 		return err
 	}
-	return f.startRun(c.Cmd)
+	err := f.startRun(c.Cmd)
+	if err == nil {
+		f.ph.spawned()
+	}
+	return err
 }
 
 // startRun starts run, through the network helper in mode proxy: once it

@@ -8,6 +8,7 @@ type fold struct {
 	tail  *tail
 	plan  *plan
 	ready func() error
+	ph    *phRun
 }
 
 func newFold(*Cmd, *plan, hostFacts, []WrapFile) (*fold, error) { return nil, nil }

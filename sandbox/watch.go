@@ -66,7 +66,7 @@ const (
 // watchTarget is one name to watch in one directory on the host.
 type watchTarget struct {
 	rule, dir, name string
-	// placeholder: bwrap itself creates the name (a missing protected
+	// placeholder: the spawn creates the name (a missing protected
 	// path's placeholder), so its creation is expected.
 	placeholder bool
 	// missing: the path was missing when the plan was made, so it must

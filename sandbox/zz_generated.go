@@ -693,6 +693,8 @@ var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-bunfig-xdg", env: "XDG_CONFIG_HOME", path: ".bunfig.toml"},
 	{id: "hide-nvm-npmrc", underHome: true, path: ".nvm/versions/node/*/etc/npmrc"},
 	{id: "hide-nvm-dir-npmrc", env: "NVM_DIR", path: "versions/node/*/etc/npmrc"},
+	{id: "hide-sandtable-journal", underHome: true, path: ".local/state/sandtable/placeholders"},
+	{id: "hide-xdg-sandtable-journal", env: "XDG_STATE_HOME", path: "sandtable/placeholders"},
 }
 
 // stdioRules decides how the caller's standard descriptor of each kind
@@ -1320,7 +1322,7 @@ var ruleTable = [...]Rule{
 		For:      "protected",
 		When:     "is-missing",
 		Emits:    "--ro-bind-data $nullfd $path",
-		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none): bwrap makes the empty file on the host as its mount point, and NewCmd and sandtable run remove it afterwards when it is still empty, and only where no concurrent run holds the directory's lock (flock, shared for a run): that run may have bound the empty file as the user's, and removing it on the host would detach that mount and let it create the file. A placeholder left so is marked (user.sandtable.placeholder) for the last run out.",
+		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none). A mount point must exist on the host (measured on bwrap 0.8.0: --ro-bind-data, --file, --dir, --symlink and --tmpfs in a bind of the workspace all make theirs there; removed on the host during the run, the mount detaches and the command makes the name; the watch's kill came after a made .vscode/tasks.json in 15 of 20 runs), so the run makes the file itself: nameless (O_TMPFILE), marked with its record's nonce (user.sandtable.placeholder), recorded with its device, inode and birth time in a journal outside the workspace (~/.local/state/sandtable/placeholders, hidden from the sandbox), on disk, and only then linked at its name. NewCmd's Wait and the wrap helper remove it after the run where no concurrent run holds the directory's lock (flock, shared for a run: that run may have bound the file as the user's, and removing it would detach that mount); the next spawn (or sandtable probe) removes what a killed run left, once no process has the path in its argv, and only a file that is still empty and the recorded one. README, \"What stays read-only in the workspace\", has what a kill at each step leaves.",
 		Source:   "rules/linux.yaml:134",
 	},
 	{
@@ -1329,7 +1331,7 @@ var ruleTable = [...]Rule{
 		For:      "redacted",
 		Emits:    "--ro-bind-data $redactfd $path",
 		Why:      "A file of the redact section (rules/common.yaml) is replaced by a read-only copy without its secrets, read from a sealed memfd of this spawn's own. Skipped when the file is hidden, revealed, not a regular file, or larger than 1 MiB (then it is hidden instead).",
-		Source:   "rules/linux.yaml:150",
+		Source:   "rules/linux.yaml:161",
 	},
 	{
 		ID:       "hide-dir",
@@ -1338,7 +1340,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "An empty tmpfs shadows a hidden directory. Only for directories: --tmpfs on a missing path or a regular file fails the whole spawn. hide-dir-read-only makes it read-only once the mounts beneath it exist; one page is the bound should that ever be lost (bwrap refuses a size of 0, which the kernel would read as half of RAM).",
-		Source:   "rules/linux.yaml:160",
+		Source:   "rules/linux.yaml:171",
 	},
 	{
 		ID:       "hide-file",
@@ -1347,7 +1349,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A read-only empty file (the contents of /dev/null) replaces a hidden file, socket or device. A missing path emits nothing: there is nothing to hide, and bwrap would fail the spawn.",
-		Source:   "rules/linux.yaml:172",
+		Source:   "rules/linux.yaml:183",
 	},
 	{
 		ID:       "hide-host-socket",
@@ -1356,7 +1358,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket /proc/net/unix names when the spawn is built is replaced by an empty file, and connect() then fails (ECONNREFUSED); under a world-writable sticky directory (/var/tmp) too, where any local user's service may listen (a tmux or an agent started with TMPDIR=/var/tmp). A name bound relative to its binder's directory (net.Listen(\"unix\", \"x.sock\")) or through its descriptor of one (/proc/self/fd/N/x.sock) is read as each process the caller may look into would read it, against its working directory or its descriptor N, and every socket found so is hidden. Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, one renamed (or whose directory was) since its bind. A socket removed between the listing and bwrap's mount fails the spawn (bwrap cannot make the mount point on the read-only root): NewCmd's Wait then runs it once more with the sockets listed anew, when it consumed none of the caller's stdin.",
-		Source:   "rules/linux.yaml:187",
+		Source:   "rules/linux.yaml:198",
 	},
 	{
 		ID:       "grant-socket",
@@ -1365,7 +1367,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--ro-bind $path $path",
 		Reviewed: "An explicit grant by the caller (Config.Sockets, --socket), one socket at a time: it shows the socket at its path, over a hidden directory or the host-socket hiding, and nothing else.",
 		Why:      "A host socket the command is meant to use (docker.sock for someone who wants it). After the hiding rules, so that it wins at the same depth; a read-only bind connects like the socket itself.",
-		Source:   "rules/linux.yaml:211",
+		Source:   "rules/linux.yaml:222",
 	},
 	{
 		ID:       "hide-dir-read-only",
@@ -1374,7 +1376,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs hiding a directory is read-only, so the command cannot store anything in it (memory charged to no process of its own); a write or read path beneath it keeps its own mount and flags.",
-		Source:   "rules/linux.yaml:226",
+		Source:   "rules/linux.yaml:237",
 	},
 	{
 		ID:       "hide-cache-root-read-only",
@@ -1383,21 +1385,21 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs over the cache root is read-only once the run's own caches are bound inside it, as hide-dir-read-only makes a hidden directory's.",
-		Source:   "rules/linux.yaml:235",
+		Source:   "rules/linux.yaml:246",
 	},
 	{
 		ID:       "dev-read-only",
 		Platform: "linux",
 		Emits:    "--remount-ro /dev",
 		Why:      "--dev's tmpfs is writable by the command and half of RAM; read-only, its devices still open for writing, and /dev/shm and /dev/pts are mounts of their own.",
-		Source:   "rules/linux.yaml:244",
+		Source:   "rules/linux.yaml:255",
 	},
 	{
 		ID:       "unshare-all",
 		Platform: "linux",
 		Emits:    "--unshare-all",
 		Why:      "New user, mount, pid, ipc, uts, cgroup and network namespaces.",
-		Source:   "rules/linux.yaml:251",
+		Source:   "rules/linux.yaml:262",
 	},
 	{
 		ID:       "unshare-user",
@@ -1405,7 +1407,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--unshare-user",
 		Why:      "--unshare-all only tries a user namespace; --disable-userns needs one for certain.",
-		Source:   "rules/linux.yaml:255",
+		Source:   "rules/linux.yaml:266",
 	},
 	{
 		ID:       "disable-userns",
@@ -1413,7 +1415,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--disable-userns",
 		Why:      "The child cannot create nested user namespaces, and with them regain the capabilities to remount or unmount what hides a path.",
-		Source:   "rules/linux.yaml:262",
+		Source:   "rules/linux.yaml:273",
 	},
 	{
 		ID:       "share-net",
@@ -1421,7 +1423,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "--share-net",
 		Why:      "Network mode host (--network host, Network.Mode NetworkHost, an explicit opt-in; network-default-linux is proxy): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Where the kernel has Landlock's abstract-unix-socket scope (Linux 6.12), NewCmd, and the wrap helper that runs Command's and Prefix's argv, start bwrap from a thread in a Landlock domain with that scope, so the command cannot connect to the host's abstract sockets (Network.HostAbstract, --host-abstract, leaves them reachable). Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
-		Source:   "rules/linux.yaml:269",
+		Source:   "rules/linux.yaml:280",
 	},
 	{
 		ID:       "proxy-net",
@@ -1429,7 +1431,7 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--share-net",
 		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy, the default: network-default-linux): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), and the DNS stub's (dns-stub), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials, and so is every address the host delivers to itself: its interfaces', and any a local route names (the kernel's route for TCP to that port is of type local). An IPv6 literal with a %zone is refused. A plain http:// request goes on alone, with the body its head declares and nothing after it (a chunked one in plain framing), and a head a lenient server could read otherwise (a control character, a header name that is not a token, ambiguous framing) is answered 400.",
-		Source:   "rules/linux.yaml:287",
+		Source:   "rules/linux.yaml:298",
 	},
 	{
 		ID:       "proxy-env",
@@ -1437,14 +1439,14 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1 --setenv JAVA_TOOL_OPTIONS -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]",
 		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both, and reaches the proxy through the DNS stub). NO_PROXY keeps the sandbox's own loopback direct. The JVM reads none of them: JAVA_TOOL_OPTIONS gives it the same proxy for http and https and the same exceptions (nonProxyHosts); it replaces the caller's value, and every JVM prints it on stderr when it starts (\"Picked up JAVA_TOOL_OPTIONS\"). ssh needs nothing: it resolves the host through the DNS stub, which serves port 22 (git@host: remotes).",
-		Source:   "rules/linux.yaml:313",
+		Source:   "rules/linux.yaml:324",
 	},
 	{
 		ID:       "die-with-parent",
 		Platform: "linux",
 		Emits:    "--die-with-parent",
 		Why:      "The sandbox is killed when the thread that started it dies, so nothing is orphaned.",
-		Source:   "rules/linux.yaml:358",
+		Source:   "rules/linux.yaml:369",
 	},
 	{
 		ID:       "new-session",
@@ -1452,21 +1454,21 @@ var ruleTable = [...]Rule{
 		When:     "not interactive",
 		Emits:    "--new-session",
 		Why:      "A new session has no controlling terminal, so the child cannot push keystrokes into the caller's terminal with TIOCSTI (CVE-2017-5226). Interactive use trades this away for job control and /dev/tty.",
-		Source:   "rules/linux.yaml:362",
+		Source:   "rules/linux.yaml:373",
 	},
 	{
 		ID:       "cap-drop",
 		Platform: "linux",
 		Emits:    "--cap-drop ALL",
 		Why:      "A root caller's child otherwise keeps every capability, and can remount / read-write, unmount a hiding tmpfs, or write anywhere.",
-		Source:   "rules/linux.yaml:370",
+		Source:   "rules/linux.yaml:381",
 	},
 	{
 		ID:       "chdir",
 		Platform: "linux",
 		Emits:    "--chdir $workspace",
 		Why:      "The command starts in the workspace, while bwrap itself starts in /: bwrap runs outside the sandbox, and a working directory the sandbox can write is one where an earlier run could have left a library for the dynamic loader to find (an empty or relative LD_LIBRARY_PATH entry means the working directory).",
-		Source:   "rules/linux.yaml:376",
+		Source:   "rules/linux.yaml:387",
 	},
 	{
 		ID:       "seccomp",
@@ -1474,7 +1476,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "--seccomp $seccompfd",
 		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures sandbox/seccomp.go assembles a filter for; an ABI it does not know is refused everything.",
-		Source:   "rules/linux.yaml:385",
+		Source:   "rules/linux.yaml:396",
 	},
 	{
 		ID:       "status-fd",
@@ -1482,7 +1484,7 @@ var ruleTable = [...]Rule{
 		When:     "status-fd",
 		Emits:    "--json-status-fd $statusfd",
 		Why:      "bwrap reports on this descriptor whether it built the sandbox and ran the command, so the first spawn is also the availability check (one bwrap execution instead of a probe and then the command). Only for NewCmd, which reads it; Command and explain leave it out.",
-		Source:   "rules/linux.yaml:395",
+		Source:   "rules/linux.yaml:406",
 	},
 	{
 		ID:       "block-fd",
@@ -1490,14 +1492,14 @@ var ruleTable = [...]Rule{
 		When:     "block-fd",
 		Emits:    "--block-fd $blockfd",
 		Why:      "bwrap builds the sandbox and then waits on this pipe before it runs the command: the window in which NewCmd applies the run-time limits (processes, memory, CPU time) to the sandbox's first process alone, which the command and everything it starts inherit. Only while NewCmd starts a spawn that has such a limit.",
-		Source:   "rules/linux.yaml:404",
+		Source:   "rules/linux.yaml:415",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
 		Why:      "Nothing after this is read as a bwrap option, whatever the command is called.",
-		Source:   "rules/linux.yaml:414",
+		Source:   "rules/linux.yaml:425",
 	},
 	{
 		ID:       "refuse-add-key",
@@ -1505,7 +1507,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall add_key (EPERM)",
 		Why:      "Keys are not namespaced: the child shares the caller's session keyring. Adding to it plants a key the caller's later processes use.",
-		Source:   "rules/linux.yaml:422",
+		Source:   "rules/linux.yaml:433",
 	},
 	{
 		ID:       "refuse-request-key",
@@ -1513,7 +1515,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall request_key (EPERM)",
 		Why:      "Finds, and with it possesses, a key in the caller's keyrings.",
-		Source:   "rules/linux.yaml:427",
+		Source:   "rules/linux.yaml:438",
 	},
 	{
 		ID:       "refuse-keyctl",
@@ -1521,7 +1523,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall keyctl (EPERM)",
 		Why:      "Reads every key the caller's session keyring holds (Kerberos tickets, ecryptfs and AFS tokens), or joins another keyring.",
-		Source:   "rules/linux.yaml:430",
+		Source:   "rules/linux.yaml:441",
 	},
 	{
 		ID:       "refuse-tiocsti",
@@ -1529,7 +1531,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSTI (EPERM)",
 		Why:      "Pushes input into a terminal (CVE-2017-5226): typed into the caller's shell, it runs outside the sandbox. Refused even under Config.Interactive, which keeps the caller's terminal.",
-		Source:   "rules/linux.yaml:435",
+		Source:   "rules/linux.yaml:446",
 	},
 	{
 		ID:       "refuse-tioclinux",
@@ -1537,7 +1539,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCLINUX (EPERM)",
 		Why:      "Can paste a console's selection as input, the same hole as TIOCSTI on a virtual console.",
-		Source:   "rules/linux.yaml:441",
+		Source:   "rules/linux.yaml:452",
 	},
 	{
 		ID:       "refuse-setid-chmod",
@@ -1545,7 +1547,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in chmod (EPERM)",
 		Why:      "A setuid or setgid file the sandbox leaves in the workspace keeps its bit on the host, where the workspace is no nosuid mount: from a root caller's sandbox, a root shell for any local user. The mode is refused; every other chmod works.",
-		Source:   "rules/linux.yaml:444",
+		Source:   "rules/linux.yaml:455",
 	},
 	{
 		ID:       "refuse-setid-fchmod",
@@ -1553,7 +1555,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmod (EPERM)",
 		Why:      "The same bits, set through a descriptor.",
-		Source:   "rules/linux.yaml:451",
+		Source:   "rules/linux.yaml:462",
 	},
 	{
 		ID:       "refuse-setid-fchmodat",
@@ -1561,7 +1563,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat (EPERM)",
 		Why:      "The same bits, set relative to a directory.",
-		Source:   "rules/linux.yaml:454",
+		Source:   "rules/linux.yaml:465",
 	},
 	{
 		ID:       "refuse-setid-fchmodat2",
@@ -1569,7 +1571,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat2 (EPERM)",
 		Why:      "The same bits, through the newer call with flags.",
-		Source:   "rules/linux.yaml:457",
+		Source:   "rules/linux.yaml:468",
 	},
 	{
 		ID:       "refuse-setid-creat",
@@ -1577,7 +1579,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in creat (EPERM)",
 		Why:      "A file created with the bits already set.",
-		Source:   "rules/linux.yaml:460",
+		Source:   "rules/linux.yaml:471",
 	},
 	{
 		ID:       "refuse-setid-open",
@@ -1585,7 +1587,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in open (EPERM)",
 		Why:      "A file created (O_CREAT, O_TMPFILE) with the bits already set.",
-		Source:   "rules/linux.yaml:463",
+		Source:   "rules/linux.yaml:474",
 	},
 	{
 		ID:       "refuse-setid-openat",
@@ -1593,7 +1595,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in openat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:466",
+		Source:   "rules/linux.yaml:477",
 	},
 	{
 		ID:       "refuse-setid-mknod",
@@ -1601,7 +1603,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknod (EPERM)",
 		Why:      "A regular file made by mknod with the bits set.",
-		Source:   "rules/linux.yaml:469",
+		Source:   "rules/linux.yaml:480",
 	},
 	{
 		ID:       "refuse-setid-mknodat",
@@ -1609,7 +1611,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknodat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:472",
+		Source:   "rules/linux.yaml:483",
 	},
 	{
 		ID:       "refuse-openat2",
@@ -1617,7 +1619,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall openat2 (ENOSYS)",
 		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it. ENOSYS, as on a kernel older than 5.6: programs that try it first fall back to openat.",
-		Source:   "rules/linux.yaml:475",
+		Source:   "rules/linux.yaml:486",
 	},
 	{
 		ID:       "refuse-io-uring",
@@ -1625,7 +1627,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall io_uring_setup (ENOSYS)",
 		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold. ENOSYS, as on a kernel without it, is what programs (fio, liburing users) check before falling back to plain I/O.",
-		Source:   "rules/linux.yaml:482",
+		Source:   "rules/linux.yaml:493",
 	},
 	{
 		ID:       "refuse-tiocsetd",
@@ -1633,7 +1635,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSETD (EPERM)",
 		Why:      "Changes the terminal's line discipline: N_NULL on the caller's terminal (the command's stdout, with or without Config.Interactive) discards every key typed and every byte written after sandtable exits, and no reset of the settings brings it back. Programs that attach a discipline (slattach, pppd) have no place in the sandbox.",
-		Source:   "rules/linux.yaml:490",
+		Source:   "rules/linux.yaml:501",
 	},
 	{
 		ID:       "refuse-tiocexcl",
@@ -1641,7 +1643,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCEXCL (EPERM)",
 		Why:      "Puts the terminal in exclusive mode, which outlives the run: every later open of it by the caller's unprivileged programs (a password prompt on /dev/tty, a new shell on the pty) fails with EBUSY. Only serial-port tools ask for it.",
-		Source:   "rules/linux.yaml:498",
+		Source:   "rules/linux.yaml:509",
 	},
 	{
 		ID:       "refuse-tioccons",
@@ -1649,7 +1651,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCCONS (EPERM)",
 		Why:      "Redirects the system console's messages to this terminal, or off another one. The kernel asks for a capability the sandbox lacks; the row keeps it refused if one is ever granted.",
-		Source:   "rules/linux.yaml:505",
+		Source:   "rules/linux.yaml:516",
 	},
 	{
 		ID:       "refuse-tiocsserial",
@@ -1657,7 +1659,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSSERIAL (EPERM)",
 		Why:      "Reconfigures a serial port, such as a caller's serial console passed as stdout: its custom divisor, which the owner may set without privilege, garbles the line after the run, and restoring the terminal settings does not undo it.",
-		Source:   "rules/linux.yaml:511",
+		Source:   "rules/linux.yaml:522",
 	},
 	{
 		ID:       "refuse-tiocvhangup",
@@ -1665,7 +1667,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCVHANGUP (EPERM)",
 		Why:      "Hangs up the terminal, killing the caller's session on it. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:518",
+		Source:   "rules/linux.yaml:529",
 	},
 	{
 		ID:       "refuse-tiocslcktrmios",
@@ -1673,7 +1675,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSLCKTRMIOS (EPERM)",
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:523",
+		Source:   "rules/linux.yaml:534",
 	},
 	{
 		ID:       "refuse-tcxonc",
@@ -1681,7 +1683,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TCXONC (EPERM)",
 		Why:      "tcflow(TCOOFF) stops output on the terminal, and the stop outlives the run: every later write of the caller's (its shell's prompt, an agent host's output) waits for a ^Q that a program driving a pty never types, and no reset of the settings restarts it. Only serial-line tools pace output this way.",
-		Source:   "rules/linux.yaml:529",
+		Source:   "rules/linux.yaml:540",
 	},
 	{
 		ID:       "refuse-socketcall",
@@ -1689,7 +1691,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall socketcall (ENOSYS)",
 		Why:      "i386's multiplexer for the socket calls passes their arguments in memory the filter cannot read, so socket(AF_VSOCK) through it would pass every family check; i386 has had the direct calls, which the filter checks, since Linux 4.3. ENOSYS, as on an architecture without it. The price: a 32-bit x86 program whose libc still multiplexes (glibc on i386, Go's 386 port) cannot use sockets in the sandbox.",
-		Source:   "rules/linux.yaml:537",
+		Source:   "rules/linux.yaml:548",
 	},
 	{
 		ID:       "refuse-socket-families",
@@ -1697,7 +1699,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse socket and socketpair in every family but AF_UNIX AF_INET AF_INET6 AF_NETLINK (EAFNOSUPPORT)",
 		Why:      "A development sandbox needs local sockets (AF_UNIX), the network when it is on (AF_INET, AF_INET6) and the interface and route queries of getaddrinfo and ip (AF_NETLINK). Every other family reaches what the namespaces do not cover: AF_VSOCK the host's vsock port space (the hypervisor's agents, which --unshare-net leaves reachable); AF_ALG, AF_RDS, AF_TIPC, AF_CAN, AF_KEY, AF_BLUETOOTH, AF_XDP, AF_PACKET and the rest kernel code few hosts exercise, where local root exploits have been found (AF_RDS CVE-2010-3904, AF_PACKET CVE-2017-7308, AF_CAN CVE-2021-3609, AF_TIPC CVE-2021-43267); families a later kernel adds are refused until a row keeps them. An allow-list, so nothing new passes unseen. EAFNOSUPPORT is what a kernel without the family says, which programs that probe for one expect.",
-		Source:   "rules/linux.yaml:547",
+		Source:   "rules/linux.yaml:558",
 	},
 	{
 		ID:       "stop-on-hidden-replaced",
@@ -1706,7 +1708,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a hidden path changes on the host",
 		Why:      "A hidden file replaced by rename on the host, or a hidden path that appears during the run, would be readable in the sandbox.",
-		Source:   "rules/linux.yaml:639",
+		Source:   "rules/linux.yaml:650",
 	},
 	{
 		ID:       "stop-on-protected-replaced",
@@ -1715,7 +1717,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a protected path changes on the host",
 		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
-		Source:   "rules/linux.yaml:644",
+		Source:   "rules/linux.yaml:655",
 	},
 	{
 		ID:       "stop-on-cache-root-replaced",
@@ -1724,7 +1726,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a cache-root path changes on the host",
 		Why:      "A cache root replaced by rename on the host, or one that appears during the run (the home's default root, made by a run that uses it), would show every workspace's caches in the sandbox.",
-		Source:   "rules/linux.yaml:650",
+		Source:   "rules/linux.yaml:661",
 	},
 	{
 		ID:       "stop-with-caller",
@@ -1733,7 +1735,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the whole sandbox before the caller stops (^Z), or kill the run after 2s",
 		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would. A process still running after stop-timeout gets the run killed rather than sandtable stopping with it still running (a process inside the kernel takes its SIGSTOP only when it comes out; one that waits there for its vfork child, as sh does for each command, counts as stopped once that child is). Until then the ^Z waits and that process runs on, so a longer stop-timeout widens (a process of the sandbox outlives the ^Z longer) and a shorter one narrows (and kills more runs that were only slow to stop). 2s leaves a loaded machine room for many passes over /proc without letting a process that will not stop run on for long.",
-		Source:   "rules/linux.yaml:656",
+		Source:   "rules/linux.yaml:667",
 	},
 	{
 		ID:       "limit-tmp",
@@ -1741,7 +1743,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default tmp-size 1GiB, at most 1/4 of RAM",
 		Why:      "The private /tmp is memory: without a size a tmpfs is half of RAM, and what a command stores there is charged to no process of its own, so the OOM killer picks others. 1 GiB holds a compiler's or a test runner's scratch files; a quarter of RAM on a small machine.",
-		Source:   "rules/linux.yaml:568",
+		Source:   "rules/linux.yaml:579",
 	},
 	{
 		ID:       "limit-shm",
@@ -1749,7 +1751,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default shm-size 64MiB, at most 1/4 of RAM",
 		Why:      "/dev/shm is memory too. 64 MiB is what container runtimes give it by default, enough for POSIX semaphores and the shared memory of a test's worker pool.",
-		Source:   "rules/linux.yaml:577",
+		Source:   "rules/linux.yaml:588",
 	},
 	{
 		ID:       "limit-processes",
@@ -1757,7 +1759,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default processes 4096; where it cannot be enforced: run",
 		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 processes and threads at once is far above what a build or a test suite runs. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace (kernel 5.14 and later; before, with the caller's other processes); uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
-		Source:   "rules/linux.yaml:585",
+		Source:   "rules/linux.yaml:596",
 	},
 	{
 		ID:       "limit-memory",
@@ -1765,7 +1767,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default memory none",
 		Why:      "No default: what a compiler or a test needs varies too much to guess. Config.Limits.Memory sets a memory cgroup's limit (tmpfs pages the sandbox writes are charged to it too), where this process may create one beneath its own; elsewhere the spawn is refused.",
-		Source:   "rules/linux.yaml:599",
+		Source:   "rules/linux.yaml:610",
 	},
 	{
 		ID:       "limit-cpu-time",
@@ -1773,7 +1775,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default cpu-time none",
 		Why:      "No default: a long build is legitimate. Config.Limits.CPUTime sets RLIMIT_CPU on the sandbox's first process, which every process inherits: it bounds each process's CPU time, not the run's total.",
-		Source:   "rules/linux.yaml:607",
+		Source:   "rules/linux.yaml:618",
 	},
 	{
 		ID:       "limit-proxy-connections",
@@ -1781,7 +1783,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default proxy-connections 256",
 		Why:      "Network mode proxy's server runs in the caller's process, outside the sandbox's process and memory limits, and keeps two descriptors, a goroutine and, while bytes wait for a slow reader, a 1 MiB buffer for each connection it relays: a command that opened thousands of tunnels and read none of them made the caller hold a MiB each, without bound (TestProxyConnectionLimit: 32 tunnels, 32 MiB). At most 256 at once (512 MiB at worst, both ways stalled) is far above what a package manager opens (npm 15 a registry, browsers 6 a site); the next is answered 503 and closed at once, and Network.Refused hears of it once. Config.Limits.ProxyConnections (--max-proxy-connections) changes it, -1 for none.",
-		Source:   "rules/linux.yaml:614",
+		Source:   "rules/linux.yaml:625",
 	},
 	{
 		ID:       "version",
@@ -2859,14 +2861,14 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "remove any variable whose value is url-password",
 		Why:      "A URL with user:password@ (or :password@) in it is a credential whatever the variable is called: REDIS_URL, AMQP_URL, MONGO_URI, a project's SERVICE_URL, pip's PIP_INDEX_URL with an index token, an HTTPS_PROXY with the proxy's login. A URL with a user alone, or none, stays. The whole variable goes, as for the names above: a command that needs the service gets it with --keep-env NAME.",
-		Source:   "rules/common.yaml:2277",
+		Source:   "rules/common.yaml:2291",
 	},
 	{
 		ID:       "strip-dsn-password",
 		Platform: "any",
 		Emits:    "remove any variable whose value is dsn-password",
 		Why:      "A connection string in key=value form with a password in it (libpq's password=, ODBC's and ADO.NET's Password= or PWD=), or Go's MySQL user:password@tcp(host)/db, under whatever name a project gives it.",
-		Source:   "rules/common.yaml:2301",
+		Source:   "rules/common.yaml:2315",
 	},
 	{
 		ID:       "keep-home",
@@ -4875,53 +4877,69 @@ var ruleTable = [...]Rule{
 		Source:   "rules/common.yaml:1205",
 	},
 	{
+		ID:       "hide-sandtable-journal",
+		Platform: "any",
+		When:     "not revealed; on linux, exists",
+		Emits:    "hide $home/.local/state/sandtable/placeholders",
+		Why:      "The journal of placeholders (protect-placeholder): each run records there, before any exists, the empty files it makes in the workspace, and the next run or sandtable probe removes what a killed run left. Written from inside (a workspace that holds the home), a record could keep a placeholder from being removed. NewCmd, Command and Prefix make the directory before they plan, so it is hidden from the first run on.",
+		Source:   "rules/common.yaml:1209",
+	},
+	{
+		ID:       "hide-xdg-sandtable-journal",
+		Platform: "any",
+		When:     "not revealed; on linux, exists",
+		Emits:    "hide $env:XDG_STATE_HOME/sandtable/placeholders",
+		Why:      "The same journal where XDG_STATE_HOME moves it.",
+		Source:   "rules/common.yaml:1219",
+	},
+	{
 		ID:       "stdio-terminal",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: terminal as-is",
 		Why:      "Interactive programs need the terminal itself (line editing, window size, job control with --interactive). Reopening it gives nothing more; what the command could do with it is the seccomp section's (TIOCSTI) and --new-session's business.",
-		Source:   "rules/common.yaml:1220",
+		Source:   "rules/common.yaml:1234",
 	},
 	{
 		ID:       "stdio-null",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: null as-is",
 		Why:      "/dev/null reopened is /dev/null; the usual stand-in for no input.",
-		Source:   "rules/common.yaml:1229",
+		Source:   "rules/common.yaml:1243",
 	},
 	{
 		ID:       "stdio-pipe",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: pipe copy",
 		Why:      "A pipe or FIFO reopened through /proc/self/fd/0 for writing is the caller's end: a shell reading its script from that pipe (cat script.sh | bash, an agent driving one bash through stdin) would run what the command wrote, outside the sandbox. Reopened for reading, stdout's pipe gives the read end, output meant for the caller's reader. The copy reads ahead, as ssh does: input the command does not read is consumed.",
-		Source:   "rules/common.yaml:1234",
+		Source:   "rules/common.yaml:1248",
 	},
 	{
 		ID:       "stdio-socket",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: socket copy",
 		Why:      "A socket is two-way whatever the caller meant: stdin's socket can be written back to the peer, stdout's read from, and a unix socket's peer credentials are the caller's.",
-		Source:   "rules/common.yaml:1246",
+		Source:   "rules/common.yaml:1260",
 	},
 	{
 		ID:       "stdio-file",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: file copy",
 		Why:      "A redirected file reopened read-write through /proc/self/fd rewrites the host file (echo x >> /proc/self/fd/0 < file), whatever the mounts say.",
-		Source:   "rules/common.yaml:1254",
+		Source:   "rules/common.yaml:1268",
 	},
 	{
 		ID:       "stdio-device",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: device copy",
 		Why:      "A block device, or a character device that is no terminal or /dev/null, reopened read-write is the raw device.",
-		Source:   "rules/common.yaml:1262",
+		Source:   "rules/common.yaml:1276",
 	},
 	{
 		ID:       "stdio-dir",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: dir none",
 		Why:      "A directory descriptor opens the whole tree under it, hidden paths included, and takes no input or output: the command gets /dev/null.",
-		Source:   "rules/common.yaml:1269",
+		Source:   "rules/common.yaml:1283",
 	},
 	{
 		ID:       "protect-git-config",
@@ -4930,7 +4948,7 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitdir/config",
 		Reviewed: "The command can then set core.fsmonitor, core.sshCommand, an alias or a filter driver that the user's next git command runs unsandboxed. Only for runs that must write it (git remote add, git config, git submodule init, a checkout that sets an upstream).",
 		Why:      "git runs commands it names (core.fsmonitor at every git status, which shell prompts and editors run unasked; core.sshCommand, core.pager, filter and diff drivers, aliases) outside the sandbox.",
-		Source:   "rules/common.yaml:1316",
+		Source:   "rules/common.yaml:1330",
 	},
 	{
 		ID:       "protect-git-config-worktree",
@@ -4939,14 +4957,14 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitdir/config.worktree",
 		Reviewed: "The same as protect-git-config, for a worktree's own config.",
 		Why:      "With extensions.worktreeConfig, read like config, with the same commands. A missing one needs no placeholder: git reads it only when the protected config says so.",
-		Source:   "rules/common.yaml:1328",
+		Source:   "rules/common.yaml:1342",
 	},
 	{
 		ID:       "protect-git-hooks",
 		Platform: "any",
 		Emits:    "protect $gitdir/hooks",
 		Why:      "Hooks run at the user's next checkout, commit, merge or push, outside the sandbox, and git status never shows them.",
-		Source:   "rules/common.yaml:1337",
+		Source:   "rules/common.yaml:1351",
 	},
 	{
 		ID:       "protect-git-commondir",
@@ -4954,21 +4972,21 @@ var ruleTable = [...]Rule{
 		When:     "exists",
 		Emits:    "protect $gitdir/commondir",
 		Why:      "A worktree's pointer to the repository it shares; re-pointed, the next git command there reads another config and hooks. Where it is missing (a repository's own .git) an empty placeholder would stop git, which refuses an empty commondir, so none is made: see README for what a run can still create there.",
-		Source:   "rules/common.yaml:1342",
+		Source:   "rules/common.yaml:1356",
 	},
 	{
 		ID:       "protect-gitfile",
 		Platform: "any",
 		Emits:    "protect $gitfile",
 		Why:      "A .git file's gitdir: line says where the repository is (a worktree's, a submodule's); re-pointed at a directory the command made, the next git status there, or a recursive one in the parent, runs its config.",
-		Source:   "rules/common.yaml:1351",
+		Source:   "rules/common.yaml:1365",
 	},
 	{
 		ID:       "protect-hooks-path",
 		Platform: "any",
 		Emits:    "protect $hookspath",
 		Why:      "core.hooksPath (husky's .husky, say) moves the hooks into the working tree, where they run at the user's next commit like .git/hooks. Read from every config file git reads: set in ~/.gitconfig (core.hooksPath = .githooks, for hooks shared by every repository) it names a directory in each one. A relative path is relative to where hooks run (git-config(1) core.hooksPath, githooks(5)): the top of the work tree, the git directory of a bare repository.",
-		Source:   "rules/common.yaml:1357",
+		Source:   "rules/common.yaml:1371",
 	},
 	{
 		ID:       "protect-git-include",
@@ -4977,217 +4995,217 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitinclude",
 		Reviewed: "The same as protect-git-config: the command can then write the settings the included file gives.",
 		Why:      "A git config's include.path or includeIf.*.path (a repository that shares its settings as a file in its tree, ../.gitconfig say) names a file git reads as config; in the working tree, written, it sets core.fsmonitor and the next git status runs it outside the sandbox. A missing one gets a placeholder, so it cannot be created.",
-		Source:   "rules/common.yaml:1367",
+		Source:   "rules/common.yaml:1381",
 	},
 	{
 		ID:       "protect-git-host-config",
 		Platform: "any",
 		Emits:    "protect $githostconfig",
 		Why:      "The config files git reads outside any repository (git-config(1) FILES and ENVIRONMENT: $(prefix)/etc/gitconfig or GIT_CONFIG_SYSTEM, $XDG_CONFIG_HOME/git/config, ~/.gitconfig or GIT_CONFIG_GLOBAL) and what they include apply to every repository; one that lies in a writable root (~/.gitconfig a link into a dotfiles checkout that is the workspace) is written there and sets core.fsmonitor for every later git status. A missing one gets a placeholder, so it cannot be created.",
-		Source:   "rules/common.yaml:1379",
+		Source:   "rules/common.yaml:1393",
 	},
 	{
 		ID:       "protect-git-fsmonitor",
 		Platform: "any",
 		Emits:    "protect $gitkey core.fsmonitor (command, relative to worktree)",
 		Why:      "core.fsmonitor, when not a boolean, is \"the pathname of the fsmonitor hook command\" (git-config(1)), which git status runs through the shell from the top of the work tree; the fsmonitor-watchman sample sets it to .git/hooks/query-watchman, and a team's setup to a script in the tree. Written, the next git status runs it.",
-		Source:   "rules/common.yaml:1390",
+		Source:   "rules/common.yaml:1404",
 	},
 	{
 		ID:       "protect-git-editor",
 		Platform: "any",
 		Emits:    "protect $gitkey core.editor, sequence.editor, GIT_EDITOR, GIT_SEQUENCE_EDITOR, VISUAL, EDITOR (command, relative to worktree)",
 		Why:      "The editor git commit, git tag and git rebase -i start, \"interpreted by the shell\" (git-config(1) core.editor, sequence.editor; git-var(1) for the variables), from the top of the work tree where git has moved: ./tools/edit-msg in the tree runs at the next commit.",
-		Source:   "rules/common.yaml:1401",
+		Source:   "rules/common.yaml:1415",
 	},
 	{
 		ID:       "protect-git-pager",
 		Platform: "any",
 		Emits:    "protect $gitkey core.pager, pager.*, GIT_PAGER, PAGER (command, relative to worktree)",
 		Why:      "The pager git log, git diff and git show pipe through, \"meant to be interpreted by the shell\" (git-config(1) core.pager; pager.<cmd> when not a boolean), from the top of the work tree.",
-		Source:   "rules/common.yaml:1412",
+		Source:   "rules/common.yaml:1426",
 	},
 	{
 		ID:       "protect-git-askpass",
 		Platform: "any",
 		Emits:    "protect $gitkey core.askPass, GIT_ASKPASS, SSH_ASKPASS (program, relative to worktree)",
 		Why:      "\"An external program\" git runs for a password (git-config(1) core.askPass): the whole value is executed, without a shell, by fetch and push over HTTP.",
-		Source:   "rules/common.yaml:1422",
+		Source:   "rules/common.yaml:1436",
 	},
 	{
 		ID:       "protect-git-ssh",
 		Platform: "any",
 		Emits:    "protect $gitkey core.sshCommand, GIT_SSH_COMMAND (command, relative to worktree)",
 		Why:      "core.sshCommand is a command, not a path (\"in the same form as the GIT_SSH_COMMAND environment variable\", git-config(1)): git fetch and push run it through the shell, so only its program, when written with a slash (./ssh-wrapper), is a file git runs.",
-		Source:   "rules/common.yaml:1432",
+		Source:   "rules/common.yaml:1446",
 	},
 	{
 		ID:       "protect-git-ssh-program",
 		Platform: "any",
 		Emits:    "protect $gitkey GIT_SSH (program, relative to worktree)",
 		Why:      "GIT_SSH names the program git runs instead of ssh, as it is, without a shell (git(1)).",
-		Source:   "rules/common.yaml:1443",
+		Source:   "rules/common.yaml:1457",
 	},
 	{
 		ID:       "protect-git-proxy",
 		Platform: "any",
 		Emits:    "protect $gitkey core.gitProxy, GIT_PROXY_COMMAND (proxy, relative to worktree)",
 		Why:      "\"A proxy command to execute (as command host port)\" for git:// URLs, before an optional \" for DOMAIN\" (git-config(1) core.gitProxy): run as it is, without a shell.",
-		Source:   "rules/common.yaml:1451",
+		Source:   "rules/common.yaml:1465",
 	},
 	{
 		ID:       "protect-git-diff",
 		Platform: "any",
 		Emits:    "protect $gitkey diff.external, diff.*.command, diff.*.textconv, interactive.diffFilter, GIT_EXTERNAL_DIFF (command, relative to worktree)",
 		Why:      "Commands git diff, git log -p and git add -p run through the shell from the top of the work tree (git-config(1) diff.external, interactive.diffFilter; gitattributes(5) for a driver's command and textconv, which .gitattributes selects for any file).",
-		Source:   "rules/common.yaml:1461",
+		Source:   "rules/common.yaml:1475",
 	},
 	{
 		ID:       "protect-git-filter",
 		Platform: "any",
 		Emits:    "protect $gitkey filter.*.clean, filter.*.smudge, filter.*.process (command, relative to worktree)",
 		Why:      "A filter driver's commands (gitattributes(5) \"filter\"), run through the shell from the top of the work tree at every checkout, add and status of a file .gitattributes gives the filter.",
-		Source:   "rules/common.yaml:1472",
+		Source:   "rules/common.yaml:1486",
 	},
 	{
 		ID:       "protect-git-merge-driver",
 		Platform: "any",
 		Emits:    "protect $gitkey merge.*.driver (command, relative to worktree)",
 		Why:      "A merge driver's command (gitattributes(5) \"Defining a custom merge driver\"), run through the shell at the next merge, rebase or cherry-pick of a file .gitattributes gives the driver.",
-		Source:   "rules/common.yaml:1481",
+		Source:   "rules/common.yaml:1495",
 	},
 	{
 		ID:       "protect-git-tool-cmd",
 		Platform: "any",
 		Emits:    "protect $gitkey difftool.*.cmd, mergetool.*.cmd, guitool.*.cmd, browser.*.cmd, man.*.cmd, trailer.*.cmd, trailer.*.command, hook.*.command, imap.tunnel (command, relative to worktree)",
 		Why:      "Shell commands git difftool, mergetool, git gui, git web--browse, git help, interpret-trailers (and commit --trailer), the hooks of hook.<name>.command and imap-send run (git-config(1) each key).",
-		Source:   "rules/common.yaml:1490",
+		Source:   "rules/common.yaml:1504",
 	},
 	{
 		ID:       "protect-git-tool-path",
 		Platform: "any",
 		Emits:    "protect $gitkey difftool.*.path, mergetool.*.path, browser.*.path, man.*.path (program, relative to worktree)",
 		Why:      "The path of the tool's program, run as it is (git-config(1) difftool.<tool>.path and the like).",
-		Source:   "rules/common.yaml:1499",
+		Source:   "rules/common.yaml:1513",
 	},
 	{
 		ID:       "protect-git-credential",
 		Platform: "any",
 		Emits:    "protect $gitkey credential.helper, credential.*.helper (helper, relative to worktree)",
 		Why:      "\"The name of a credential helper with possible arguments, but may also be an absolute path with arguments or, if preceded by !, shell commands\" (git-config(1) credential.helper): a plain name runs git credential-NAME from git's own directory or PATH, so only an absolute path or a !command's program is a file here. It runs at every fetch and push that needs a password, and gets it.",
-		Source:   "rules/common.yaml:1507",
+		Source:   "rules/common.yaml:1521",
 	},
 	{
 		ID:       "protect-git-gpg",
 		Platform: "any",
 		Emits:    "protect $gitkey gpg.program, gpg.*.program (program, relative to worktree)",
 		Why:      "\"Use this custom program instead of gpg\" (git-config(1) gpg.program, gpg.<format>.program): run as it is at every signed commit or tag and every signature check.",
-		Source:   "rules/common.yaml:1519",
+		Source:   "rules/common.yaml:1533",
 	},
 	{
 		ID:       "protect-git-gpg-key-command",
 		Platform: "any",
 		Emits:    "protect $gitkey gpg.ssh.defaultKeyCommand (command, relative to worktree)",
 		Why:      "The command git runs for the signing key when user.signingKey is unset (git-config(1) gpg.ssh.defaultKeyCommand); its first word is the program.",
-		Source:   "rules/common.yaml:1528",
+		Source:   "rules/common.yaml:1542",
 	},
 	{
 		ID:       "protect-git-alias",
 		Platform: "any",
 		Emits:    "protect $gitkey alias.* (alias, relative to worktree)",
 		Why:      "An alias that starts with ! \"will be treated as a shell command ... executed from the top-level directory of a repository\" (git-config(1) alias.*); any other alias is a git command and names no file.",
-		Source:   "rules/common.yaml:1537",
+		Source:   "rules/common.yaml:1551",
 	},
 	{
 		ID:       "protect-git-remote-programs",
 		Platform: "any",
 		Emits:    "protect $gitkey remote.*.uploadpack, remote.*.receivepack (command, relative to worktree)",
 		Why:      "For a remote that is a local path, git fetch and push run these commands here, through the shell, not on another host (git-config(1) remote.<name>.uploadpack).",
-		Source:   "rules/common.yaml:1546",
+		Source:   "rules/common.yaml:1560",
 	},
 	{
 		ID:       "protect-git-gitdir-commands",
 		Platform: "any",
 		Emits:    "protect $gitkey uploadpack.packObjectsHook, core.alternateRefsCommand (command, relative to gitdir)",
 		Why:      "Shell commands git upload-pack and receive-pack run in the repository they serve, whose git directory is their working directory (git-config(1) uploadpack.packObjectsHook, core.alternateRefsCommand): a clone or fetch from that repository runs them.",
-		Source:   "rules/common.yaml:1555",
+		Source:   "rules/common.yaml:1569",
 	},
 	{
 		ID:       "protect-git-sendemail",
 		Platform: "any",
 		Emits:    "protect $gitkey sendemail.sendmailCmd, sendemail.*.sendmailCmd, sendemail.toCmd, sendemail.*.toCmd, sendemail.ccCmd, sendemail.*.ccCmd, sendemail.headerCmd, sendemail.*.headerCmd (command, relative to worktree)",
 		Why:      "Shell commands git send-email runs for each patch (git-send-email(1) sendemail.toCmd and the like), taken here against the top of the work tree, where it is usually run.",
-		Source:   "rules/common.yaml:1565",
+		Source:   "rules/common.yaml:1579",
 	},
 	{
 		ID:       "protect-git-sendemail-server",
 		Platform: "any",
 		Emits:    "protect $gitkey sendemail.smtpServer, sendemail.*.smtpServer (program, relative to none)",
 		Why:      "An smtpServer that is an absolute path is a sendmail-like program git send-email runs (git-send-email(1) --smtp-server); any other value is a host.",
-		Source:   "rules/common.yaml:1574",
+		Source:   "rules/common.yaml:1588",
 	},
 	{
 		ID:       "protect-git-template-dir",
 		Platform: "any",
 		Emits:    "protect $gitkey init.templateDir, GIT_TEMPLATE_DIR (path, relative to none)",
 		Why:      "git init and git clone copy the template directory, hooks included, into every new repository (git-init(1) TEMPLATE DIRECTORY), and clone runs its post-checkout hook at once: planted there, it runs at the user's next clone anywhere. A relative value is taken against the directory that later git init runs in, which nothing here knows.",
-		Source:   "rules/common.yaml:1583",
+		Source:   "rules/common.yaml:1597",
 	},
 	{
 		ID:       "protect-mcp-json",
 		Platform: "any",
 		Emits:    "protect $root/.mcp.json",
 		Why:      "Agent hosts start the MCP servers it lists, as commands, when they open the project.",
-		Source:   "rules/common.yaml:1595",
+		Source:   "rules/common.yaml:1609",
 	},
 	{
 		ID:       "protect-claude",
 		Platform: "any",
 		Emits:    "protect $root/.claude",
 		Why:      "Claude Code's project settings, hooks and commands run when it opens the project.",
-		Source:   "rules/common.yaml:1598",
+		Source:   "rules/common.yaml:1612",
 	},
 	{
 		ID:       "protect-codex",
 		Platform: "any",
 		Emits:    "protect $root/.codex",
 		Why:      "Codex's project configuration, which can name commands and MCP servers.",
-		Source:   "rules/common.yaml:1601",
+		Source:   "rules/common.yaml:1615",
 	},
 	{
 		ID:       "protect-gemini",
 		Platform: "any",
 		Emits:    "protect $root/.gemini",
 		Why:      "Gemini CLI's project settings, which start MCP servers and tools.",
-		Source:   "rules/common.yaml:1604",
+		Source:   "rules/common.yaml:1618",
 	},
 	{
 		ID:       "protect-cursor",
 		Platform: "any",
 		Emits:    "protect $root/.cursor",
 		Why:      "Cursor's project rules and MCP servers, started when it opens the folder.",
-		Source:   "rules/common.yaml:1607",
+		Source:   "rules/common.yaml:1621",
 	},
 	{
 		ID:       "protect-vscode",
 		Platform: "any",
 		Emits:    "protect $root/.vscode",
 		Why:      "VS Code tasks can run when the folder opens (runOn folderOpen), and settings name the interpreters and tools it starts.",
-		Source:   "rules/common.yaml:1610",
+		Source:   "rules/common.yaml:1624",
 	},
 	{
 		ID:       "protect-idea",
 		Platform: "any",
 		Emits:    "protect $root/.idea",
 		Why:      "JetBrains run configurations, external tools and startup tasks.",
-		Source:   "rules/common.yaml:1615",
+		Source:   "rules/common.yaml:1629",
 	},
 	{
 		ID:       "protect-devcontainer",
 		Platform: "any",
 		Emits:    "protect $root/.devcontainer",
 		Why:      "Dev container definitions whose initializeCommand runs on the host, and whose container gets the host's docker, when the folder opens.",
-		Source:   "rules/common.yaml:1618",
+		Source:   "rules/common.yaml:1632",
 	},
 	{
 		ID:       "cache-go-build",
@@ -5195,7 +5213,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-build: set GOCACHE=$dir",
 		Why:      "Go's compiled packages. The host's is read-only inside, where go build refuses to start without one; a writable host cache would feed objects compiled in the sandbox to unsandboxed builds, keyed by hashes nothing rechecks.",
-		Source:   "rules/common.yaml:1698",
+		Source:   "rules/common.yaml:1712",
 	},
 	{
 		ID:       "cache-go-mod",
@@ -5203,7 +5221,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-mod: set GOMODCACHE=$dir",
 		Why:      "Go's downloaded modules (GOPATH/pkg/mod), so a build with dependencies can fetch once and reuse them; extracted module trees are not rechecked against go.sum once there.",
-		Source:   "rules/common.yaml:1708",
+		Source:   "rules/common.yaml:1722",
 	},
 	{
 		ID:       "cache-go-path",
@@ -5211,7 +5229,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-path: set GOPATH=$dir",
 		Why:      "The rest of GOPATH: the checksum database's verified state (pkg/sumdb), without which go refuses a new module, and go install's binaries (bin), which then stay inside the sandbox's cache.",
-		Source:   "rules/common.yaml:1717",
+		Source:   "rules/common.yaml:1731",
 	},
 	{
 		ID:       "cache-npm",
@@ -5219,7 +5237,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache npm: set npm_config_cache=$dir",
 		Why:      "npm's package cache (_cacache): npm install writes there first, and fails on a read-only one.",
-		Source:   "rules/common.yaml:1726",
+		Source:   "rules/common.yaml:1740",
 	},
 	{
 		ID:       "cache-pip",
@@ -5227,7 +5245,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pip: set PIP_CACHE_DIR=$dir",
 		Why:      "pip's downloads and built wheels; a wheel built in the sandbox would otherwise be installed by later unsandboxed pip runs.",
-		Source:   "rules/common.yaml:1734",
+		Source:   "rules/common.yaml:1748",
 	},
 	{
 		ID:       "cache-cargo",
@@ -5235,7 +5253,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache cargo: set CARGO_HOME=$dir",
 		Why:      "cargo's registry index, crate downloads and git checkouts. cargo has no variable for those alone, so the whole cargo home is private: ~/.cargo/config.toml and the credentials in it are not read inside (a workspace's .cargo/config.toml still is), and cargo install puts binaries there, not on the host. rustup's proxies find toolchains through RUSTUP_HOME, which stays.",
-		Source:   "rules/common.yaml:1742",
+		Source:   "rules/common.yaml:1756",
 	},
 	{
 		ID:       "cache-yarn",
@@ -5243,7 +5261,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn: set YARN_CACHE_FOLDER=$dir",
 		Why:      "Yarn 1's package cache.",
-		Source:   "rules/common.yaml:1754",
+		Source:   "rules/common.yaml:1768",
 	},
 	{
 		ID:       "cache-yarn-berry",
@@ -5251,7 +5269,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn-berry: set YARN_GLOBAL_FOLDER=$dir",
 		Why:      "Yarn 2+'s global folder, which holds its shared package cache and metadata.",
-		Source:   "rules/common.yaml:1760",
+		Source:   "rules/common.yaml:1774",
 	},
 	{
 		ID:       "cache-pnpm",
@@ -5259,7 +5277,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pnpm: set PNPM_HOME=$dir",
 		Why:      "pnpm's home, where its content-addressed store lives when PNPM_HOME is set (and global installs go). npm_config_store_dir would move the store alone, but npm warns about that variable on every run.",
-		Source:   "rules/common.yaml:1768",
+		Source:   "rules/common.yaml:1782",
 	},
 	{
 		ID:       "cache-maven",
@@ -5267,7 +5285,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache maven: set MAVEN_ARGS=-Dmaven.repo.local=$dir",
 		Why:      "Maven's local repository of downloaded artifacts and plugins, which Maven runs. MAVEN_ARGS (Maven 3.9+) rather than MAVEN_OPTS, which callers set for the JVM (-Xmx) and this would replace.",
-		Source:   "rules/common.yaml:1777",
+		Source:   "rules/common.yaml:1791",
 	},
 	{
 		ID:       "cache-gradle",
@@ -5275,7 +5293,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache gradle: set GRADLE_USER_HOME=$dir",
 		Why:      "Gradle's caches, wrapper distributions and daemons. Gradle has no variable for the caches alone: ~/.gradle/gradle.properties (and any credentials in it) is not read inside.",
-		Source:   "rules/common.yaml:1787",
+		Source:   "rules/common.yaml:1801",
 	},
 	{
 		ID:       "cache-xdg",
@@ -5283,7 +5301,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache xdg: set XDG_CACHE_HOME=$dir",
 		Why:      "Every other tool that keeps its cache under the XDG cache directory (node-gyp's headers, pnpm's metadata, pre-commit, ruff, deno, bazel, ...), which would otherwise fail on the read-only home or, through a write path, share one with the host. Without npm_config_devdir, which npm warns about on every run, node-gyp's headers land here.",
-		Source:   "rules/common.yaml:1796",
+		Source:   "rules/common.yaml:1810",
 	},
 	{
 		ID:       "offline-npm",
@@ -5291,7 +5309,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set npm_config_offline=true",
 		Why:      "npm installs from its cache and fails at once with ENOTCACHED for what is not there, instead of 70 s of retries (fetch-retries 2, up to 60 s apart) on a network it cannot reach.",
-		Source:   "rules/common.yaml:1934",
+		Source:   "rules/common.yaml:1948",
 	},
 	{
 		ID:       "offline-yarn",
@@ -5299,7 +5317,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set YARN_ENABLE_NETWORK=0",
 		Why:      "Yarn 2+ works from its cache and says the network is disabled, instead of retrying.",
-		Source:   "rules/common.yaml:1941",
+		Source:   "rules/common.yaml:1955",
 	},
 	{
 		ID:       "offline-go",
@@ -5307,7 +5325,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set GOPROXY=off",
 		Why:      "go builds from its module cache and names a missing module at once (\"module lookup disabled by GOPROXY=off\") instead of a dial error per proxy in the list.",
-		Source:   "rules/common.yaml:1945",
+		Source:   "rules/common.yaml:1959",
 	},
 	{
 		ID:       "offline-cargo",
@@ -5315,7 +5333,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set CARGO_NET_OFFLINE=true",
 		Why:      "cargo resolves from its downloaded index and crates, and says what it lacks, instead of retrying.",
-		Source:   "rules/common.yaml:1952",
+		Source:   "rules/common.yaml:1966",
 	},
 	{
 		ID:       "offline-pip",
@@ -5323,7 +5341,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set PIP_RETRIES=0",
 		Why:      "pip tries the index once instead of five times with back-off.",
-		Source:   "rules/common.yaml:1956",
+		Source:   "rules/common.yaml:1970",
 	},
 	{
 		ID:       "refuse-this-network",
@@ -5331,7 +5349,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 0.0.0.0/8 in the proxy",
 		Why:      "\"This network\" and the unspecified address, which connect() takes as the host itself.",
-		Source:   "rules/common.yaml:2323",
+		Source:   "rules/common.yaml:2337",
 	},
 	{
 		ID:       "refuse-private-10",
@@ -5339,7 +5357,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 10.0.0.0/8 in the proxy",
 		Why:      "A private network (RFC 1918), the local network's servers and routers.",
-		Source:   "rules/common.yaml:2326",
+		Source:   "rules/common.yaml:2340",
 	},
 	{
 		ID:       "refuse-cgnat",
@@ -5347,7 +5365,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100.64.0.0/10 in the proxy",
 		Why:      "Carrier-grade NAT's shared space (RFC 6598), the provider's side of the local network.",
-		Source:   "rules/common.yaml:2329",
+		Source:   "rules/common.yaml:2343",
 	},
 	{
 		ID:       "refuse-loopback-v4",
@@ -5355,7 +5373,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 127.0.0.0/8 in the proxy",
 		Why:      "Loopback, the host's own services (databases, dev servers, agents).",
-		Source:   "rules/common.yaml:2332",
+		Source:   "rules/common.yaml:2346",
 	},
 	{
 		ID:       "refuse-link-local-v4",
@@ -5363,7 +5381,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 169.254.0.0/16 in the proxy",
 		Why:      "Link-local, where cloud metadata services hand out the machine's credentials (169.254.169.254).",
-		Source:   "rules/common.yaml:2335",
+		Source:   "rules/common.yaml:2349",
 	},
 	{
 		ID:       "refuse-private-172",
@@ -5371,7 +5389,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 172.16.0.0/12 in the proxy",
 		Why:      "A private network (RFC 1918), Docker's default bridges among them.",
-		Source:   "rules/common.yaml:2338",
+		Source:   "rules/common.yaml:2352",
 	},
 	{
 		ID:       "refuse-ietf-protocol",
@@ -5379,7 +5397,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.0.0.0/24 in the proxy",
 		Why:      "IETF protocol assignments, not hosts on the internet.",
-		Source:   "rules/common.yaml:2341",
+		Source:   "rules/common.yaml:2355",
 	},
 	{
 		ID:       "refuse-private-192",
@@ -5387,7 +5405,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.168.0.0/16 in the proxy",
 		Why:      "A private network (RFC 1918), home and office routers.",
-		Source:   "rules/common.yaml:2344",
+		Source:   "rules/common.yaml:2358",
 	},
 	{
 		ID:       "refuse-benchmarking",
@@ -5395,7 +5413,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 198.18.0.0/15 in the proxy",
 		Why:      "Benchmarking (RFC 2544), used by some proxies and VPNs for local fake addresses.",
-		Source:   "rules/common.yaml:2347",
+		Source:   "rules/common.yaml:2361",
 	},
 	{
 		ID:       "refuse-multicast-v4",
@@ -5403,7 +5421,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 224.0.0.0/4 in the proxy",
 		Why:      "Multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2350",
+		Source:   "rules/common.yaml:2364",
 	},
 	{
 		ID:       "refuse-reserved-v4",
@@ -5411,7 +5429,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 240.0.0.0/4 in the proxy",
 		Why:      "Reserved for future use, and the limited broadcast address.",
-		Source:   "rules/common.yaml:2353",
+		Source:   "rules/common.yaml:2367",
 	},
 	{
 		ID:       "refuse-v4-compatible",
@@ -5419,7 +5437,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::/96 in the proxy",
 		Why:      "The IPv6 unspecified and loopback addresses, and the deprecated IPv4-compatible ones, an IPv4 address by another name.",
-		Source:   "rules/common.yaml:2356",
+		Source:   "rules/common.yaml:2370",
 	},
 	{
 		ID:       "refuse-nat64",
@@ -5427,7 +5445,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b::/96 in the proxy",
 		Why:      "NAT64, an IPv4 address behind a gateway, which could be a private one.",
-		Source:   "rules/common.yaml:2359",
+		Source:   "rules/common.yaml:2373",
 	},
 	{
 		ID:       "refuse-nat64-local",
@@ -5435,7 +5453,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b:1::/48 in the proxy",
 		Why:      "Local-use NAT64, the same for a local translator.",
-		Source:   "rules/common.yaml:2362",
+		Source:   "rules/common.yaml:2376",
 	},
 	{
 		ID:       "refuse-6to4",
@@ -5443,7 +5461,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2002::/16 in the proxy",
 		Why:      "6to4, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2365",
+		Source:   "rules/common.yaml:2379",
 	},
 	{
 		ID:       "refuse-unique-local",
@@ -5451,7 +5469,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fc00::/7 in the proxy",
 		Why:      "IPv6 unique local addresses, the private networks of IPv6.",
-		Source:   "rules/common.yaml:2368",
+		Source:   "rules/common.yaml:2382",
 	},
 	{
 		ID:       "refuse-link-local-v6",
@@ -5459,7 +5477,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fe80::/10 in the proxy",
 		Why:      "IPv6 link-local, the local segment's hosts.",
-		Source:   "rules/common.yaml:2371",
+		Source:   "rules/common.yaml:2385",
 	},
 	{
 		ID:       "refuse-site-local",
@@ -5467,7 +5485,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fec0::/10 in the proxy",
 		Why:      "IPv6 site-local (deprecated), still local where used.",
-		Source:   "rules/common.yaml:2374",
+		Source:   "rules/common.yaml:2388",
 	},
 	{
 		ID:       "refuse-multicast-v6",
@@ -5475,7 +5493,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ff00::/8 in the proxy",
 		Why:      "IPv6 multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2377",
+		Source:   "rules/common.yaml:2391",
 	},
 	{
 		ID:       "refuse-v4-mapped",
@@ -5483,7 +5501,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::ffff:0.0.0.0/96 in the proxy",
 		Why:      "IPv4-mapped IPv6; the proxy also checks the IPv4 address it maps, against the rows above.",
-		Source:   "rules/common.yaml:2380",
+		Source:   "rules/common.yaml:2394",
 	},
 	{
 		ID:       "refuse-discard",
@@ -5491,7 +5509,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100::/64 in the proxy",
 		Why:      "The IPv6 discard prefix, not hosts.",
-		Source:   "rules/common.yaml:2383",
+		Source:   "rules/common.yaml:2397",
 	},
 	{
 		ID:       "refuse-teredo",
@@ -5499,7 +5517,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001::/32 in the proxy",
 		Why:      "Teredo, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2386",
+		Source:   "rules/common.yaml:2400",
 	},
 	{
 		ID:       "refuse-orchid",
@@ -5507,7 +5525,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:10::/28 in the proxy",
 		Why:      "ORCHID identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2389",
+		Source:   "rules/common.yaml:2403",
 	},
 	{
 		ID:       "refuse-orchid-v2",
@@ -5515,7 +5533,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:20::/28 in the proxy",
 		Why:      "ORCHIDv2 identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2392",
+		Source:   "rules/common.yaml:2406",
 	},
 	{
 		ID:       "refuse-srv6",
@@ -5523,7 +5541,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 5f00::/16 in the proxy",
 		Why:      "SRv6 segment identifiers, the operator's routing, not hosts.",
-		Source:   "rules/common.yaml:2395",
+		Source:   "rules/common.yaml:2409",
 	},
 	{
 		ID:       "refuse-broadcast",
@@ -5531,7 +5549,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 255.255.255.255/32 in the proxy",
 		Why:      "The limited broadcast address (also within refuse-reserved-v4, named for the reader).",
-		Source:   "rules/common.yaml:2398",
+		Source:   "rules/common.yaml:2412",
 	},
 	{
 		ID:       "network-default-linux",
@@ -5539,7 +5557,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode proxy",
 		Why:      "A private network namespace whose only way out is the proxy: package managers and HTTP clients still fetch, but nothing of the host's network is in reach (its loopback services, its abstract unix sockets: an X server, D-Bus) and no private or loopback address unless listed. Mode host (--network host) is the explicit opt-in for tools that need raw sockets or UDP; mode off (--network off) for commands that need no network.",
-		Source:   "rules/common.yaml:2248",
+		Source:   "rules/common.yaml:2262",
 	},
 	{
 		ID:       "network-default-darwin",
@@ -5547,7 +5565,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode host",
 		Why:      "Mode host on macOS, for every entry point: mode proxy there is a listener on the host's loopback that NewCmd and sandtable run serve while the command runs (its port in the profile, proxy-outbound; its token in the proxy variables, proxy-auth-darwin), and Command and Prefix, which return before the command runs, have nothing to serve it from and refuse it. One default for every entry point keeps a Config sandboxed the same way wherever it is used; --network proxy opts in on NewCmd and sandtable run. The profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
-		Source:   "rules/common.yaml:2259",
+		Source:   "rules/common.yaml:2273",
 	},
 	{
 		ID:       "redact-npmrc",
@@ -5555,7 +5573,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
 		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too.",
-		Source:   "rules/common.yaml:1815",
+		Source:   "rules/common.yaml:1829",
 	},
 	{
 		ID:       "redact-yarnrc-yml",
@@ -5563,7 +5581,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.yarnrc.yml: remove npmAuthToken, npmAuthIdent; URL credentials",
 		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings.",
-		Source:   "rules/common.yaml:1825",
+		Source:   "rules/common.yaml:1839",
 	},
 	{
 		ID:       "redact-pip-conf",
@@ -5571,7 +5589,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration: an index-url or extra-index-url with the index's user:password@ (or token@) in it, beside the index itself, proxy and timeout settings.",
-		Source:   "rules/common.yaml:1834",
+		Source:   "rules/common.yaml:1848",
 	},
 	{
 		ID:       "redact-pip-conf-legacy",
@@ -5579,7 +5597,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration at its older place, read as well.",
-		Source:   "rules/common.yaml:1843",
+		Source:   "rules/common.yaml:1857",
 	},
 	{
 		ID:       "redact-gitconfig",
@@ -5587,7 +5605,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.gitconfig: remove extraheader; URL credentials",
 		Why:      "git's user configuration: an http.extraheader (an Authorization bearer or basic header) and tokens in remote or insteadOf URLs, beside the identity, aliases and settings git needs.",
-		Source:   "rules/common.yaml:1849",
+		Source:   "rules/common.yaml:1863",
 	},
 	{
 		ID:       "redact-gitconfig-xdg",
@@ -5595,7 +5613,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration where XDG_CONFIG_HOME puts it.",
-		Source:   "rules/common.yaml:1858",
+		Source:   "rules/common.yaml:1872",
 	},
 	{
 		ID:       "redact-git-config-global",
@@ -5603,7 +5621,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:GIT_CONFIG_GLOBAL: remove extraheader; URL credentials",
 		Why:      "git's user configuration where GIT_CONFIG_GLOBAL names it, in place of ~/.gitconfig.",
-		Source:   "rules/common.yaml:1867",
+		Source:   "rules/common.yaml:1881",
 	},
 	{
 		ID:       "redact-gitconfig-xdg-env",
@@ -5611,7 +5629,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1873",
+		Source:   "rules/common.yaml:1887",
 	},
 	{
 		ID:       "redact-pip-config-file",
@@ -5619,7 +5637,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:PIP_CONFIG_FILE: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration where PIP_CONFIG_FILE names it, with its index URLs' user:password@.",
-		Source:   "rules/common.yaml:1879",
+		Source:   "rules/common.yaml:1893",
 	},
 	{
 		ID:       "redact-pip-conf-xdg-env",
@@ -5627,7 +5645,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1885",
+		Source:   "rules/common.yaml:1899",
 	},
 	{
 		ID:       "redact-uv-toml",
@@ -5635,7 +5653,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration: an [[index]] url with user:password@ in it, beside the indexes and settings uv needs. TOML's KEY = VALUE lines read as ini's.",
-		Source:   "rules/common.yaml:1891",
+		Source:   "rules/common.yaml:1905",
 	},
 	{
 		ID:       "redact-uv-toml-xdg",
@@ -5643,7 +5661,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1900",
+		Source:   "rules/common.yaml:1914",
 	},
 	{
 		ID:       "redact-uv-config-file",
@@ -5651,7 +5669,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:UV_CONFIG_FILE: remove password, token; URL credentials",
 		Why:      "uv's configuration where UV_CONFIG_FILE names it.",
-		Source:   "rules/common.yaml:1906",
+		Source:   "rules/common.yaml:1920",
 	},
 	{
 		ID:       "redact-wgetrc",
@@ -5659,7 +5677,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.wgetrc: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration, read on every run: its password lines, beside settings a build relies on (timeouts, proxies, retries).",
-		Source:   "rules/common.yaml:1912",
+		Source:   "rules/common.yaml:1926",
 	},
 	{
 		ID:       "redact-wgetrc-env",
@@ -5667,7 +5685,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:WGETRC: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration where WGETRC names it.",
-		Source:   "rules/common.yaml:1920",
+		Source:   "rules/common.yaml:1934",
 	},
 	{
 		ID:       "no-root-grant",
@@ -5675,7 +5693,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "The root as the workspace or a write path makes the whole host writable.",
-		Source:   "rules/common.yaml:1971",
+		Source:   "rules/common.yaml:1985",
 	},
 	{
 		ID:       "no-root-hidden",
@@ -5683,7 +5701,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: hidden-path, derived-hidden, home",
 		Why:      "Hiding the root hides the system the command needs to run; a home at the root would hide the defaults under it (/.ssh) and nothing the caller meant.",
-		Source:   "rules/common.yaml:1976",
+		Source:   "rules/common.yaml:1990",
 	},
 	{
 		ID:       "no-hidden-workspace",
@@ -5691,7 +5709,7 @@ var ruleTable = [...]Rule{
 		When:     "is-workspace",
 		Emits:    "refuse: hidden-path",
 		Why:      "Hiding the workspace contradicts granting it: one of the two would silently lose, depending on mount order.",
-		Source:   "rules/common.yaml:1984",
+		Source:   "rules/common.yaml:1998",
 	},
 	{
 		ID:       "no-link-grant",
@@ -5699,7 +5717,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: workspace, write-path, read-path",
 		Why:      "A grant named through a symlink in a writable root follows whatever the link names at the next run: a sandboxed command re-points it at ~/.ssh, and the next run reads it, or at any host directory, and the next run writes there.",
-		Source:   "rules/common.yaml:1991",
+		Source:   "rules/common.yaml:2005",
 	},
 	{
 		ID:       "no-link-hidden",
@@ -5707,7 +5725,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "A hidden path named through a symlink in a writable root is hidden wherever the link points at the next run: a sandboxed command re-points it elsewhere, and the secret it hid is readable.",
-		Source:   "rules/common.yaml:2000",
+		Source:   "rules/common.yaml:2014",
 	},
 	{
 		ID:       "no-link-home",
@@ -5715,7 +5733,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: home",
 		Why:      "The default hidden set lies under the home: a $HOME reached through a link the sandbox can re-point moves every default off the secrets it hides.",
-		Source:   "rules/common.yaml:2008",
+		Source:   "rules/common.yaml:2022",
 	},
 	{
 		ID:       "no-link-cache",
@@ -5723,7 +5741,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: cache-dir",
 		Why:      "The tool caches are bound writable: a cache root reached through a link the sandbox can re-point would bind any host directory writable at the next run.",
-		Source:   "rules/common.yaml:2016",
+		Source:   "rules/common.yaml:2030",
 	},
 	{
 		ID:       "no-link-git",
@@ -5731,7 +5749,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: git-pointer",
 		Why:      "A git directory is protected where its .git file points: through a link the sandbox can re-point, the protection would land on a directory it made, and the real hooks stay writable.",
-		Source:   "rules/common.yaml:2024",
+		Source:   "rules/common.yaml:2038",
 	},
 	{
 		ID:       "no-link-socket",
@@ -5739,7 +5757,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: socket",
 		Why:      "A granted socket named through a link the sandbox can re-point would grant whatever socket the link names at the next run (a Docker or ssh-agent socket).",
-		Source:   "rules/common.yaml:2032",
+		Source:   "rules/common.yaml:2046",
 	},
 	{
 		ID:       "no-link-redact",
@@ -5747,7 +5765,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: redact-file",
 		Why:      "A redacted file read through a link the sandbox can re-point would serve, at its path, the copy of whatever file the link names at the next run.",
-		Source:   "rules/common.yaml:2040",
+		Source:   "rules/common.yaml:2054",
 	},
 	{
 		ID:       "no-unreadable-hidden",
@@ -5755,7 +5773,7 @@ var ruleTable = [...]Rule{
 		When:     "unreadable-in-writable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden, home",
 		Why:      "A hidden path this process cannot look at is left unhidden; inside a writable root the sandboxed command can chmod its way back to it, in this run or the next.",
-		Source:   "rules/common.yaml:2048",
+		Source:   "rules/common.yaml:2062",
 	},
 	{
 		ID:       "no-home-grant",
@@ -5763,7 +5781,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-home",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "A writable home lets the command write ~/.bashrc, ~/.profile and the like, which run outside the sandbox at the next login, and move the default hidden paths out from under a later run.",
-		Source:   "rules/common.yaml:2056",
+		Source:   "rules/common.yaml:2070",
 	},
 	{
 		ID:       "no-hidden-second-name",
@@ -5771,7 +5789,7 @@ var ruleTable = [...]Rule{
 		When:     "second-name",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "bwrap hides a name, not a file: a hard link elsewhere (one a sandboxed run made next to a hidden path it found missing) still reads the same file.",
-		Source:   "rules/common.yaml:2064",
+		Source:   "rules/common.yaml:2078",
 	},
 	{
 		ID:       "no-loader-writable",
@@ -5779,7 +5797,7 @@ var ruleTable = [...]Rule{
 		When:     "loader-writable",
 		Emits:    "refuse: loader-env",
 		Why:      "bwrap runs outside the sandbox and honours the loader's variables: a library an earlier sandboxed run left where an entry leads would run on the host, with the caller's rights.",
-		Source:   "rules/common.yaml:2072",
+		Source:   "rules/common.yaml:2086",
 	},
 	{
 		ID:       "no-oversized-git-file",
@@ -5787,7 +5805,7 @@ var ruleTable = [...]Rule{
 		When:     "oversized",
 		Emits:    "refuse: git-file",
 		Why:      "The host reads git files a sandboxed run could have written to find what to protect: a bound keeps a planted file from costing the spawn its memory, and a file past it is refused rather than read in part.",
-		Source:   "rules/common.yaml:2080",
+		Source:   "rules/common.yaml:2094",
 	},
 	{
 		ID:       "no-symlink-git-dir",
@@ -5795,7 +5813,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: git-dir",
 		Why:      "The host reads a writable root's .git to find the hooks and config to protect: a .git the sandbox made a symlink leads it to a repository of the command's choosing, and the real one stays writable.",
-		Source:   "rules/common.yaml:2088",
+		Source:   "rules/common.yaml:2102",
 	},
 	{
 		ID:       "no-symlink-protected",
@@ -5803,7 +5821,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: protected-path",
 		Why:      "A protected path is bound read-only where it is: as a symlink in a writable root, the command can re-point it at a file it writes, and the file that runs later (a hook, an editor's task) is not the one protected.",
-		Source:   "rules/common.yaml:2096",
+		Source:   "rules/common.yaml:2110",
 	},
 	{
 		ID:       "no-symlink-cache",
@@ -5811,7 +5829,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory is bound writable: a symlink planted in its place would make whatever it names writable at the next run.",
-		Source:   "rules/common.yaml:2105",
+		Source:   "rules/common.yaml:2119",
 	},
 	{
 		ID:       "no-foreign-cache",
@@ -5819,7 +5837,7 @@ var ruleTable = [...]Rule{
 		When:     "foreign-owner",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory another user owns holds what that user put there, which the command's tools trust and run (compiled objects, module sources).",
-		Source:   "rules/common.yaml:2112",
+		Source:   "rules/common.yaml:2126",
 	},
 	{
 		ID:       "no-caret-hidden",
@@ -5827,7 +5845,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern matching every spelling APFS takes for its name (.ENV is .env there); ^ cannot be written in that pattern, and a deny of the spelling alone lets the command create the file under another one and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:2120",
+		Source:   "rules/common.yaml:2134",
 	},
 	{
 		ID:       "no-unfoldable-hidden",
@@ -5835,7 +5853,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern listing every spelling APFS takes for its name; for a character beyond the fold table the spellings are not known, and one the pattern misses lets the command create the file under it and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:2130",
+		Source:   "rules/common.yaml:2144",
 	},
 	{
 		ID:       "no-caret-protected",
@@ -5843,7 +5861,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching it in any letter case; ^ cannot be written in that pattern, which would then match nothing and leave the hooks and editor tasks writable.",
-		Source:   "rules/common.yaml:2140",
+		Source:   "rules/common.yaml:2154",
 	},
 	{
 		ID:       "no-caret-home",
@@ -5851,7 +5869,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: home",
 		Why:      "The macOS profile allows the toolchains under the home (nvm's node) by patterns that start with it; ^ cannot be written there, and the profile would silently allow none of them.",
-		Source:   "rules/common.yaml:2149",
+		Source:   "rules/common.yaml:2163",
 	},
 	{
 		ID:       "no-unclean-derived",
@@ -5859,7 +5877,7 @@ var ruleTable = [...]Rule{
 		When:     "not-clean-absolute",
 		Emits:    "refuse: derived-hidden",
 		Why:      "A variable that moves a secret (GNUPGHOME, KUBECONFIG, ...) set relative, or through .., names a place only the reader's directory or a symlink decides: skipped, the secret it moved would stay readable; guessed, the wrong file would be hidden. Refused, the caller sets it absolute or unsets it.",
-		Source:   "rules/common.yaml:2157",
+		Source:   "rules/common.yaml:2171",
 	},
 	{
 		ID:       "no-cache-grant",
@@ -5867,7 +5885,7 @@ var ruleTable = [...]Rule{
 		When:     "in-cache-root",
 		Emits:    "refuse: workspace, write-path, read-path",
 		Why:      "The cache root holds every workspace's caches, which rule hide-cache-root keeps from each run but its own: a workspace or grant at it or inside it would show, or let the command write, another workspace's (a module cache the next build there runs unchecked). A grant that holds the root still works; the root stays hidden inside it.",
-		Source:   "rules/common.yaml:2167",
+		Source:   "rules/common.yaml:2181",
 	},
 	{
 		ID:       "no-nonsocket-grant",
@@ -5875,7 +5893,7 @@ var ruleTable = [...]Rule{
 		When:     "not-socket",
 		Emits:    "refuse: socket",
 		Why:      "A socket grant binds what it names read-write (on macOS, allows connecting to it): a directory or file named there would be a write grant that the refusals of the workspace and write paths never saw (a home, ~/.ssh).",
-		Source:   "rules/common.yaml:2178",
+		Source:   "rules/common.yaml:2192",
 	},
 	{
 		ID:       "no-unfoldable-protected",
@@ -5883,7 +5901,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching its names below the root in every spelling APFS takes for them; for a character beyond the fold table (a Cyrillic or Greek letter, as core.hooksPath may name) the pattern holds only the spelling given, and the command writes or creates the path under another (ХУКИ/pre-commit for хуки/pre-commit), which git then runs on the host.",
-		Source:   "rules/common.yaml:2187",
+		Source:   "rules/common.yaml:2201",
 	},
 	{
 		ID:       "no-oversized-argv",
@@ -5891,7 +5909,7 @@ var ruleTable = [...]Rule{
 		When:     "too-many",
 		Emits:    "refuse: bwrap-argv",
 		Why:      "bwrap takes at most 9000 arguments after its name, the command's included (its MAX_ARGS), and refuses more with only \"Exceeded maximum number of arguments\", which read as a sandbox that cannot run here (3000 hidden files are 9000 arguments: three a mount). Refused before anything is spawned, with the count and what makes it.",
-		Source:   "rules/common.yaml:2199",
+		Source:   "rules/common.yaml:2213",
 	},
 	{
 		ID:       "no-tiny-memory-limit",
@@ -5899,7 +5917,7 @@ var ruleTable = [...]Rule{
 		When:     "below-bound",
 		Emits:    "refuse: memory-limit",
 		Why:      "bwrap is started in the run's memory group, so the caller's fork, bwrap's setup and the command's loader are charged to the limit too: below about 1 MiB here they fail in whatever allocation comes first, and the error names something else (--memory 1: \"too many open files in system\"; 64K: \"argument list too long\"; 512K: killed without a word). 16 MiB leaves room for that and for a shell or an interpreter's start (python3 needed 8 MiB); a limit below it bounds nothing a command could use.",
-		Source:   "rules/common.yaml:2210",
+		Source:   "rules/common.yaml:2224",
 	},
 	{
 		ID:       "no-full-cache",
@@ -5907,7 +5925,7 @@ var ruleTable = [...]Rule{
 		When:     "little-space",
 		Emits:    "refuse: cache-dir",
 		Why:      "The tool caches are bound writable on the file system that holds them, and tools write there first: on a full one they fail, and some say something else (go build: \"package fmt is not in std\", its package index unwritable, where outside the sandbox it says \"no space left on device\"). Refused before anything is spawned, naming the file system; --no-cache runs without the caches.",
-		Source:   "rules/common.yaml:2224",
+		Source:   "rules/common.yaml:2238",
 	},
 	{
 		ID:       "no-inodeless-cache",
@@ -5915,7 +5933,7 @@ var ruleTable = [...]Rule{
 		When:     "few-inodes",
 		Emits:    "refuse: cache-dir",
 		Why:      "The same for a file system out of inodes: the caches' directories alone are about 20, and a Go build cache's first use makes 257.",
-		Source:   "rules/common.yaml:2236",
+		Source:   "rules/common.yaml:2250",
 	},
 	{
 		ID:       "proxy-auth-darwin",
@@ -5923,42 +5941,42 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be. A connection takes a slot of limit-proxy-connections only once it has presented the credential: before, 256 idle connections from any local process took every slot for the 30 s header timeout and the run's own clients got 503. Until then it is one of at most 32 pending ones, the oldest closed when another arrives, and closed after 5 s without the credential; a client that has the token sends it in its first bytes, so a flood of idle connections only ever closes its own (TestProxyAuthFloodStarvesNot). 32 holds a package manager's burst of new connections; 5 s is far above a loopback round trip.",
-		Source:   "rules/common.yaml:2406",
+		Source:   "rules/common.yaml:2420",
 	},
 	{
 		ID:       "git-search-depth",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: depth 6",
 		Why:      "Directory levels below the root the walk lists: a repository whose work tree is at most 6 levels down is found (~/code/github.com/org/ repo is 3, a clone nested in its vendor/third_party/name 6).",
-		Source:   "rules/common.yaml:1638",
+		Source:   "rules/common.yaml:1652",
 	},
 	{
 		ID:       "git-search-dirs",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: dirs 1024",
 		Why:      "Directories listed for one root, at most: each is an open and a getdents, 4 to 8 µs of CPU here, so a root's walk costs at most 7 to 9 ms however large its tree (BenchmarkPrefixForLargeWorkspace/src: 100,000 files in 5,000 directories), and a workspace of a few dozen checkouts is listed to several levels inside each.",
-		Source:   "rules/common.yaml:1645",
+		Source:   "rules/common.yaml:1659",
 	},
 	{
 		ID:       "git-search-entries",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: entries 32768",
 		Why:      "Directory entries read for one root, at most: a directory of a hundred thousand files costs its whole listing, whatever the count of directories.",
-		Source:   "rules/common.yaml:1654",
+		Source:   "rules/common.yaml:1668",
 	},
 	{
 		ID:       "git-search-git-dirs",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: git-dirs 64",
 		Why:      "Git directories protected in one root (each repository's own, its submodules' and worktrees'): each costs reads before the spawn and some four mounts in it (its config, its hooks and the directories pinned above them), and bwrap's start slows faster than linearly with its mounts (1000 mounts, nearly a second).",
-		Source:   "rules/common.yaml:1661",
+		Source:   "rules/common.yaml:1675",
 	},
 	{
 		ID:       "git-search-skip",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: skip node_modules",
 		Why:      "Not descended: npm, yarn and pnpm install packages without their .git (a git dependency is packed, then unpacked), so no repository is there, and node_modules trees run to hundreds of thousands of files, which would spend the walk's bounds before the repositories beside them.",
-		Source:   "rules/common.yaml:1670",
+		Source:   "rules/common.yaml:1684",
 	},
 }
 

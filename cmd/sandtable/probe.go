@@ -73,8 +73,8 @@ func probe() error {
 	if err != nil {
 		return fmt.Errorf("probe: %w", err)
 	}
-	// All: bwrap leaves in it the empty files it made as mount points for
-	// the protected paths (protect-placeholder). Nothing else can be there.
+	// All: nothing but a placeholder (protect-placeholder) can be there,
+	// and the spawn removes its own.
 	defer os.RemoveAll(ws)
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
