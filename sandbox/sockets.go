@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 )
@@ -34,7 +35,7 @@ func socketFacts(res *resolved, cfg Config, p *plan) (grants []pathFact, err err
 // resolved, is no socket any more, lies under a directory the caller
 // cannot search (bwrap could not mount over it, and the command cannot
 // reach it), or could not be written in a profile is left alone.
-func hostSocketFacts(r *resolver, p *plan, grants []pathFact) (hide []pathFact) {
+func hostSocketFacts(r *resolver, p *plan, grants []pathFact, ls *sockListings) (hide []pathFact) {
 	paths := listHostSockets()
 	if len(paths) == 0 {
 		return nil
@@ -42,9 +43,25 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact) (hide []pathFact) 
 	roots := p.roots
 	id := socketIdentity()
 	seen := make(map[string]bool, len(paths))
+	named := map[string]int{} // sockets named in each directory
 	for _, s := range paths {
-		real, fi, err := r.resolve(s)
-		if err != nil || fi.Mode()&fs.ModeSocket == 0 || seen[real] {
+		named[path.Dir(s)]++
+	}
+	realDirs := map[string]string{}
+	for _, s := range paths {
+		real, known := listedSocket(r, ls, s, named, realDirs)
+		if known && real == "" {
+			continue // listed, and no socket
+		}
+		if !known {
+			var fi fs.FileInfo
+			var err error
+			real, fi, err = r.resolve(s)
+			if err != nil || fi.Mode()&fs.ModeSocket == 0 {
+				continue
+			}
+		}
+		if seen[real] {
 			continue
 		}
 		seen[real] = true
@@ -58,6 +75,46 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact) (hide []pathFact) 
 		hide = append(hide, f)
 	}
 	return hide
+}
+
+// A directory that names sockets is listed once, instead of a lookup of
+// each (the listing is what socketLayout reads too), unless it holds more
+// entries than listPerSocket for each socket it names and listSlack:
+// then a lookup of each is cheaper, and socketLayout would not rebuild it.
+const (
+	listPerSocket = 64
+	listSlack     = 64
+)
+
+// listedSocket is s's symlink-free path when its directory's listing says
+// it is a socket there, "" when it says it is no socket nor symlink; false
+// when the listing cannot tell (a directory it cannot list, or one too
+// large, a name it does not hold as it is spelt, a symlink), and s is
+// then looked up.
+func listedSocket(r *resolver, ls *sockListings, s string, named map[string]int, realDirs map[string]string) (string, bool) {
+	dir := path.Dir(s)
+	real, ok := realDirs[dir]
+	if !ok {
+		if rd, fi, err := r.resolve(dir); err == nil && fi.IsDir() {
+			real = rd
+		}
+		realDirs[dir] = real
+	}
+	if real == "" {
+		return "", false
+	}
+	l := ls.list(real, listSlack+listPerSocket*named[dir])
+	if l == nil {
+		return "", false
+	}
+	typ, ok := l.typeOf(path.Base(s))
+	if !ok || typ&fs.ModeSymlink != 0 {
+		return "", false
+	}
+	if typ&fs.ModeSocket == 0 {
+		return "", true
+	}
+	return path.Join(real, path.Base(s)), true
 }
 
 // listHostSockets is hostSockets; a test that counts a spawn's file
@@ -77,17 +134,20 @@ func hiddenSockets(p *plan, cands []pathFact) []pathFact {
 }
 
 // withSocketMounts is mounts (sorted, none a hidden socket's) with the
-// mounts of p.sockets: the generated builder's, made over the sockets
-// alone, merged in where sortMounts would put them (by depth; on a tie
+// mounts of p.sockets and the rebuilt socket directories (socketLayout):
+// the generated builder's, made over those alone, merged in where
+// sortMounts would put them (by depth; on a tie
 // after the rules before them in the table, and before the socket grants
 // after them), so the mount group is computed once.
 func withSocketMounts(p *plan, mounts []mount) []mount {
-	if len(p.sockets) == 0 {
+	if len(p.sockets) == 0 && len(p.socketDirs) == 0 {
 		return mounts
 	}
 	var add []mount
-	for _, m := range linuxMounts(&plan{sockets: p.sockets}, nil) {
-		if m.rule == linuxRuleHideHostSocket {
+	only := &plan{sockets: p.sockets, socketDirs: p.socketDirs, socketSubdirs: p.socketSubdirs, socketLinks: p.socketLinks, socketEntries: p.socketEntries}
+	for _, m := range linuxMounts(only, nil) {
+		switch m.rule {
+		case linuxRuleHideHostSocket, linuxRuleHideSocketDir, linuxRuleSocketDirSubdir, linuxRuleSocketDirLink, linuxRuleSocketDirEntry:
 			add = append(add, m)
 		}
 	}
@@ -152,11 +212,27 @@ func (v view) shows(path string) bool {
 // could not mount over, or "": one removed between the plan and the mount,
 // which fails the spawn (bwrap cannot create the mount point on the
 // read-only root). Running again lists the host's sockets anew.
+//
+// A rebuilt socket directory removed in between fails the same way
+// (bwrap cannot make its tmpfs's mount point), and is reported so too.
 func vanishedSocket(p *plan, msg string) string {
-	for _, f := range p.sockets {
-		if strings.Contains(msg, " "+f.path+":") || strings.Contains(msg, "/newroot"+f.path+":") {
-			return f.path
+	for _, fs := range [][]pathFact{p.sockets, p.socketDirs} {
+		for _, f := range fs {
+			if strings.Contains(msg, " "+f.path+":") || strings.Contains(msg, "/newroot"+f.path+":") {
+				return f.path
+			}
 		}
 	}
 	return ""
+}
+
+// hideSockets sets p's host sockets to hide from the candidates and
+// merges their mounts into p.mounts (sorted, without them): each
+// socket's own mount, or a rebuilt directory (socketLayout).
+func hideSockets(p *plan, r *resolver, ls *sockListings, cands []pathFact) {
+	p.sockets = hiddenSockets(p, cands)
+	p.socketDirs, p.socketSubdirs, p.socketLinks, p.socketEntries = nil, nil, nil, nil
+	id := socketIdentity()
+	socketLayout(p, ls, r.lstat, func(fi fs.FileInfo) bool { return listable(fi, id) })
+	p.mounts = withSocketMounts(p, p.mounts)
 }

@@ -543,7 +543,11 @@ func (f *fold) unavailable(msg string) error {
 		msg = "..." + msg[len(msg)-2048:]
 	}
 	if s := vanishedSocket(f.plan, msg); s != "" {
-		return &unavailableError{reason: "the host socket " + s + " was removed while the sandbox was being built (hide-host-socket)", hint: "run it again"}
+		what, rule := "the host socket ", "hide-host-socket"
+		if slices.ContainsFunc(f.plan.socketDirs, func(d pathFact) bool { return d.path == s }) {
+			what, rule = "the host socket directory ", "hide-socket-dir"
+		}
+		return &unavailableError{reason: what + s + " was removed while the sandbox was being built (" + rule + ")", hint: "run it again"}
 	}
 	return &unavailableError{
 		reason: f.host.prog + " cannot create a sandbox",

@@ -1229,6 +1229,35 @@ var ruleTable = [...]Rule{
 		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket /proc/net/unix names when the spawn is built is replaced by an empty file, and connect() then fails (ECONNREFUSED); under a world-writable sticky directory (/var/tmp) too, where any local user's service may listen (a tmux or an agent started with TMPDIR=/var/tmp). A name bound relative to its binder's directory (net.Listen(\"unix\", \"x.sock\")) or through its descriptor of one (/proc/self/fd/N/x.sock) is read as each process the caller may look into would read it, against its working directory or its descriptor N, and every socket found so is hidden. Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, one renamed (or whose directory was) since its bind. A socket removed between the listing and bwrap's mount fails the spawn (bwrap cannot make the mount point on the read-only root): NewCmd's Wait then runs it once more with the sockets listed anew, when it consumed none of the caller's stdin.",
 	},
 	{
+		ID:       "hide-socket-dir",
+		Platform: "linux",
+		For:      "socket-dirs",
+		Emits:    "--size 4096 --tmpfs $path",
+		Why:      "A directory of the host's sockets (a service's socket directory, /var/tmp with a program's sockets in it) is replaced by an empty tmpfs when that costs bwrap fewer binds than one hide-host-socket mount per socket: socket-dir-subdir, socket-dir-link and socket-dir-entry make its other entries again inside it, and hide-socket-dir-read-only makes it read-only. Every socket in it is gone, the listed ones and any other (one bound in another network namespace, or since the list was read), and connect() fails with ENOENT. The choice is made directory by directory from the deepest, by the binds each way costs (sandbox/sockets_dirs.go): a directory of many sockets and few other entries costs two mounts however many sockets it holds; one with a few sockets among many files keeps a mount per socket. Only a directory the sandbox's user can list and search is rebuilt, so it shows no name the user could not list, and only one whose every entry's name passes the path validator and whose symlinks' targets fit in the tmpfs's one page. What the rebuild changes for the command: an entry the host adds to the directory later is not there (the host's directory was listed when the spawn was built; its subdirectories bound again are the host's own), a file replaced on the host by a rename shows its old content, and the directory and those made in it belong to the sandbox's user (mode 0755, read-only), not to their owners.",
+	},
+	{
+		ID:       "socket-dir-subdir",
+		Platform: "linux",
+		For:      "socket-subdirs",
+		Emits:    "--dir $path",
+		Why:      "A directory inside a rebuilt one that holds host sockets itself is made again, and its own entries as its parent's are, when that costs fewer binds than binding it again with a mount over each of its sockets.",
+	},
+	{
+		ID:       "socket-dir-link",
+		Platform: "linux",
+		For:      "socket-links",
+		Emits:    "--symlink $target $path",
+		Why:      "A symlink of a rebuilt directory is made again with the host's target, as written: a bind would show its target's file instead of the link.",
+	},
+	{
+		ID:       "socket-dir-entry",
+		Platform: "linux",
+		For:      "socket-entries",
+		Emits:    "--ro-bind-try $path $path",
+		Reviewed: "Shows again, read-only, an entry the host root's read-only bind already showed at this path, before hide-socket-dir covered it: a file, or a directory that holds no hidden socket.",
+		Why:      "Every other entry of a rebuilt directory (a file, a fifo, a device node, a directory without a hidden socket below it) is bound again from the host, read-only; -try, so that one removed since the listing is skipped rather than failing the spawn.",
+	},
+	{
 		ID:       "grant-socket",
 		Platform: "linux",
 		For:      "socket-grants",
@@ -1243,6 +1272,13 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs hiding a directory is read-only, so the command cannot store anything in it (memory charged to no process of its own); a write or read path beneath it keeps its own mount and flags.",
+	},
+	{
+		ID:       "hide-socket-dir-read-only",
+		Platform: "linux",
+		For:      "socket-dirs",
+		Emits:    "--remount-ro $path",
+		Why:      "The tmpfs of a rebuilt socket directory is read-only once the entries made and bound in it exist, as a hidden directory's is: the command cannot store anything there, nor make a socket where the host's were.",
 	},
 	{
 		ID:       "dev-read-only",
@@ -4836,7 +4872,11 @@ const (
 	linuxRuleHideDir            = 15 // hide-dir
 	linuxRuleHideFile           = 16 // hide-file
 	linuxRuleHideHostSocket     = 17 // hide-host-socket
-	linuxRuleGrantSocket        = 18 // grant-socket
+	linuxRuleHideSocketDir      = 18 // hide-socket-dir
+	linuxRuleSocketDirSubdir    = 19 // socket-dir-subdir
+	linuxRuleSocketDirLink      = 20 // socket-dir-link
+	linuxRuleSocketDirEntry     = 21 // socket-dir-entry
+	linuxRuleGrantSocket        = 22 // grant-socket
 )
 
 // linuxMounts appends the mount group's entries in table order, rule by rule
@@ -4894,6 +4934,22 @@ func linuxMounts(p *plan, dst []mount) []mount {
 			dst = append(dst, mount{rule: linuxRuleHideHostSocket, path: f.path}) // hide-host-socket
 		}
 	}
+	for i := range p.socketDirs {
+		f := &p.socketDirs[i]
+		dst = append(dst, mount{rule: linuxRuleHideSocketDir, path: f.path}) // hide-socket-dir
+	}
+	for i := range p.socketSubdirs {
+		f := &p.socketSubdirs[i]
+		dst = append(dst, mount{rule: linuxRuleSocketDirSubdir, path: f.path}) // socket-dir-subdir
+	}
+	for i := range p.socketLinks {
+		f := &p.socketLinks[i]
+		dst = append(dst, mount{rule: linuxRuleSocketDirLink, path: f.path, target: f.target}) // socket-dir-link
+	}
+	for i := range p.socketEntries {
+		f := &p.socketEntries[i]
+		dst = append(dst, mount{rule: linuxRuleSocketDirEntry, path: f.path}) // socket-dir-entry
+	}
 	for i := range p.socketGrants {
 		f := &p.socketGrants[i]
 		dst = append(dst, mount{rule: linuxRuleGrantSocket, path: f.path}) // grant-socket
@@ -4910,10 +4966,12 @@ func linuxArgs(p *plan) []string {
 	}
 	for i := range p.mounts {
 		switch p.mounts[i].rule {
-		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleRedactFile, linuxRuleHideFile, linuxRuleHideHostSocket, linuxRuleGrantSocket:
+		case linuxRuleWorkspaceBind, linuxRuleReadPath, linuxRuleWritePath, linuxRulePinDir, linuxRuleCacheBind, linuxRuleProtectPath, linuxRuleProtectPlaceholder, linuxRuleRedactFile, linuxRuleHideFile, linuxRuleHideHostSocket, linuxRuleSocketDirLink, linuxRuleSocketDirEntry, linuxRuleGrantSocket:
 			n += 3
-		case linuxRuleHideDir:
+		case linuxRuleHideDir, linuxRuleHideSocketDir:
 			n += 4
+		case linuxRuleSocketDirSubdir:
+			n += 2
 		}
 	}
 	for i := range p.hidden {
@@ -4921,6 +4979,9 @@ func linuxArgs(p *plan) []string {
 		if f.kind == kindDir {
 			n += 2 // hide-dir-read-only
 		}
+	}
+	for range p.socketDirs {
+		n += 2 // hide-socket-dir-read-only
 	}
 	if p.disableUserns {
 		n += 1 // unshare-user
@@ -4983,6 +5044,14 @@ func linuxArgs(p *plan) []string {
 			a = append(a, "--ro-bind-data", p.nullFD, m.path) // hide-file
 		case linuxRuleHideHostSocket:
 			a = append(a, "--ro-bind-data", p.nullFD, m.path) // hide-host-socket
+		case linuxRuleHideSocketDir:
+			a = append(a, "--size", "4096", "--tmpfs", m.path) // hide-socket-dir
+		case linuxRuleSocketDirSubdir:
+			a = append(a, "--dir", m.path) // socket-dir-subdir
+		case linuxRuleSocketDirLink:
+			a = append(a, "--symlink", m.target, m.path) // socket-dir-link
+		case linuxRuleSocketDirEntry:
+			a = append(a, "--ro-bind-try", m.path, m.path) // socket-dir-entry
 		case linuxRuleGrantSocket:
 			a = append(a, "--ro-bind", m.path, m.path) // grant-socket
 		}
@@ -4992,6 +5061,10 @@ func linuxArgs(p *plan) []string {
 		if f.kind == kindDir {
 			a = append(a, "--remount-ro", f.path) // hide-dir-read-only
 		}
+	}
+	for i := range p.socketDirs {
+		f := &p.socketDirs[i]
+		a = append(a, "--remount-ro", f.path) // hide-socket-dir-read-only
 	}
 	a = append(a, "--remount-ro", "/dev") // dev-read-only
 	a = append(a, "--unshare-all")        // unshare-all
@@ -5065,6 +5138,14 @@ func linuxSteps(p *plan) []Step {
 			s = append(s, Step{Rule: "hide-file", Args: []string{"--ro-bind-data", p.nullFD, m.path}}) // hide-file
 		case linuxRuleHideHostSocket:
 			s = append(s, Step{Rule: "hide-host-socket", Args: []string{"--ro-bind-data", p.nullFD, m.path}}) // hide-host-socket
+		case linuxRuleHideSocketDir:
+			s = append(s, Step{Rule: "hide-socket-dir", Args: []string{"--size", "4096", "--tmpfs", m.path}}) // hide-socket-dir
+		case linuxRuleSocketDirSubdir:
+			s = append(s, Step{Rule: "socket-dir-subdir", Args: []string{"--dir", m.path}}) // socket-dir-subdir
+		case linuxRuleSocketDirLink:
+			s = append(s, Step{Rule: "socket-dir-link", Args: []string{"--symlink", m.target, m.path}}) // socket-dir-link
+		case linuxRuleSocketDirEntry:
+			s = append(s, Step{Rule: "socket-dir-entry", Args: []string{"--ro-bind-try", m.path, m.path}}) // socket-dir-entry
 		case linuxRuleGrantSocket:
 			s = append(s, Step{Rule: "grant-socket", Args: []string{"--ro-bind", m.path, m.path}}) // grant-socket
 		}
@@ -5074,6 +5155,10 @@ func linuxSteps(p *plan) []Step {
 		if f.kind == kindDir {
 			s = append(s, Step{Rule: "hide-dir-read-only", Args: []string{"--remount-ro", f.path}}) // hide-dir-read-only
 		}
+	}
+	for i := range p.socketDirs {
+		f := &p.socketDirs[i]
+		s = append(s, Step{Rule: "hide-socket-dir-read-only", Args: []string{"--remount-ro", f.path}}) // hide-socket-dir-read-only
 	}
 	s = append(s, Step{Rule: "dev-read-only", Args: []string{"--remount-ro", "/dev"}}) // dev-read-only
 	s = append(s, Step{Rule: "unshare-all", Args: []string{"--unshare-all"}})          // unshare-all
