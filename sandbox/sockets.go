@@ -48,6 +48,7 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact, ls *sockListings) 
 		named[path.Dir(s)]++
 	}
 	realDirs := map[string]string{}
+	reachDirs := map[string][2]bool{}
 	for _, s := range paths {
 		real, known := listedSocket(r, ls, s, named, realDirs)
 		if known && real == "" {
@@ -65,7 +66,7 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact, ls *sockListings) 
 			continue
 		}
 		seen[real] = true
-		reach, shared := searchable(r, real, id)
+		reach, shared := searchableIn(r, real, id, reachDirs)
 		if !reach || checkPath("socket", real) != nil || underAny(real, roots) ||
 			slices.ContainsFunc(grants, func(g pathFact) bool { return g.path == real }) {
 			continue
@@ -75,6 +76,18 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact, ls *sockListings) 
 		hide = append(hide, f)
 	}
 	return hide
+}
+
+// searchableIn is searchable, the answer for each directory kept in
+// seen: it is its ancestors'.
+func searchableIn(r *resolver, p string, id identity, seen map[string][2]bool) (ok, shared bool) {
+	dir := path.Dir(p)
+	if v, found := seen[dir]; found {
+		return v[0], v[1]
+	}
+	ok, shared = searchable(r, p, id)
+	seen[dir] = [2]bool{ok, shared}
+	return ok, shared
 }
 
 // A directory that names sockets is listed once, instead of a lookup of
@@ -114,7 +127,7 @@ func listedSocket(r *resolver, ls *sockListings, s string, named map[string]int,
 	if typ&fs.ModeSocket == 0 {
 		return "", true
 	}
-	return path.Join(real, path.Base(s)), true
+	return real + "/" + path.Base(s), true
 }
 
 // listHostSockets is hostSockets; a test that counts a spawn's file
@@ -130,7 +143,25 @@ func hiddenSockets(p *plan, cands []pathFact) []pathFact {
 		return nil
 	}
 	v := newView(p)
-	return slices.DeleteFunc(cands, func(f pathFact) bool { return !v.shows(f.path) || v.covers(f.path) })
+	dsts := make(map[string]bool, len(v))
+	for _, m := range v {
+		dsts[m.dst] = true
+	}
+	// Whether a path is shown depends on the mounts at or above its
+	// directory, unless one is at the path itself: that one covers it.
+	inDir := map[string]bool{}
+	return slices.DeleteFunc(cands, func(f pathFact) bool {
+		if dsts[f.path] {
+			return true
+		}
+		dir := path.Dir(f.path)
+		shown, ok := inDir[dir]
+		if !ok {
+			shown = v.shows(f.path)
+			inDir[dir] = shown
+		}
+		return !shown
+	})
 }
 
 // withSocketMounts is mounts (sorted, none a hidden socket's) with the
