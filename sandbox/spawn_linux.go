@@ -134,12 +134,14 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 		pw.Close()
 		return false, err
 	}
+	phaseDone("stdio")
 	// The pipe goes after every ExtraFiles entry, the caller's included.
 	if err := f.openWindow(c, 4+len(extra)); err != nil {
 		pr.Close()
 		pw.Close()
 		return false, err
 	}
+	phaseDone("window")
 	if f.win == nil {
 		// Nothing holds the command once bwrap starts.
 		if err := f.readyToRun(); err != nil {
@@ -164,6 +166,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	}
 	err = f.startRun(run)
 	pw.Close()
+	phaseDone("exec")
 	// Not Stdin: exec.Cmd's copy reads the field when it runs, so it
 	// stays what was started until the spawn is waited for.
 	f.win.started()
@@ -176,13 +179,16 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	}
 	f.st = status{}
 	if f.st.readLine(pr) && f.st.childPID() {
+		phaseDone("bwrap")
 		gate.open()
 		f.pr = pr
 		f.host.accepted(f.hf.disableUserns, true)
 		if f.tail != nil {
 			f.tail.release()
 		}
-		return false, f.release(c)
+		err := f.release(c)
+		phaseDone("release")
+		return false, err
 	}
 
 	// bwrap exited before it created anything.
@@ -398,6 +404,7 @@ func (f *fold) wait(c *Cmd) error {
 		return c.Cmd.Wait() // exec.Cmd's own answer, or its "not started"
 	}
 	err := c.Cmd.Wait()
+	phaseDone("command")
 	f.stopNet()
 	if gerr := f.win.finish(); gerr != nil && err == nil {
 		err = gerr
