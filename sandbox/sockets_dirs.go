@@ -106,7 +106,7 @@ func socketLayout(p *plan, ls *sockListings, lstat func(string) (fs.FileInfo, er
 	for _, m := range p.mounts {
 		mounted[m.path] = true
 	}
-	t := &sockTree{ls: ls, lstat: lstat, canList: canList, mounted: mounted}
+	t := &sockTree{ls: ls, lstat: lstat, canList: canList, mounted: mounted, fixed: fixedMounts(p)}
 	t.cost(root)
 	if !t.rebuilds(root) {
 		return // nothing is cheaper rebuilt
@@ -138,6 +138,28 @@ type sockTree struct {
 	lstat   func(string) (fs.FileInfo, error)
 	canList func(fs.FileInfo) bool
 	mounted map[string]bool
+	fixed   []string // see fixedMounts
+}
+
+// fixedMounts are the destinations of the mounts outside the mounts
+// group (/etc/resolv.conf's DNS stub, the private /tmp): they are made
+// before the group in table order, so a tmpfs over a directory above one
+// would cover it, and no such directory is rebuilt.
+func fixedMounts(p *plan) []string {
+	group := map[string]bool{}
+	for _, m := range p.mounts {
+		group[ruleTable[m.rule].ID] = true
+	}
+	var out []string
+	for _, s := range linuxSteps(p) {
+		if group[s.Rule] || len(s.Args) < 2 {
+			continue
+		}
+		if bwrapMount(s.Args[mountFlagAt(s.Args)]) != mountNone {
+			out = append(out, s.Args[len(s.Args)-1])
+		}
+	}
+	return out
 }
 
 // asShown is the cost of n's sockets under the host's directory n, or
@@ -152,7 +174,7 @@ func (t *sockTree) cost(n *sockNode) {
 		n.keep += asShown(c)
 	}
 	n.rebuild = costNever
-	if n.path != "/" {
+	if n.path != "/" && !slices.ContainsFunc(t.fixed, func(d string) bool { return d == n.path || under(d, n.path) }) {
 		n.rebuild = t.list(n, n.keep+costBind-costMake)
 	}
 }

@@ -180,3 +180,24 @@ echo done`, strings.Join(socks, " "), d, ws)
 		t.Errorf("the workspace inside the rebuilt directory is not writable: %q %v", b, err)
 	}
 }
+
+// TestFixedMounts: the mounts made outside the mounts group, which no
+// rebuilt socket directory may lie above, are the table's own (the
+// private /tmp, the DNS stub's resolv.conf), not the group's.
+func TestFixedMounts(t *testing.T) {
+	_, ws := spawnEnv(t)
+	p, err := newPlan("linux", Config{Workspace: ws, Network: Network{Mode: NetworkProxy}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.resolvFD = "9"
+	fixed := fixedMounts(p)
+	for _, want := range []string{"/", "/tmp", "/dev", "/etc/resolv.conf"} {
+		if !slices.Contains(fixed, want) {
+			t.Errorf("fixed mounts %q lack %s", fixed, want)
+		}
+	}
+	if slices.Contains(fixed, ws) {
+		t.Errorf("fixed mounts %q hold the workspace, a mounts-group path", fixed)
+	}
+}
