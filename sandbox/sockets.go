@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // socketFacts resolves Config.Sockets, each an input of the refuse stage
@@ -50,7 +51,7 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact, ls *sockListings) 
 	realDirs := map[string]string{}
 	reachDirs := map[string][2]bool{}
 	for _, s := range paths {
-		real, known := listedSocket(r, ls, s, named, realDirs)
+		real, known := listedSocket(r, p, ls, s, named, realDirs)
 		if known && real == "" {
 			continue // listed, and no socket
 		}
@@ -90,6 +91,35 @@ func searchableIn(r *resolver, p string, id identity, seen map[string][2]bool) (
 	return ok, shared
 }
 
+// unshownDir stands, in listedSocket's directories, for one the sandbox
+// does not show.
+const unshownDir = "\x00"
+
+// freshMounts are the destinations of the table's fixed mounts of a new
+// file system (the private /tmp, /dev, /proc): nothing of the host's
+// shows under them but what a plan mount shows again.
+var freshMounts = sync.OnceValue(func() []string {
+	var out []string
+	for _, s := range linuxSteps(&plan{}) {
+		if len(s.Args) > 0 && bwrapMount(s.Args[mountFlagAt(s.Args)]) == mountFresh {
+			out = append(out, s.Args[len(s.Args)-1])
+		}
+	}
+	return out
+})
+
+// underFreshOnly reports whether dir lies under one of freshMounts and
+// under none of the plan's writable roots and read paths, the mounts that
+// could show part of it again: no socket in it is shown, and none needs
+// hiding (hiddenSockets would drop it), so it is not even listed.
+func underFreshOnly(p *plan, dir string) bool {
+	if !slices.ContainsFunc(freshMounts(), func(f string) bool { return dir == f || under(dir, f) }) {
+		return false
+	}
+	again := func(g string) bool { return g == dir || under(dir, g) || under(g, dir) }
+	return !slices.ContainsFunc(p.roots, again) && !slices.ContainsFunc(p.read, func(f pathFact) bool { return again(f.path) })
+}
+
 // A directory that names sockets is listed once, instead of a lookup of
 // each (the listing is what socketLayout reads too), unless it holds more
 // entries than listPerSocket for each socket it names and listSlack:
@@ -104,17 +134,23 @@ const (
 // when the listing cannot tell (a directory it cannot list, or one too
 // large, a name it does not hold as it is spelt, a symlink), and s is
 // then looked up.
-func listedSocket(r *resolver, ls *sockListings, s string, named map[string]int, realDirs map[string]string) (string, bool) {
+func listedSocket(r *resolver, p *plan, ls *sockListings, s string, named map[string]int, realDirs map[string]string) (string, bool) {
 	dir := path.Dir(s)
 	real, ok := realDirs[dir]
 	if !ok {
 		if rd, fi, err := r.resolve(dir); err == nil && fi.IsDir() {
 			real = rd
+			if underFreshOnly(p, real) {
+				real = unshownDir
+			}
 		}
 		realDirs[dir] = real
 	}
-	if real == "" {
+	switch real {
+	case "":
 		return "", false
+	case unshownDir:
+		return "", true
 	}
 	l := ls.list(real, listSlack+listPerSocket*named[dir])
 	if l == nil {

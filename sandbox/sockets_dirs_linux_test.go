@@ -201,3 +201,41 @@ func TestFixedMounts(t *testing.T) {
 		t.Errorf("fixed mounts %q hold the workspace, a mounts-group path", fixed)
 	}
 }
+
+// TestSocketFactsUnderFresh: a host socket under the sandbox's private
+// /tmp is not looked at (the sandbox does not show it), and one there
+// under a read path, which shows it again, is hidden.
+func TestSocketFactsUnderFresh(t *testing.T) {
+	_, ws := spawnEnv(t)
+	tmp := t.TempDir()
+	if !strings.HasPrefix(tmp, "/tmp/") {
+		t.Skipf("the test's temporary directory %s is not under /tmp", tmp)
+	}
+	shown := filepath.Join(tmp, "shown")
+	if err := os.Mkdir(shown, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unshownSocks := socketsIn(t, tmp, 3)
+	shownSocks := socketsIn(t, shown, 3)
+	p, err := newPlan("linux", Config{Workspace: ws, Read: []string{shown}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden := factPaths(p.sockets)
+	for _, d := range p.socketDirs {
+		hidden = append(hidden, d.path+"/")
+	}
+	covered := func(s string) bool {
+		return slices.ContainsFunc(hidden, func(h string) bool { return h == s || strings.HasSuffix(h, "/") && strings.HasPrefix(s, h) })
+	}
+	for _, s := range shownSocks {
+		if !covered(s) {
+			t.Errorf("%s, under the read path %s, is not hidden: %q", s, shown, hidden)
+		}
+	}
+	for _, s := range unshownSocks {
+		if covered(s) {
+			t.Errorf("%s, under the private /tmp, is hidden: %q", s, hidden)
+		}
+	}
+}
