@@ -14,6 +14,9 @@
 # spawns enter that namespace, or an empty one for "without": both go
 # through nsenter. Everything made is removed on exit.
 #
+# LAYOUT=grouped puts them in directories of sockets alone instead (a
+# service's under /run, an agent's under /var/tmp, /tmp, /dev/shm).
+#
 # Needs root (the namespaces, /run), python3, go and nsenter. RUNS
 # (default 30) rounds. AS=USER runs the spawns as that user (its home and
 # workspace are made for it). BASE=REV also times that revision's build in
@@ -92,6 +95,13 @@ plan = [
     (lambda i: d("/tmp/" + tag), 0.10),
     (lambda i: d("/dev/shm/" + tag), 0.10),
 ]
+if sys.argv[4] == "grouped":  # each in a directory of sockets only
+    plan = [
+        (lambda i: d(f"{run}/s"), 0.50),
+        (lambda i: d(f"{vt}/s"), 0.30),
+        (lambda i: d("/tmp/" + tag), 0.10),
+        (lambda i: d("/dev/shm/" + tag), 0.10),
+    ]
 socks, n = [], 0
 for k, (where, share) in enumerate(plan):
     count = round(total * share) if k < len(plan) - 1 else total - n
@@ -108,7 +118,7 @@ with open(sys.argv[3], "w") as w:
     w.write(f"{len(socks)}\n")
 signal.pause()
 EOF
-nsenter --net="$ns/with" python3 "$tmp/hold.py" "$tag" "$SOCKETS" "$tmp/ready" &
+nsenter --net="$ns/with" python3 "$tmp/hold.py" "$tag" "$SOCKETS" "$tmp/ready" "${LAYOUT:-mixed}" &
 holder=$!
 i=0
 until [ -s "$tmp/ready" ]; do
@@ -128,7 +138,7 @@ spawn() { # spawn NETNS BINARY: a timed command, as bench-interleaved.py splits 
 }
 cd "$base/ws"
 echo "machine: $(nproc) cores, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); $(bwrap --version); $(date -u +%F)"
-echo "$(tr -d '\n' <"$tmp/ready") sockets listening in the namespace \"with\"; as ${AS:-root}; medians of $RUNS interleaved rounds; ratios to the first line"
+echo "$(tr -d '\n' <"$tmp/ready") sockets listening in the namespace \"with\", layout ${LAYOUT:-mixed}; as ${AS:-root}; medians of $RUNS interleaved rounds; ratios to the first line"
 words() { # words NETNS BINARY: the length of bwrap's argv there
 	nsenter --net="$ns/$1" $who env HOME="$base/home" "$2" explain --json -- /bin/true |
 		python3 -c 'import json, sys; print(len(json.load(sys.stdin)["args"]))'
