@@ -28,6 +28,7 @@ func Check(t *Table) error {
 			checkLinuxOrder(&c, p)
 			checkSeccomp(&c, p, platformIDs, ids)
 			checkRedactFD(&c, p)
+			checkTarget(&c, p)
 			checkLimits(&c, p, platformIDs, ids)
 			checkWatch(&c, p, platformIDs, ids)
 			checkRemountOrder(&c, p)

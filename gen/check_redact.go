@@ -68,3 +68,13 @@ func checkRedactFD(c *errs, p *Platform) {
 		}
 	}
 }
+
+// checkTarget keeps $target to the rules that iterate symlinks: anywhere
+// else it has no value.
+func checkTarget(c *errs, p *Platform) {
+	for _, r := range p.Rules {
+		if slices.Contains(r.Args, varTarget) && r.For != "socket-links" {
+			c.at(r.ArgsPos, r.ID, "%s is a symlink's target (want for: socket-links)", varTarget)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"slices"
+
 	"github.com/dave/jennifer/jen"
 )
 
@@ -39,6 +41,11 @@ func linuxOperand(r *Rule, a string, inGroup bool) jen.Code {
 			return jen.Id("m").Dot("path")
 		}
 		return jen.Id("f").Dot("path")
+	case varTarget:
+		if inGroup {
+			return jen.Id("m").Dot("target")
+		}
+		return jen.Id("f").Dot("target")
 	case varNullFD:
 		return jen.Id("p").Dot("nullFD")
 	case varRedactFD:
@@ -86,8 +93,11 @@ func emitLinuxMounts(f *jen.File, p *Platform) {
 			if r.For != "" {
 				path = jen.Id("f").Dot("path")
 			}
-			add := jen.Id("dst").Op("=").Append(jen.Id("dst"), jen.Id("mount").Values(
-				jen.Id("rule").Op(":").Id(mountConst(r)), jen.Id("path").Op(":").Add(path))).Comment(r.ID)
+			fields := []jen.Code{jen.Id("rule").Op(":").Id(mountConst(r)), jen.Id("path").Op(":").Add(path)}
+			if slices.Contains(r.Args, varTarget) {
+				fields = append(fields, jen.Id("target").Op(":").Id("f").Dot("target"))
+			}
+			add := jen.Id("dst").Op("=").Append(jen.Id("dst"), jen.Id("mount").Values(fields...)).Comment(r.ID)
 			for _, s := range guard(condExpr(r.When, true), loop(r, true, add)...) {
 				g.Add(s)
 			}

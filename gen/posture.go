@@ -73,6 +73,12 @@ var iterSubject = map[string]string{
 	"redacted":      "each file of the redact section that exists",
 	"sockets":       "each named unix socket of the host outside the writable roots and the grants",
 	"socket-grants": "each `Config.Sockets` socket",
+
+	// A directory of host sockets rebuilt without them.
+	"socket-dirs":    "each directory of host sockets rebuilt without them (cheaper than a mount per socket)",
+	"socket-subdirs": "each directory inside a rebuilt one that holds host sockets",
+	"socket-links":   "each symlink of a rebuilt directory",
+	"socket-entries": "each other entry of a rebuilt directory: a file, or a directory without host sockets",
 }
 
 func phrase(c Cond) string {
@@ -107,6 +113,8 @@ func subject(r *Rule, operand string) string {
 		return "the shared `/dev/null` descriptor"
 	case varTmpdir:
 		return "the spawn's own temporary directory"
+	case varTarget:
+		return "the host symlink's own target"
 	case varPath:
 		s := iterSubject[r.For]
 		if s == "" {

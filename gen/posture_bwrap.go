@@ -36,7 +36,12 @@ func mountTarget(r *Rule, src, dest string) string {
 }
 
 // hides reports whether the rule's paths are ones the sandbox hides.
-func (u flagAt) hides() bool { return u.r.For == "hidden" || u.r.For == "sockets" }
+func (u flagAt) hides() bool { return hidingFor(u.r.For) }
+
+// hidingFor reports whether a rule iterating items of word hides them.
+func hidingFor(word string) bool {
+	return word == "hidden" || word == "sockets" || word == "socket-dirs"
+}
 
 func postureROBind(p posture, u flagAt) {
 	if u.ops[0] == "/" && u.ops[1] == "/" {

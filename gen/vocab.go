@@ -119,6 +119,13 @@ var iterations = map[string]struct {
 	// grants: existing sockets, so never missing.
 	"sockets":       {field: "sockets"},
 	"socket-grants": {field: "socketGrants"},
+	// A directory of host sockets rebuilt without them: the directories
+	// replaced by a tmpfs, the ones made inside it, its symlinks (each
+	// with its target, $target) and the other entries shown again.
+	"socket-dirs":    {field: "socketDirs"},
+	"socket-subdirs": {field: "socketSubdirs"},
+	"socket-links":   {field: "socketLinks"},
+	"socket-entries": {field: "socketEntries"},
 }
 
 // Variables. $path is the iterated item and needs `for`. The descriptor
@@ -145,9 +152,12 @@ const (
 	// varTmpdir is the spawn's own temporary directory on macOS, made
 	// for it and removed after it (sandbox/tmpdir.go).
 	varTmpdir = "$tmpdir"
+	// varTarget is the iterated symlink's target (for: socket-links),
+	// written as it is, never resolved.
+	varTarget = "$target"
 )
 
-var linuxVars = []string{varWorkspace, varPath, varNullFD, varSeccompFD, varStatusFD, varTmpSize, varShmSize, varBlockFD, varRedactFD, varResolvFD}
+var linuxVars = []string{varWorkspace, varPath, varTarget, varNullFD, varSeccompFD, varStatusFD, varTmpSize, varShmSize, varBlockFD, varRedactFD, varResolvFD}
 
 // fdVars are the variables whose value is a descriptor number; the others
 // are paths. A descriptor operand takes one of these and nothing else: a

@@ -178,7 +178,7 @@ func roBindPolarity(_ *Rule, ops []string) polarity {
 // tmpfsPolarity: a tmpfs over a hidden path hides it; over a constant it
 // also makes the place writable.
 func tmpfsPolarity(r *Rule, _ []string) polarity {
-	if r.For == "hidden" {
+	if hidingFor(r.For) {
 		return restrict
 	}
 	return mixed

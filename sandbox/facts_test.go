@@ -124,9 +124,9 @@ func TestMountsDepthOrder(t *testing.T) {
 }
 
 func TestSortMountsStable(t *testing.T) {
-	m := []mount{{1, "/a/b"}, {2, "/c"}, {3, "/a/b/c"}, {4, "/d"}, {5, "/e/f"}}
+	m := []mount{{1, "/a/b", ""}, {2, "/c", ""}, {3, "/a/b/c", ""}, {4, "/d", ""}, {5, "/e/f", ""}}
 	sortMounts(m)
-	want := []mount{{2, "/c"}, {4, "/d"}, {1, "/a/b"}, {5, "/e/f"}, {3, "/a/b/c"}}
+	want := []mount{{2, "/c", ""}, {4, "/d", ""}, {1, "/a/b", ""}, {5, "/e/f", ""}, {3, "/a/b/c", ""}}
 	if !slices.Equal(m, want) {
 		t.Errorf("got %v, want %v", m, want)
 	}

@@ -31,13 +31,16 @@ type pathFact struct {
 	// rule is the row that put the path in the plan (a default-hidden,
 	// protect, redact or caches row); "" for a Config entry. Why names it.
 	rule string
+	// target is a symlink's own target (socketLayout).
+	target string
 }
 
 // mount is one entry of the bwrap "mounts" group: the rule that emits it and
 // the path it applies to. plan.mounts holds them in depth order.
 type mount struct {
-	rule int
-	path string
+	rule   int
+	path   string
+	target string // a symlink's target, for a rule that makes one
 }
 
 // plan is the builders' whole input: the config after validation and path
@@ -89,6 +92,13 @@ type plan struct {
 	// socketGrants the ones Config.Sockets grants; see socketFacts.
 	sockets      []pathFact
 	socketGrants []pathFact
+	// socketDirs are the directories of host sockets rebuilt without
+	// them, and socketSubdirs, socketLinks and socketEntries what is made
+	// again inside them; see socketLayout.
+	socketDirs    []pathFact
+	socketSubdirs []pathFact
+	socketLinks   []pathFact
+	socketEntries []pathFact
 
 	network  bool    // any mode but NetworkOff
 	netHost  bool    // NetworkHost
@@ -201,8 +211,7 @@ func makePlan(res *resolved, rows []refuseRow) (*plan, error) {
 	}
 	if res.goos == "linux" {
 		p.mounts = sortMounts(linuxMounts(p, nil))
-		p.sockets = hiddenSockets(p, res.hostSockets)
-		p.mounts = withSocketMounts(p, p.mounts)
+		hideSockets(p, res.r, &res.sockDirs, res.hostSockets)
 		if res.strict {
 			p.watch, p.watchPlanned = watchTargets(p, res.r.isDir), true
 		}

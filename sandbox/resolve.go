@@ -40,6 +40,9 @@ type resolved struct {
 	// hostSockets are the host's named sockets that could be hidden;
 	// the plan stage keeps those its mounts would show.
 	hostSockets []pathFact
+	// sockDirs are the listings of their directories, which the plan
+	// stage reads again (socketLayout).
+	sockDirs sockListings
 }
 
 // input gives the refuse stage s.
@@ -155,7 +158,7 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 		return nil, err
 	}
 	if res.strict && goos == "linux" {
-		res.hostSockets = hostSocketFacts(r, p, p.socketGrants)
+		res.hostSockets = hostSocketFacts(r, p, p.socketGrants, &res.sockDirs)
 	}
 	return res, nil
 }

@@ -40,17 +40,23 @@ func (f *fold) setupFailed(c *Cmd, msg string) error {
 
 // relistSockets is a new plan, p with the hidden host sockets the host
 // has now in place of p's; p is not changed. A plan without the /dev/null
-// descriptor had none to hide and gets none: there is nothing to replace
-// them with.
+// descriptor had no socket to mount over, and gets none: there is nothing
+// to replace them with (its rebuilt directories, if any, are chosen
+// anew).
 func relistSockets(p *plan) *plan {
-	if p.nullFD == "" {
+	if p.nullFD == "" && len(p.socketDirs) == 0 {
 		return p
 	}
 	q := *p
-	q.sockets = nil
-	q.mounts = sortMounts(linuxMounts(&q, nil))
+	q.sockets, q.socketDirs, q.socketSubdirs, q.socketLinks, q.socketEntries = nil, nil, nil, nil, nil
+	base := sortMounts(linuxMounts(&q, nil))
+	q.mounts = base
 	var r resolver
-	q.sockets = hiddenSockets(&q, hostSocketFacts(&r, &q, q.socketGrants))
-	q.mounts = withSocketMounts(&q, q.mounts)
+	var ls sockListings
+	hideSockets(&q, &r, &ls, hostSocketFacts(&r, &q, q.socketGrants, &ls))
+	if q.nullFD == "" && len(q.sockets) > 0 {
+		q.sockets = nil
+		q.mounts = withSocketMounts(&q, base)
+	}
 	return &q
 }

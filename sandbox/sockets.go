@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // socketFacts resolves Config.Sockets, each an input of the refuse stage
@@ -34,7 +36,7 @@ func socketFacts(res *resolved, cfg Config, p *plan) (grants []pathFact, err err
 // resolved, is no socket any more, lies under a directory the caller
 // cannot search (bwrap could not mount over it, and the command cannot
 // reach it), or could not be written in a profile is left alone.
-func hostSocketFacts(r *resolver, p *plan, grants []pathFact) (hide []pathFact) {
+func hostSocketFacts(r *resolver, p *plan, grants []pathFact, ls *sockListings) (hide []pathFact) {
 	paths := listHostSockets()
 	if len(paths) == 0 {
 		return nil
@@ -42,13 +44,30 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact) (hide []pathFact) 
 	roots := p.roots
 	id := socketIdentity()
 	seen := make(map[string]bool, len(paths))
+	named := map[string]int{} // sockets named in each directory
 	for _, s := range paths {
-		real, fi, err := r.resolve(s)
-		if err != nil || fi.Mode()&fs.ModeSocket == 0 || seen[real] {
+		named[path.Dir(s)]++
+	}
+	realDirs := map[string]string{}
+	reachDirs := map[string][2]bool{}
+	for _, s := range paths {
+		real, known := listedSocket(r, p, ls, s, named, realDirs)
+		if known && real == "" {
+			continue // listed, and no socket
+		}
+		if !known {
+			var fi fs.FileInfo
+			var err error
+			real, fi, err = r.resolve(s)
+			if err != nil || fi.Mode()&fs.ModeSocket == 0 {
+				continue
+			}
+		}
+		if seen[real] {
 			continue
 		}
 		seen[real] = true
-		reach, shared := searchable(r, real, id)
+		reach, shared := searchableIn(r, real, id, reachDirs)
 		if !reach || checkPath("socket", real) != nil || underAny(real, roots) ||
 			slices.ContainsFunc(grants, func(g pathFact) bool { return g.path == real }) {
 			continue
@@ -58,6 +77,93 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact) (hide []pathFact) 
 		hide = append(hide, f)
 	}
 	return hide
+}
+
+// searchableIn is searchable, the answer for each directory kept in
+// seen: it is its ancestors'.
+func searchableIn(r *resolver, p string, id identity, seen map[string][2]bool) (ok, shared bool) {
+	dir := path.Dir(p)
+	if v, found := seen[dir]; found {
+		return v[0], v[1]
+	}
+	ok, shared = searchable(r, p, id)
+	seen[dir] = [2]bool{ok, shared}
+	return ok, shared
+}
+
+// unshownDir stands, in listedSocket's directories, for one the sandbox
+// does not show.
+const unshownDir = "\x00"
+
+// freshMounts are the destinations of the table's fixed mounts of a new
+// file system (the private /tmp, /dev, /proc): nothing of the host's
+// shows under them but what a plan mount shows again.
+var freshMounts = sync.OnceValue(func() []string {
+	var out []string
+	for _, s := range linuxSteps(&plan{}) {
+		if len(s.Args) > 0 && bwrapMount(s.Args[mountFlagAt(s.Args)]) == mountFresh {
+			out = append(out, s.Args[len(s.Args)-1])
+		}
+	}
+	return out
+})
+
+// underFreshOnly reports whether dir lies under one of freshMounts and
+// under none of the plan's writable roots and read paths, the mounts that
+// could show part of it again: no socket in it is shown, and none needs
+// hiding (hiddenSockets would drop it), so it is not even listed.
+func underFreshOnly(p *plan, dir string) bool {
+	if !slices.ContainsFunc(freshMounts(), func(f string) bool { return dir == f || under(dir, f) }) {
+		return false
+	}
+	again := func(g string) bool { return g == dir || under(dir, g) || under(g, dir) }
+	return !slices.ContainsFunc(p.roots, again) && !slices.ContainsFunc(p.read, func(f pathFact) bool { return again(f.path) })
+}
+
+// A directory that names sockets is listed once, instead of a lookup of
+// each (the listing is what socketLayout reads too), unless it holds more
+// entries than listPerSocket for each socket it names and listSlack:
+// then a lookup of each is cheaper, and socketLayout would not rebuild it.
+const (
+	listPerSocket = 64
+	listSlack     = 64
+)
+
+// listedSocket is s's symlink-free path when its directory's listing says
+// it is a socket there, "" when it says it is no socket nor symlink; false
+// when the listing cannot tell (a directory it cannot list, or one too
+// large, a name it does not hold as it is spelt, a symlink), and s is
+// then looked up.
+func listedSocket(r *resolver, p *plan, ls *sockListings, s string, named map[string]int, realDirs map[string]string) (string, bool) {
+	dir := path.Dir(s)
+	real, ok := realDirs[dir]
+	if !ok {
+		if rd, fi, err := r.resolve(dir); err == nil && fi.IsDir() {
+			real = rd
+			if underFreshOnly(p, real) {
+				real = unshownDir
+			}
+		}
+		realDirs[dir] = real
+	}
+	switch real {
+	case "":
+		return "", false
+	case unshownDir:
+		return "", true
+	}
+	l := ls.list(real, listSlack+listPerSocket*named[dir])
+	if l == nil {
+		return "", false
+	}
+	typ, ok := l.typeOf(path.Base(s))
+	if !ok || typ&fs.ModeSymlink != 0 {
+		return "", false
+	}
+	if typ&fs.ModeSocket == 0 {
+		return "", true
+	}
+	return real + "/" + path.Base(s), true
 }
 
 // listHostSockets is hostSockets; a test that counts a spawn's file
@@ -73,21 +179,42 @@ func hiddenSockets(p *plan, cands []pathFact) []pathFact {
 		return nil
 	}
 	v := newView(p)
-	return slices.DeleteFunc(cands, func(f pathFact) bool { return !v.shows(f.path) || v.covers(f.path) })
+	dsts := make(map[string]bool, len(v))
+	for _, m := range v {
+		dsts[m.dst] = true
+	}
+	// Whether a path is shown depends on the mounts at or above its
+	// directory, unless one is at the path itself: that one covers it.
+	inDir := map[string]bool{}
+	return slices.DeleteFunc(cands, func(f pathFact) bool {
+		if dsts[f.path] {
+			return true
+		}
+		dir := path.Dir(f.path)
+		shown, ok := inDir[dir]
+		if !ok {
+			shown = v.shows(f.path)
+			inDir[dir] = shown
+		}
+		return !shown
+	})
 }
 
 // withSocketMounts is mounts (sorted, none a hidden socket's) with the
-// mounts of p.sockets: the generated builder's, made over the sockets
-// alone, merged in where sortMounts would put them (by depth; on a tie
+// mounts of p.sockets and the rebuilt socket directories (socketLayout):
+// the generated builder's, made over those alone, merged in where
+// sortMounts would put them (by depth; on a tie
 // after the rules before them in the table, and before the socket grants
 // after them), so the mount group is computed once.
 func withSocketMounts(p *plan, mounts []mount) []mount {
-	if len(p.sockets) == 0 {
+	if len(p.sockets) == 0 && len(p.socketDirs) == 0 {
 		return mounts
 	}
 	var add []mount
-	for _, m := range linuxMounts(&plan{sockets: p.sockets}, nil) {
-		if m.rule == linuxRuleHideHostSocket {
+	only := &plan{sockets: p.sockets, socketDirs: p.socketDirs, socketSubdirs: p.socketSubdirs, socketLinks: p.socketLinks, socketEntries: p.socketEntries}
+	for _, m := range linuxMounts(only, nil) {
+		switch m.rule {
+		case linuxRuleHideHostSocket, linuxRuleHideSocketDir, linuxRuleSocketDirSubdir, linuxRuleSocketDirLink, linuxRuleSocketDirEntry:
 			add = append(add, m)
 		}
 	}
@@ -152,11 +279,27 @@ func (v view) shows(path string) bool {
 // could not mount over, or "": one removed between the plan and the mount,
 // which fails the spawn (bwrap cannot create the mount point on the
 // read-only root). Running again lists the host's sockets anew.
+//
+// A rebuilt socket directory removed in between fails the same way
+// (bwrap cannot make its tmpfs's mount point), and is reported so too.
 func vanishedSocket(p *plan, msg string) string {
-	for _, f := range p.sockets {
-		if strings.Contains(msg, " "+f.path+":") || strings.Contains(msg, "/newroot"+f.path+":") {
-			return f.path
+	for _, fs := range [][]pathFact{p.sockets, p.socketDirs} {
+		for _, f := range fs {
+			if strings.Contains(msg, " "+f.path+":") || strings.Contains(msg, "/newroot"+f.path+":") {
+				return f.path
+			}
 		}
 	}
 	return ""
+}
+
+// hideSockets sets p's host sockets to hide from the candidates and
+// merges their mounts into p.mounts (sorted, without them): each
+// socket's own mount, or a rebuilt directory (socketLayout).
+func hideSockets(p *plan, r *resolver, ls *sockListings, cands []pathFact) {
+	p.sockets = hiddenSockets(p, cands)
+	p.socketDirs, p.socketSubdirs, p.socketLinks, p.socketEntries = nil, nil, nil, nil
+	id := socketIdentity()
+	socketLayout(p, ls, r.lstat, func(fi fs.FileInfo) bool { return listable(fi, id) })
+	p.mounts = withSocketMounts(p, p.mounts)
 }

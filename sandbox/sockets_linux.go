@@ -3,6 +3,8 @@ package sandbox
 import (
 	"bytes"
 	"cmp"
+	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,12 +22,37 @@ import (
 // one: hiding sockets is a narrowing, and no spawn is refused for want of
 // it.
 func hostSockets() []string {
-	b, err := os.ReadFile("/proc/net/unix")
+	b, err := readProcFile("/proc/net/unix")
 	if err != nil {
 		return nil
 	}
 	paths, unplaced := unixSocketPaths(b)
 	return append(paths, placeSockets(unplaced)...)
+}
+
+// readProcFile is os.ReadFile for a file of procfs, whose size says 0:
+// reads of 64 KiB, not of a buffer grown from 512 bytes, so that a list of
+// thousands of sockets is read in a few calls.
+func readProcFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, 0, 64<<10)
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, cap(b))
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF || n == 0 && err == nil {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // unixSocketPaths reads the paths out of /proc/net/unix's text, and, by
@@ -272,4 +299,23 @@ func searchable(r *resolver, p string, id identity) (ok, shared bool) {
 			return true, shared
 		}
 	}
+}
+
+// listable reports whether id may list and search the directory fi by its
+// mode bits alone, as searchable reads them.
+func listable(fi fs.FileInfo, id identity) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return false
+	}
+	var bits uint32
+	switch {
+	case st.Uid == id.uid:
+		bits = 0o500
+	case slices.Contains(id.gids, st.Gid):
+		bits = 0o050
+	default:
+		bits = 0o005
+	}
+	return st.Mode&bits == bits
 }

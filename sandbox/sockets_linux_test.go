@@ -191,8 +191,10 @@ func containsRun(args []string, run ...string) bool {
 }
 
 func TestVanishedSocket(t *testing.T) {
-	p := &plan{sockets: []pathFact{{path: "/run/a.sock", kind: kindFile}}}
+	p := &plan{sockets: []pathFact{{path: "/run/a.sock", kind: kindFile}}, socketDirs: []pathFact{{path: "/run/s", kind: kindDir}}}
 	for msg, want := range map[string]string{
+		"bwrap: Can't mkdir /run/s: Read-only file system\n":                                                        "/run/s",
+		"bwrap: Can't mkdir /run/sx: Read-only file system\n":                                                       "",
 		"bwrap: Can't create file at /run/a.sock: Read-only file system\n":                                          "/run/a.sock",
 		"bwrap: Can't bind mount /bindfileX on /newroot/run/a.sock: Unable to mount source on destination: No such": "/run/a.sock",
 		"bwrap: Can't create file at /run/a.sockx: Read-only file system\n":                                         "",

@@ -78,6 +78,7 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 		early.cancel()
 		return nil, err
 	}
+	phaseDone("plan")
 	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir, wrapped: s.plan != nil}
 	if c.stopProxy, err = serveMacProxy(built(s.plan, s.host)); err != nil {
 		closeAll(s.owned)
@@ -91,6 +92,7 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 			closeAll(s.owned)
 			return nil, err
 		}
+		phaseDone("fold")
 	}
 	if c.fold != nil {
 		c.fold.adoptEarly(c, early)
@@ -154,12 +156,14 @@ func (c *Cmd) Start() error {
 		return err
 	}
 	c.fold.ph = ph
+	phaseDone("locks")
 	// The watch is set up alongside bwrap's own setup: the fold waits
 	// for it (ready) before it lets the command run.
 	pw := startWatchAsync(c.fold.plan)
 	c.fold.ready = pw.ready
 	err = c.fold.start(c)
 	w, werr := pw.wait()
+	phaseDone("watch")
 	if err == nil && werr != nil {
 		// bwrap's child was gone before the fold let it run: the
 		// command never ran, and the watch's reason is the answer.
@@ -191,6 +195,7 @@ func (c *Cmd) Wait() error {
 		defer c.stopProxy()
 		return c.Cmd.Wait()
 	}
+	defer phaseDone("after")
 	defer c.ph.finish()
 	err := c.fold.wait(c)
 	why := c.watch.stop()

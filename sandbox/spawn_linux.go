@@ -136,12 +136,14 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 		pw.Close()
 		return false, err
 	}
+	phaseDone("stdio")
 	// The pipe goes after every ExtraFiles entry, the caller's included.
 	if err := f.openWindow(c, 4+len(extra)); err != nil {
 		pr.Close()
 		pw.Close()
 		return false, err
 	}
+	phaseDone("window")
 	if f.win == nil {
 		// Nothing holds the command once bwrap starts.
 		if err := f.readyToRun(); err != nil {
@@ -169,6 +171,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	if err == nil {
 		f.ph.spawned()
 	}
+	phaseDone("exec")
 	// Not Stdin: exec.Cmd's copy reads the field when it runs, so it
 	// stays what was started until the spawn is waited for.
 	f.win.started()
@@ -181,13 +184,16 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 	}
 	f.st = status{}
 	if f.st.readLine(pr) && f.st.childPID() {
+		phaseDone("bwrap")
 		gate.open()
 		f.pr = pr
 		f.host.accepted(f.hf.disableUserns, true)
 		if f.tail != nil {
 			f.tail.release()
 		}
-		return false, f.release(c)
+		err := f.release(c)
+		phaseDone("release")
+		return false, err
 	}
 
 	// bwrap exited before it created anything.
@@ -407,6 +413,7 @@ func (f *fold) wait(c *Cmd) error {
 		return c.Cmd.Wait() // exec.Cmd's own answer, or its "not started"
 	}
 	err := c.Cmd.Wait()
+	phaseDone("command")
 	f.stopNet()
 	if gerr := f.win.finish(); gerr != nil && err == nil {
 		err = gerr
@@ -552,7 +559,11 @@ func (f *fold) unavailable(msg string) error {
 		msg = "..." + msg[len(msg)-2048:]
 	}
 	if s := vanishedSocket(f.plan, msg); s != "" {
-		return &unavailableError{reason: "the host socket " + s + " was removed while the sandbox was being built (hide-host-socket)", hint: "run it again"}
+		what, rule := "the host socket ", "hide-host-socket"
+		if slices.ContainsFunc(f.plan.socketDirs, func(d pathFact) bool { return d.path == s }) {
+			what, rule = "the host socket directory ", "hide-socket-dir"
+		}
+		return &unavailableError{reason: what + s + " was removed while the sandbox was being built (" + rule + ")", hint: "run it again"}
 	}
 	return &unavailableError{
 		reason: f.host.prog + " cannot create a sandbox",

@@ -117,7 +117,10 @@ func BenchmarkSpawn(b *testing.B) {
 //
 //	sandbox.test -test.run '^TestSpawnHelper$' spawn-helper newcmd|command WORKSPACE
 //
-// to time the first spawn of a process both ways, from one binary.
+// to time the first spawn of a process both ways, from one binary; with
+// phases-off, phases-host or phases-proxy it runs NewCmd's spawn in that
+// network mode and prints the time of each of its parts (spawnPhases), as
+// scripts/bench-network.sh reads them.
 func TestSpawnHelper(t *testing.T) {
 	args := flag.Args()
 	if len(args) != 3 || args[0] != "spawn-helper" {
@@ -126,6 +129,8 @@ func TestSpawnHelper(t *testing.T) {
 	mode, cfg := args[1], Config{Workspace: args[2]}
 	var err error
 	switch mode {
+	case "phases-off", "phases-host", "phases-proxy":
+		err = spawnPartsOnce(cfg, strings.TrimPrefix(mode, "phases-"))
 	case "newcmd":
 		var c *Cmd
 		if c, err = NewCmd(context.Background(), cfg, "/bin/true"); err == nil {

@@ -197,7 +197,7 @@ func linuxPathAnswer(a *Answer, p *plan, steps []Step) {
 	mech := ruleFor("linux", s.Rule)
 	a.Rule = mech
 	switch {
-	case mech.For == "hidden" || mech.For == "sockets" || mech.For == "cache-root":
+	case mech.For == "hidden" || mech.For == "sockets" || mech.For == "cache-root" || mech.For == "socket-dirs":
 		a.Decision = "hidden"
 		a.Detail = "the sandbox shows an empty " + map[bool]string{true: "directory", false: "file"}[bwrapMount(flag) == mountFresh] + " in its place"
 		if dst != a.Target {
@@ -208,6 +208,8 @@ func linuxPathAnswer(a *Answer, p *plan, steps []Step) {
 			whyOrigin(a, "linux", p.hidden, dst, mech)
 		case "cache-root":
 			a.Detail = "other workspaces' tool caches: the sandbox shows only this workspace's own"
+		case "socket-dirs":
+			a.Detail = "in a directory of host sockets the sandbox rebuilds without them"
 		default:
 			a.Detail = "a host socket, which the sandbox replaces by an empty file"
 		}

@@ -12,7 +12,9 @@
 #
 # Prints the network helper's cost per spawn (proxy minus off), the least
 # helper's, and the ratio to the floor; with STRICT=1 it exits 1 when the
-# 1.25x is missed.
+# 1.25x is missed. Then the parts of a spawn (PARTS first spawns of a
+# process per mode, default 20; PARTS=0 skips them): which part a
+# regression grew.
 #
 # Needs bwrap, jq, python3 and go. RUNS (default 200). With BASE=REV
 # (a git revision) it also times that revision's sandtable in modes off
@@ -34,6 +36,9 @@ trap 'rm -rf "$tmp" "$base"' EXIT
 # the binary dynamically linked, which costs every start about 1 ms here.
 (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/sandtable" ./cmd/sandtable)
 (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/floor.bin" ./scripts/floor)
+if [ "${PARTS:-20}" -gt 0 ]; then
+	(cd "$root" && CGO_ENABLED=0 go test -c -o "$tmp/sandbox.test" ./sandbox)
+fi
 if [ -n "${BASE:-}" ]; then
 	mkdir "$tmp/base"
 	git -C "$root" archive "$BASE" | tar -x -C "$tmp/base"
@@ -76,6 +81,7 @@ awk -v bar=1.25 '
 	{ ms[NR] = $1 }
 	END {
 		printf "network helper per spawn (proxy - off): %.2f ms; the least a re-executed helper can cost (least helper - floor): %.2f ms, %.2f of the floor\n", ms[4] - ms[2], ms[5] - ms[1], ms[5] / ms[1]
+		printf "sandtable run --network off / floor: %.2f, host: %.2f (target <= 1.5 each): %s\n", ms[2] / ms[1], ms[3] / ms[1], (ms[2] / ms[1] <= 1.5 && ms[3] / ms[1] <= 1.5) ? "yes" : "NO"
 		r = ms[4] / ms[1]
 		printf "sandtable run --network proxy / floor: %.2f (target <= %s): %s\n", r, bar, (r <= bar) ? "yes" : "NO"
 		if (NR >= 7) {
@@ -83,6 +89,35 @@ awk -v bar=1.25 '
 		}
 		if (ENVIRON["STRICT"] == "1" && r > bar) exit 1
 	}' "$tmp/out"
+# Where a spawn's time goes: the parts of NewCmd's spawn (spawnPhases),
+# each the median of PARTS first spawns of a process (the test binary's
+# TestSpawnHelper, interleaved by mode), in microseconds. bwrap and
+# command are bwrap's own (its setup, then the command and its exit);
+# the rest is the library's share, which a regression shows in its part.
+if [ "${PARTS:-20}" -gt 0 ]; then
+	i=0
+	while [ "$i" -lt "${PARTS:-20}" ]; do
+		for m in off host proxy; do
+			"$tmp/sandbox.test" -test.run '^TestSpawnHelper$' spawn-helper "phases-$m" "$base/ws" |
+				sed "s/^/$m /" >>"$tmp/parts" || failed=1
+		done
+		i=$((i + 1))
+	done
+	echo "parts of a process's first NewCmd spawn, medians of ${PARTS:-20} (µs):"
+	python3 - "$tmp/parts" <<'EOF'
+import statistics, sys
+parts, order = {}, []
+for line in open(sys.argv[1]):
+    mode, part, us = line.split()
+    if part not in order:
+        order.append(part)
+    parts.setdefault(part, {}).setdefault(mode, []).append(float(us))
+modes = ["off", "host", "proxy"]
+print("%-8s" % "part" + "".join("%10s" % m for m in modes))
+for part in order:
+    print("%-8s" % part + "".join("%10.0f" % statistics.median(parts[part].get(m, [0])) for m in modes))
+EOF
+fi
 if [ "$failed" = 1 ]; then
 	echo "bench-network: some runs failed (above): these figures do not hold" >&2
 	exit 1

@@ -34,7 +34,8 @@ var commands = []command{
 
 func main() {
 	hugeHeap()
-	os.Exit(dispatch(os.Args[1:]))
+	// sandbox.Exit: a run's watch closes after the exit, not before it.
+	sandbox.Exit(dispatch(os.Args[1:]))
 }
 
 func dispatch(args []string) int {

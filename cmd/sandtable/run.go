@@ -99,6 +99,7 @@ func cmdRun(args []string) int {
 	cfg.Network.Refused = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
 	// NewCmd, not Command: its spawn is the availability check, so a run
 	// costs one bwrap execution instead of a probe and then the command.
+	sandbox.KeepClosesForExit() // for main's sandbox.Exit
 	cmd, err := sandbox.NewCmd(context.Background(), cfg, name, fs.Args()[1:]...)
 	if err != nil {
 		return report("run", err)
