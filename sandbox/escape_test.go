@@ -21,6 +21,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -754,15 +755,41 @@ func (e *escEnv) specArgs(steps []Step) []string {
 // run runs the snippet once in mode m.
 func (e *escEnv) run(m escMode) *escResult {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), 20*time.Second)
-	defer cancel()
-	cmd := e.command(ctx, m)
-	e.mode = m
 	runner := e.a.run
 	if runner == nil {
 		runner = runPlain
 	}
-	return runner(e, cmd)
+	for try := 0; ; try++ {
+		ctx, cancel := context.WithTimeout(e.t.Context(), 20*time.Second)
+		cmd := e.command(ctx, m)
+		e.mode = m
+		r := runner(e, cmd)
+		cancel()
+		// A host socket another attempt removed after this argv was built
+		// fails bwrap's mount over it before anything runs; the library
+		// says to run it again (hide-host-socket), as NewCmd does itself.
+		if r.ran || try == 2 || !vanishedMountPoint(r.out) {
+			return r
+		}
+		e.t.Logf("run again: %s", escShort(r.out))
+	}
+}
+
+// vanishedMountPoint reports whether bwrap's output says it could not make
+// a mount point that is no longer there on the host.
+func vanishedMountPoint(out string) bool {
+	for _, prefix := range []string{"bwrap: Can't create file at ", "bwrap: Can't mkdir parents for "} {
+		i := strings.Index(out, prefix)
+		if i < 0 {
+			continue
+		}
+		rest := out[i+len(prefix):]
+		path, _, _ := strings.Cut(rest, ":")
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }
 
 func runPlain(e *escEnv, cmd *exec.Cmd) *escResult {
