@@ -30,6 +30,7 @@ func Check(t *Table) error {
 			checkRedactFD(&c, p)
 			checkLimits(&c, p, platformIDs, ids)
 			checkWatch(&c, p, platformIDs, ids)
+			checkDiagnose(&c, p, platformIDs, ids)
 			checkRemountOrder(&c, p)
 		} else {
 			checkDarwinOrder(&c, p)

@@ -55,6 +55,7 @@ func Doc(t *Table) ([]byte, error) {
 
 	limitsDoc(&b, t.Linux)
 	docWatch(&b, t.Linux)
+	docDiagnose(&b, t.Linux)
 
 	b.WriteString("\n## macOS rules\n\n")
 	b.WriteString("The SBPL profile passed to `" + t.Darwin.Program + " -p`, in table order. Where\n")

@@ -32,6 +32,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitSeccomp(f, t.Linux)
 	emitWatch(f, t.Linux)
 	emitLimits(f, t.Linux)
+	emitDiagnose(f, t.Linux)
 	emitDarwin(f, t.Darwin)
 	emitDarwinArgs(f, t.Darwin)
 	var buf bytes.Buffer

@@ -365,7 +365,7 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 	p := &Platform{Pos: l.pos(root), Name: name}
 	allowed := []string{"schema", "platform", "program", "rules"}
 	if name == "linux" {
-		allowed = append(allowed, "seccomp", "limits", "watch")
+		allowed = append(allowed, "seccomp", "limits", "watch", "diagnose")
 	}
 	l.keys(root, "", allowed, func(key string, k, v *yaml.Node) {
 		switch key {
@@ -375,6 +375,8 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 			p.Limits = l.limits(v)
 		case "watch":
 			p.Watch = l.watch(v)
+		case "diagnose":
+			p.Diagnose = l.diagnose(v)
 		case "program":
 			p.Program, _ = l.str(v, "", "program")
 		case "rules":

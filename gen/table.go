@@ -76,6 +76,8 @@ type Platform struct {
 	Limits []LimitEntry
 	// Watch is what NewCmd watches on the host during a run (linux only).
 	Watch []WatchEntry
+	// Diagnose is why the sandbox cannot start, and the fixes (linux only).
+	Diagnose []DiagnoseEntry
 }
 
 // SeccompEntry is one row of the linux table's seccomp section: a system

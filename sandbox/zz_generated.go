@@ -5251,6 +5251,29 @@ var limitTable = [limitCount]limitRow{
 	limitProxyConnections: {rule: "limit-proxy-connections", value: 256, arg: "256"},
 }
 
+// diagnoseRow is one row of the diagnose section: a cause the sandbox
+// finds when it cannot start (cause, a word of the generator's), the
+// sysctl that shows it (file under /, blocked the value that blocks),
+// the line that names it and its fixes, narrowest first.
+type diagnoseRow struct {
+	rule    string
+	cause   string
+	sysctl  string
+	file    string
+	blocked string
+	says    string
+	fixes   []string
+}
+
+// diagnoseRows are the table's causes, in table order.
+var diagnoseRows = [...]diagnoseRow{
+	{rule: "diagnose-no-bwrap", cause: "no-bwrap", says: "bubblewrap, the program that builds the sandbox, is not installed", fixes: []string{"install it: $install"}},
+	{rule: "diagnose-container-seccomp", cause: "container-seccomp", says: "this container's seccomp filter refuses to create user namespaces (Docker's and containerd's default profile, Kubernetes' RuntimeDefault), whatever the kernel allows", fixes: []string{"run the container with a seccomp profile that allows clone and unshare with CLONE_NEWUSER: the default profile with those two calls unconditional, passed as docker run --security-opt seccomp=PROFILE.json (Kubernetes: securityContext.seccompProfile of type Localhost)", "or run it with --security-opt seccomp=unconfined (Kubernetes: type Unconfined), which lifts every other refusal of the profile too"}},
+	{rule: "diagnose-apparmor-userns", cause: "apparmor-userns", sysctl: "kernel.apparmor_restrict_unprivileged_userns", file: "proc/sys/kernel/apparmor_restrict_unprivileged_userns", blocked: "1", says: "AppArmor restricts unprivileged user namespaces to the programs a profile allows (Ubuntu 23.10 and later), and bwrap has none (\"setting up uid map: Permission denied\")", fixes: []string{"give bwrap an AppArmor profile that allows them: write /etc/apparmor.d/bwrap containing abi <abi/4.0>, include <tunables/global> profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, } and load it with sudo apparmor_parser -r /etc/apparmor.d/bwrap", "or lift the restriction for every program: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"}},
+	{rule: "diagnose-userns-clone-off", cause: "userns-clone-off", sysctl: "kernel.unprivileged_userns_clone", file: "proc/sys/kernel/unprivileged_userns_clone", blocked: "0", says: "this kernel's unprivileged_userns_clone switch (a Debian and Arch patch) refuses user namespaces to unprivileged users", fixes: []string{"sudo sysctl -w kernel.unprivileged_userns_clone=1"}},
+	{rule: "diagnose-userns-limit", cause: "userns-limit", sysctl: "user.max_user_namespaces", file: "proc/sys/user/max_user_namespaces", blocked: "0", says: "the limit on user namespaces is 0 here (user.max_user_namespaces: a hardened kernel, or a container or parent namespace that set it), so none can be made (\"No space left on device\", ENOSPC)", fixes: []string{"raise it where it was set to 0, the host or the namespace that owns this one: sudo sysctl -w user.max_user_namespaces=65536"}},
+}
+
 const darwinProgram = "/usr/bin/sandbox-exec" // program
 
 // darwinProfile returns the SBPL profile in one allocation of exactly the

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/sandtable/sandtable/internal/testkit"
+)
+
+var launcher struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// nousernsLauncher builds the simulations' launcher once, beside bin
+// (TestMain removes the directory).
+func nousernsLauncher(t *testing.T) string {
+	t.Helper()
+	launcher.once.Do(func() { launcher.path, launcher.err = testkit.BuildNoUserns(filepath.Dir(bin)) })
+	if launcher.err != nil {
+		t.Fatal(launcher.err)
+	}
+	return launcher.path
+}
+
+// simRun runs sandtable with args as u inside simulation sim (a copy of
+// the binary and of the launcher u can run), in e.
+func simRun(t *testing.T, e *env, u caller, sim string, args ...string) result {
+	t.Helper()
+	prog := u.own(t, e)
+	nu := filepath.Join(filepath.Dir(prog), "nouserns")
+	if _, err := os.Stat(nu); err != nil {
+		data, err := os.ReadFile(nousernsLauncher(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(nu, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uid, gid := -1, -1
+	var attr *syscall.SysProcAttr
+	switch {
+	case sim == testkit.SimHardened && !u.self:
+		uid, gid = int(u.uid), int(u.gid) // the launcher switches inside its namespace
+	default:
+		attr = u.attr()
+	}
+	argv := testkit.SimArgs(nu, sim, uid, gid, append([]string{prog}, args...)...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.SysProcAttr = e.ws, e.environ(), attr
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatalf("%q: %v", argv, err)
+	}
+	return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
+}
+
+// TestDiagnoseSimulated runs sandtable where user namespaces cannot be
+// made, as root and as the unprivileged user: in a container under
+// Docker's default seccomp profile and on a kernel whose limit is 0
+// (internal/nouserns). Whatever fails first (the network helper in the
+// default mode, bwrap in mode off), run and probe name the cause the
+// table's diagnose row gives for it and its fix, and nothing that is not
+// the cause there: the unprivileged_userns_clone switch this kernel lacks,
+// the sysctls that allow them, another network mode (which fails too), or
+// ENOSPC's words alone. The control: the same commands outside the
+// simulation work.
+func TestDiagnoseSimulated(t *testing.T) {
+	requireBwrap(t)
+	for _, sim := range []struct {
+		name  string
+		cause string // the row's says, in part
+		fix   string
+		not   []string
+	}{
+		{testkit.SimDocker, "this container's seccomp filter refuses to create user namespaces", "--security-opt seccomp=PROFILE.json",
+			[]string{"user.max_user_namespaces=", "sysctl -w"}},
+		{testkit.SimHardened, "the limit on user namespaces is 0 here", "sudo sysctl -w user.max_user_namespaces=65536",
+			[]string{"seccomp"}},
+	} {
+		for _, u := range callers(t) {
+			t.Run(sim.name+"/"+u.label, func(t *testing.T) {
+				e := newEnv(t)
+				for _, args := range [][]string{
+					{"run", "--", "true"},
+					{"run", "--network", "off", "--", "true"},
+					{"run", "--network", "host", "--", "true"},
+					{"probe"},
+				} {
+					r := simRun(t, e, u, sim.name, args...)
+					out := r.stdout + r.stderr
+					want := 125
+					if args[0] == "probe" {
+						want = 1
+					}
+					if r.code != want {
+						t.Errorf("%q: exit %d, want %d:\n%s", args, r.code, want, out)
+					}
+					for _, w := range []string{"cause: " + sim.cause, "fix: ", sim.fix, "ASTRID_SANDBOX_POLICY=off"} {
+						if !strings.Contains(out, w) {
+							t.Errorf("%q: lacks %q:\n%s", args, w, out)
+						}
+					}
+					for _, w := range append([]string{"unprivileged_userns_clone", "--network off or host", "choose --network"}, sim.not...) {
+						if strings.Contains(out, w) {
+							t.Errorf("%q: names %q, which is not the cause here:\n%s", args, w, out)
+						}
+					}
+				}
+				// The control: outside the simulation the sandbox works.
+				cmd := exec.Command(u.own(t, e), "run", "--", "true")
+				cmd.Dir, cmd.Env, cmd.SysProcAttr = e.ws, e.environ(), u.attr()
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("control: outside the simulation: %v: %s", err, out)
+				}
+			})
+		}
+	}
+}
