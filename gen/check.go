@@ -31,6 +31,7 @@ func Check(t *Table) error {
 			checkLimits(&c, p, platformIDs, ids)
 			checkWatch(&c, p, platformIDs, ids)
 			checkDiagnose(&c, p, platformIDs, ids)
+			checkLandlock(&c, p, platformIDs, ids)
 			checkRemountOrder(&c, p)
 		} else {
 			checkDarwinOrder(&c, p)
@@ -126,6 +127,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	checkRefuse(c, cm, local, ids)
 	checkNetDefault(c, cm, local, ids)
 	checkProxyAuth(c, cm, local, ids)
+	checkBackend(c, cm)
 }
 
 func checkWhy(c *errs, pos Pos, id, why string) {

@@ -190,8 +190,10 @@ func docDiagnose(b *bytes.Buffer, p *Platform) {
 	b.WriteString("What `sandtable probe`, `sandtable run` and the errors wrapping\n")
 	b.WriteString("`ErrUnavailable` say when bwrap, or the network helper, cannot build the\n")
 	b.WriteString("sandbox: every cause found, in table order, with its fixes from the\n")
-	b.WriteString("narrowest to the broadest, then the policy opt-out. With no cause found,\n")
-	b.WriteString("bwrap's own message and the user-namespace switches this kernel has.\n\n")
+	b.WriteString("narrowest to the broadest; then, where this kernel has Landlock, the\n")
+	b.WriteString("reduced backend (which keeps less: see its section below), then the\n")
+	b.WriteString("policy opt-out. With no cause found, bwrap's own message and the\n")
+	b.WriteString("user-namespace switches this kernel has.\n\n")
 	table(b, []string{"ID", "Cause", "Found by", "Says", "Fixes, narrowest first", "Why"}, func(row func(...string)) {
 		for _, e := range p.Diagnose {
 			finds := diagnoseCauses[e.Cause].finds

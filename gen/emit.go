@@ -17,6 +17,7 @@ func Emit(t *Table) ([]byte, error) {
 	f := jen.NewFile("sandbox")
 	f.HeaderComment(Header)
 	emitCommon(f, &t.Common)
+	emitBackend(f, &t.Common)
 	emitStdio(f, &t.Common)
 	emitProtect(f, t.Common.Protect)
 	emitCaches(f, &t.Common)
@@ -33,6 +34,7 @@ func Emit(t *Table) ([]byte, error) {
 	emitWatch(f, t.Linux)
 	emitLimits(f, t.Linux)
 	emitDiagnose(f, t.Linux)
+	emitLandlock(f, t.Linux)
 	emitDarwin(f, t.Darwin)
 	emitDarwinArgs(f, t.Darwin)
 	var buf bytes.Buffer
@@ -199,7 +201,12 @@ func emitRuleTable(f *jen.File, t *Table) {
 			g.Add(row(e.ID, "any", "", "not revealed; on linux, a regular file", redactEmits(e), "", e.Why))
 		}
 		for _, e := range t.Common.ProxyAuth {
-			g.Add(row(e.ID, e.Platform, "", "network proxy", "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))
+			platform, when := e.Platform, "network proxy"
+			if platform == "landlock" {
+				// Linux's reduced backend.
+				platform, when = "linux", "network proxy, backend landlock"
+			}
+			g.Add(row(e.ID, platform, "", when, "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))
 		}
 		g.Line()
 	})

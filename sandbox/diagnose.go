@@ -107,9 +107,18 @@ func (r diagnoseRow) lines(install string) []string {
 }
 
 // fallbackFixes follow every cause's fixes: the remedies that do not
-// depend on it.
+// depend on it, the reduced backend where this kernel can run it, then
+// the policy opt-out.
 func fallbackFixes() []string {
-	return []string{optOut()}
+	if LandlockABI() < 1 {
+		return []string{optOut()}
+	}
+	return []string{reducedFix(), optOut()}
+}
+
+// reducedFix names the reduced backend as a fix.
+func reducedFix() string {
+	return "or use the reduced backend, which keeps less than bwrap (sandtable probe lists what): sandtable run --backend landlock, Config.Backend BackendLandlock, or " + BackendVariable + "=landlock"
 }
 
 // usernsHint explains a sandbox that could not make its namespaces: each

@@ -82,7 +82,7 @@ func TestProbeHint(t *testing.T) {
 	// Nothing known: bwrap's words, the switches there are, and the
 	// opt-out, on one line.
 	got = probeHint(fstest.MapFS{"proc/sys/user/max_user_namespaces": {Data: []byte("100\n")}}, "bwrap: Unknown option --disable-userns\n")
-	if got != "bwrap: Unknown option --disable-userns; user.max_user_namespaces=100; or set "+PolicyVariable+"=off to run without a sandbox" {
+	if got != "bwrap: Unknown option --disable-userns; user.max_user_namespaces=100; "+strings.Join(fallbackFixes(), "; ") {
 		t.Errorf("got %q", got)
 	}
 }

@@ -695,6 +695,17 @@ var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-nvm-dir-npmrc", env: "NVM_DIR", path: "versions/node/*/etc/npmrc"},
 }
 
+// BackendVariable names the environment variable that selects the backend.
+const BackendVariable = "ASTRID_SANDBOX_BACKEND"
+const backendDefault = "bwrap"
+
+// backendValues are the accepted backend values, in table order.
+var backendValues = [...]string{
+	"bwrap",
+	"landlock",
+	"auto",
+}
+
 // stdioRules decides how the caller's standard descriptor of each kind
 // reaches the command, per stream: stdin, stdout, stderr.
 var stdioRules = [3][numStdioKinds]stdioRule{
@@ -1036,6 +1047,14 @@ var proxyAuthRows = [...]proxyAuthRow{
 		goos:        "darwin",
 		pending:     32,
 		rule:        "proxy-auth-darwin",
+		user:        "sandtable",
+	},
+	// proxy-auth-landlock
+	{
+		authTimeout: 5 * time.Second,
+		goos:        "landlock",
+		pending:     32,
+		rule:        "proxy-auth-landlock",
 		user:        "sandtable",
 	},
 }
@@ -4819,6 +4838,13 @@ var ruleTable = [...]Rule{
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be. A connection takes a slot of limit-proxy-connections only once it has presented the credential: before, 256 idle connections from any local process took every slot for the 30 s header timeout and the run's own clients got 503. Until then it is one of at most 32 pending ones, the oldest closed when another arrives, and closed after 5 s without the credential; a client that has the token sends it in its first bytes, so a flood of idle connections only ever closes its own (TestProxyAuthFloodStarvesNot). 32 holds a package manager's burst of new connections; 5 s is far above a loopback round trip.",
 	},
+	{
+		ID:       "proxy-auth-landlock",
+		Platform: "linux",
+		When:     "network proxy, backend landlock",
+		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
+		Why:      "The reduced backend (Linux, Config.Backend BackendLandlock) has no network namespace either: its helper serves mode proxy on the host's 127.0.0.1, where every local process reaches it, so it asks for a token made for the run, exactly as proxy-auth-darwin does, carried by the command's proxy variables only. Another process of the caller's user outside the sandbox can read the command's environment (/proc/PID/environ); the sandboxed command cannot read another's (Landlock's ptrace restriction).",
+	},
 }
 
 const linuxProgram = "bwrap" // program
@@ -5272,6 +5298,222 @@ var diagnoseRows = [...]diagnoseRow{
 	{rule: "diagnose-apparmor-userns", cause: "apparmor-userns", sysctl: "kernel.apparmor_restrict_unprivileged_userns", file: "proc/sys/kernel/apparmor_restrict_unprivileged_userns", blocked: "1", says: "AppArmor restricts unprivileged user namespaces to the programs a profile allows (Ubuntu 23.10 and later), and bwrap has none (\"setting up uid map: Permission denied\")", fixes: []string{"give bwrap an AppArmor profile that allows them: write /etc/apparmor.d/bwrap containing abi <abi/4.0>, include <tunables/global> profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, } and load it with sudo apparmor_parser -r /etc/apparmor.d/bwrap", "or lift the restriction for every program: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"}},
 	{rule: "diagnose-userns-clone-off", cause: "userns-clone-off", sysctl: "kernel.unprivileged_userns_clone", file: "proc/sys/kernel/unprivileged_userns_clone", blocked: "0", says: "this kernel's unprivileged_userns_clone switch (a Debian and Arch patch) refuses user namespaces to unprivileged users", fixes: []string{"sudo sysctl -w kernel.unprivileged_userns_clone=1"}},
 	{rule: "diagnose-userns-limit", cause: "userns-limit", sysctl: "user.max_user_namespaces", file: "proc/sys/user/max_user_namespaces", blocked: "0", says: "the limit on user namespaces is 0 here (user.max_user_namespaces: a hardened kernel, or a container or parent namespace that set it), so none can be made (\"No space left on device\", ENOSPC)", fixes: []string{"raise it where it was set to 0, the host or the namespace that owns this one: sudo sysctl -w user.max_user_namespaces=65536"}},
+}
+
+// llSet is a set of the plan's paths a landlock grant row names.
+type llSet uint8
+
+const (
+	llRoot      llSet = iota // / (the whole host)
+	llHidden                 // each hidden path
+	llRedacted               // each redacted file
+	llRead                   // each Config.Read path
+	llWorkspace              // the workspace
+	llWrite                  // each Config.Write path
+	llCaches                 // each tool cache
+	llTmpdir                 // the run's private temporary directory (TMPDIR)
+	llTerminals              // the terminals among the command's standard streams
+	llProtected              // each protected path (protect read-only only)
+	llPaths                  // constant paths
+)
+
+// The kinds of landlockSeccompRow.
+const (
+	llRefuseSocket = iota
+	llRefuseSyscall
+	llRefuseClone
+)
+
+// landlockGrant is one grant row: the rights (landlock.AccessFS) a set of
+// the plan's paths, or constant paths, gets.
+type landlockGrant struct {
+	rule   string
+	set    llSet
+	paths  []string
+	rights uint64
+}
+
+// landlockNetRow is one network row: in mode, the network rights the
+// ruleset restricts, and whether connect is allowed to the proxy's port.
+type landlockNetRow struct {
+	rule         string
+	mode         NetworkMode
+	handled      uint64
+	connectProxy bool
+}
+
+// landlockSeccompRow is one refuse row of the reduced backend's second
+// seccomp filter: socket(2) in families (unless of a kept type or
+// protocol), a system call (nr, by ABI as seccompSyscall's), or clone(2)
+// with any of flags, failing with errno.
+type landlockSeccompRow struct {
+	rule          string
+	kind          int
+	families      []uint32
+	keepTypes     []uint32
+	keepProtocols []uint32
+	nr            [4]uint32
+	flags         uint32
+	errno         uint32
+}
+
+// backendColRow is one row's landlock column: how the reduced backend
+// keeps the row's guarantee (kept, weaker or lost) and why.
+type backendColRow struct {
+	rule    string
+	enforce string
+	why     string
+}
+
+// landlockHandled are the file system rights the ruleset restricts.
+const landlockHandled = uint64(0x17fff)
+
+// landlockScoped are the scopes of the domain, from landlockScopeRule.
+const landlockScoped = uint64(0x3)
+const landlockScopeRule = "landlock-scopes"
+
+// landlockProtectDefault is the protect mode a spawn takes.
+const landlockProtectDefault = "detect"
+
+// landlockGrants are the grant rows, in table order.
+var landlockGrants = [...]landlockGrant{
+	// landlock-read-host: execute, read-file, read-dir
+	{rule: "landlock-read-host", set: llRoot, rights: uint64(0xd)},
+	// landlock-hide: read-dir
+	{rule: "landlock-hide", set: llHidden, rights: uint64(0x8)},
+	// landlock-redacted: read-dir
+	{rule: "landlock-redacted", set: llRedacted, rights: uint64(0x8)},
+	// landlock-private-dirs: read-dir
+	{rule: "landlock-private-dirs", set: llPaths, paths: []string{"/tmp", "/dev/shm", "/dev"}, rights: uint64(0x8)},
+	// landlock-devices: read-dir, read-file, write-file, truncate
+	{rule: "landlock-devices", set: llPaths, paths: []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx"}, rights: uint64(0x400e)},
+	// landlock-terminals: read-dir, read-file, write-file, truncate
+	{rule: "landlock-terminals", set: llTerminals, rights: uint64(0x400e)},
+	// landlock-read-path: execute, read-file, read-dir
+	{rule: "landlock-read-path", set: llRead, rights: uint64(0xd)},
+	// landlock-workspace: execute, write-file, read-file, read-dir, remove-dir, remove-file, make-dir, make-reg, make-sock, make-fifo, make-sym, refer, truncate, resolve-unix
+	{rule: "landlock-workspace", set: llWorkspace, rights: uint64(0x177bf)},
+	// landlock-write-path: execute, write-file, read-file, read-dir, remove-dir, remove-file, make-dir, make-reg, make-sock, make-fifo, make-sym, refer, truncate, resolve-unix
+	{rule: "landlock-write-path", set: llWrite, rights: uint64(0x177bf)},
+	// landlock-cache: execute, write-file, read-file, read-dir, remove-dir, remove-file, make-dir, make-reg, make-sock, make-fifo, make-sym, refer, truncate, resolve-unix
+	{rule: "landlock-cache", set: llCaches, rights: uint64(0x177bf)},
+	// landlock-tmpdir-grant: execute, write-file, read-file, read-dir, remove-dir, remove-file, make-dir, make-reg, make-sock, make-fifo, make-sym, refer, truncate, resolve-unix
+	{rule: "landlock-tmpdir-grant", set: llTmpdir, rights: uint64(0x177bf)},
+	// landlock-protected-read-only: execute, read-file, read-dir
+	{rule: "landlock-protected-read-only", set: llProtected, rights: uint64(0xd)},
+}
+
+// landlockNetRows are the network rows, in table order.
+var landlockNetRows = [...]landlockNetRow{
+	{rule: "landlock-net-proxy", mode: NetworkProxy, handled: uint64(0x3), connectProxy: true},
+	{rule: "landlock-net-off", mode: NetworkOff, handled: uint64(0x3), connectProxy: false},
+	{rule: "landlock-net-host", mode: NetworkHost, handled: uint64(0x0), connectProxy: false},
+}
+
+// landlockSeccompRows are the refuse rows, in table order.
+var landlockSeccompRows = [...]landlockSeccompRow{
+	// landlock-refuse-unix-socket: socket(2) in AF_UNIX refused (EPERM)
+	{rule: "landlock-refuse-unix-socket", kind: llRefuseSocket, families: []uint32{1}, nr: [4]uint32{41, 359, 198, 281}, errno: 1},
+	// landlock-tcp-only: socket(2) in AF_INET, AF_INET6 unless of type SOCK_STREAM refused (EPERM)
+	{rule: "landlock-tcp-only", kind: llRefuseSocket, families: []uint32{2, 10}, keepTypes: []uint32{1}, nr: [4]uint32{41, 359, 198, 281}, errno: 1},
+	// landlock-plain-tcp: socket(2) in AF_INET, AF_INET6 unless of protocol IPPROTO_IP, IPPROTO_TCP refused (EPROTONOSUPPORT)
+	{rule: "landlock-plain-tcp", kind: llRefuseSocket, families: []uint32{2, 10}, keepProtocols: []uint32{0, 6}, nr: [4]uint32{41, 359, 198, 281}, errno: 93},
+	// landlock-refuse-unshare: syscall unshare refused (EPERM)
+	{rule: "landlock-refuse-unshare", kind: llRefuseSyscall, nr: [4]uint32{272, 310, 97, 337}, errno: 1},
+	// landlock-refuse-setns: syscall setns refused (EPERM)
+	{rule: "landlock-refuse-setns", kind: llRefuseSyscall, nr: [4]uint32{308, 346, 268, 375}, errno: 1},
+	// landlock-refuse-clone-namespaces: clone(2) with CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP, CLONE_NEWTIME refused (EPERM)
+	{rule: "landlock-refuse-clone-namespaces", kind: llRefuseClone, nr: [4]uint32{56, 120, 220, 120}, flags: 2114060416, errno: 1},
+	// landlock-refuse-clone3: syscall clone3 refused (ENOSYS)
+	{rule: "landlock-refuse-clone3", kind: llRefuseSyscall, nr: [4]uint32{435, 435, 435, 435}, errno: 38},
+}
+
+// landlockProtectRows name each protect mode's row.
+var landlockProtectRows = map[string]string{
+	"detect":    "landlock-protect-detect",
+	"read-only": "landlock-protect-read-only",
+}
+
+// landlockDoesRows name the row of each step of the helper.
+var landlockDoesRows = map[string]string{
+	"cap-drop":    "landlock-cap-drop",
+	"new-session": "landlock-new-session",
+	"say-reduced": "landlock-say-reduced",
+	"subreaper":   "landlock-subreaper",
+	"tmpdir":      "landlock-tmpdir",
+}
+
+// backendColumn is every linux row's landlock column, in table order.
+var backendColumn = [...]backendColRow{
+	{rule: "root-read-only", enforce: "kept", why: "landlock-read-host grants read-file, read-dir and execute on /, and only the writable grants add writes: the host stays read-only at its real paths."},
+	{rule: "dev", enforce: "weaker", why: "The host's /dev, listable (landlock-private-dirs), but only landlock-devices' nodes and the command's own terminals (landlock-terminals) open: no disk or other device can be read or written. Its names are the host's; a new pseudo-terminal (openpty's /dev/pts/N) cannot be opened."},
+	{rule: "proc", enforce: "lost", why: "The host's /proc: the command sees every process, and their command lines and status. Their environ, mem and descriptors stay out of reach (Landlock forbids ptrace-class access to processes outside the domain), and signals to them are scoped (landlock-scopes)."},
+	{rule: "proc-sys-read-only", enforce: "kept", why: "/proc is under no writable grant: no kernel tunable can be written, by any caller."},
+	{rule: "tmp", enforce: "weaker", why: "No private /tmp: the host's /tmp is listable but its contents unreadable and it takes no writes (landlock-private-dirs); TMPDIR names the run's own directory (landlock-tmpdir), on the host's disk. A program that writes /tmp by name, ignoring TMPDIR, fails."},
+	{rule: "shm", enforce: "weaker", why: "The host's /dev/shm is unreadable and takes no writes (landlock-private-dirs): nothing of the host's shared memory is reached, but shm_open fails in the sandbox."},
+	{rule: "dns-stub", enforce: "lost", why: "No DNS stub: UDP is refused (landlock-tcp-only), so nothing resolves inside; tools that ignore the proxy variables (Node 20's fetch, ssh) do not reach the network."},
+	{rule: "workspace-bind", enforce: "kept", why: "landlock-workspace grants the workspace every right but making devices."},
+	{rule: "read-path", enforce: "kept", why: "landlock-read-path, more specific than the hidden path it lies in, reads through it."},
+	{rule: "write-path", enforce: "kept", why: "landlock-write-path."},
+	{rule: "pin-dir", enforce: "lost", why: "Nothing can be pinned: the command can rename a directory above a hidden or protected path in a writable root. A hidden path's contents stay unreadable (a rule follows the inode), but a later run, which hides by path, misses it; a protected one is detected (landlock-protect-detect)."},
+	{rule: "cache-bind", enforce: "kept", why: "landlock-cache."},
+	{rule: "protect-path", enforce: "weaker", why: "Detection instead of a read-only mount (landlock-protect-detect, the default): the path is writable during the run, watched, hashed and compared after it; a change kills the run and is restored, and the run fails (the helper's status 125, its reason on stderr). Between a write and the kill, a host process (the user's git) could read what was written."},
+	{rule: "protect-placeholder", enforce: "weaker", why: "No placeholder: a missing protected path can be created during the run; the helper removes it when the command ends, or kills the run as soon as it appears (landlock-protect-detect)."},
+	{rule: "redact-file", enforce: "weaker", why: "No copy can be shown at the file's path: a redacted file is hidden whole (landlock-redacted), so a tool that reads it loses its other settings too."},
+	{rule: "hide-dir", enforce: "weaker", why: "Its contents are unreadable through any path (landlock-hide: read on each sibling of each hidden path's ancestors, nothing under it), including files made in it later; its name, its entries' names and their metadata (stat) remain visible. One inside a writable root leaves that root's top level, and each directory down to it, without new entries."},
+	{rule: "hide-file", enforce: "weaker", why: "Unreadable through any path (landlock-hide), but its name and metadata stay visible, and where its directory is writable it can be removed."},
+	{rule: "hide-host-socket", enforce: "kept", why: "No unix socket can be made at all (landlock-refuse-unix-socket), so no named socket, the host's or one in the workspace, can be connected to; socketpair stays."},
+	{rule: "grant-socket", enforce: "lost", why: "Config.Sockets is refused under the reduced backend: no unix socket can be made to connect to it."},
+	{rule: "hide-dir-read-only", enforce: "kept", why: "A hidden directory is under no writable grant."},
+	{rule: "dev-read-only", enforce: "kept", why: "/dev takes no writes but to landlock-devices' nodes."},
+	{rule: "unshare-all", enforce: "lost", why: "No namespaces: the command shares the host's mount, pid, ipc, uts, cgroup and network namespaces; what each of them kept is a row of its own here (proc, tmp, proxy-net, the limits)."},
+	{rule: "unshare-user", enforce: "kept", why: "No user namespace is made, and the command cannot make one (landlock-refuse-clone-namespaces)."},
+	{rule: "disable-userns", enforce: "kept", why: "clone with any namespace flag, unshare and setns are refused by the second filter (landlock-refuse-clone-namespaces, landlock-refuse-unshare, landlock-refuse-setns), and a Landlock domain cannot mount anyway."},
+	{rule: "share-net", enforce: "kept", why: "Mode host shares the host's network as bwrap's does (landlock-net-host); abstract sockets are out of reach twice: no unix socket can be made, and the domain is scoped (landlock-scopes)."},
+	{rule: "proxy-net", enforce: "weaker", why: "The proxy (the same one) listens on the host's 127.0.0.1 with a token of the run's (proxy-auth-landlock), and the command may connect over TCP to its port only (landlock-net-proxy), but to that port on any address: Landlock's port rules carry no address. UDP, raw, SCTP and MPTCP sockets are refused (landlock-tcp-only, landlock-plain-tcp), since Landlock mediates plain TCP only; nothing can listen on TCP."},
+	{rule: "proxy-env", enforce: "kept", why: "The same variables, naming the proxy's port with the run's token."},
+	{rule: "die-with-parent", enforce: "kept", why: "The command dies with the helper (parent-death signal), the helper with its caller."},
+	{rule: "new-session", enforce: "kept", why: "landlock-new-session."},
+	{rule: "cap-drop", enforce: "kept", why: "landlock-cap-drop: a root caller's command has no capabilities, and no_new_privs keeps it from gaining any."},
+	{rule: "chdir", enforce: "kept", why: "The helper starts in /, the command in the workspace."},
+	{rule: "seccomp", enforce: "kept", why: "The helper loads the same filter, and a second one of the landlock section's refuse rows."},
+	{rule: "status-fd", enforce: "kept", why: "The helper reports its own failures itself (status 125 and a line on stderr)."},
+	{rule: "block-fd", enforce: "weaker", why: "No window: the helper sets the one run-time limit it can, RLIMIT_NPROC, before it starts the command; none that needs a cgroup or RLIMIT_CPU is applied."},
+	{rule: "end-of-options", enforce: "kept", why: "The helper reads no option of its own after its --."},
+	{rule: "refuse-add-key", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-request-key", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-keyctl", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocsti", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tioclinux", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-chmod", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-fchmod", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-fchmodat", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-fchmodat2", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-creat", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-open", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-openat", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-mknod", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-mknodat", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-openat2", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-io-uring", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocsetd", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocexcl", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tioccons", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocsserial", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocvhangup", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocslcktrmios", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tcxonc", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-socketcall", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-socket-families", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "limit-tmp", enforce: "lost", why: "No private tmpfs: TMPDIR is a directory on the host's disk, unbounded. A Config.Limits.TmpSize is refused."},
+	{rule: "limit-shm", enforce: "kept", why: "/dev/shm takes no writes at all (landlock-private-dirs). A Config.Limits.ShmSize is refused."},
+	{rule: "limit-processes", enforce: "weaker", why: "RLIMIT_NPROC on the command, counted over every process of the caller's uid (there is no user namespace to count in); a root caller's is not bounded. A Config.Limits.Processes is refused."},
+	{rule: "limit-memory", enforce: "lost", why: "No cgroup: a Config.Limits.Memory is refused."},
+	{rule: "limit-cpu-time", enforce: "lost", why: "RLIMIT_CPU cannot be set on the command alone before it runs (no window, and the helper, which serves the proxy, must not share the bound): a Config.Limits.CPUTime is refused. The default is none."},
+	{rule: "limit-proxy-connections", enforce: "kept", why: "The proxy, in the helper, counts them itself."},
+	{rule: "stop-on-hidden-replaced", enforce: "weaker", why: "No watch is needed for most of it: rules follow inodes, so a file made at a hidden path during the run is unreadable. A file that existed beside a hidden one before the run and is renamed over it on the host becomes readable."},
+	{rule: "stop-on-protected-replaced", enforce: "kept", why: "The helper watches each protected path and its directory for the run (landlock-protect-detect)."},
+	{rule: "stop-with-caller", enforce: "kept", why: "The helper stops the command's processes before it stops, as the wrap helper does, and continues them with it."},
 }
 
 const darwinProgram = "/usr/bin/sandbox-exec" // program

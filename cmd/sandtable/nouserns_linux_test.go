@@ -127,3 +127,71 @@ func TestDiagnoseSimulated(t *testing.T) {
 		}
 	}
 }
+
+// TestReducedSimulated runs sandtable where user namespaces cannot be
+// made, as root and as the unprivileged user: --backend landlock and
+// --backend auto run the command, each saying so in one line; without
+// --backend (bwrap, the default) the run is refused with the diagnosis,
+// which names the reduced backend as a fix, and nothing ran: Required
+// never moves to the reduced backend by itself. The same through the
+// operator's variable.
+func TestReducedSimulated(t *testing.T) {
+	requireBwrap(t)
+	const say = "sandtable: reduced sandbox (backend landlock"
+	for _, sim := range []string{testkit.SimDocker, testkit.SimHardened} {
+		for _, u := range callers(t) {
+			t.Run(sim+"/"+u.label, func(t *testing.T) {
+				e := newEnv(t)
+				for _, c := range []struct {
+					args []string
+					vars []string
+					ran  bool
+				}{
+					{[]string{"run", "--backend", "landlock", "--network", "off", "--", "sh", "-c", "echo RAN"}, nil, true},
+					{[]string{"run", "--backend", "auto", "--", "sh", "-c", "echo RAN"}, nil, true},
+					{[]string{"run", "--", "sh", "-c", "echo RAN"}, []string{"ASTRID_SANDBOX_BACKEND=landlock"}, true},
+					{[]string{"run", "--", "sh", "-c", "echo RAN"}, nil, false},
+					{[]string{"run", "--backend", "bwrap", "--", "sh", "-c", "echo RAN"}, []string{"ASTRID_SANDBOX_BACKEND=landlock"}, false},
+				} {
+					e.vars = c.vars
+					r := simRun(t, e, u, sim, c.args...)
+					out := r.stdout + r.stderr
+					if c.ran {
+						if r.code != 0 || !strings.Contains(r.stdout, "RAN") || strings.Count(r.stderr, say) != 1 {
+							t.Errorf("%q %v: exit %d, want RAN and one line saying so:\n%s", c.args, c.vars, r.code, out)
+						}
+						continue
+					}
+					if r.code != 125 || strings.Contains(out, "RAN") || strings.Contains(out, say) || !strings.Contains(out, "or use the reduced backend") {
+						t.Errorf("%q %v: exit %d, want 125, nothing run, and the reduced backend named as a fix:\n%s", c.args, c.vars, r.code, out)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestReducedOldDocker: under an older Docker profile, which refuses the
+// landlock_* calls with EPERM, the reduced backend is unavailable (125,
+// its reason), and the diagnosis of bwrap's failure does not offer it.
+func TestReducedOldDocker(t *testing.T) {
+	requireBwrap(t)
+	e := newEnv(t)
+	u := callers(t)[0]
+	prog := u.own(t, e)
+	for _, c := range []struct {
+		args []string
+		want string
+		not  string
+	}{
+		{[]string{"run", "--backend", "landlock", "--", "true"}, "a seccomp filter refuses its system calls", "reduced sandbox"},
+		{[]string{"run", "--", "true"}, "cause: this container's seccomp filter", "or use the reduced backend"},
+	} {
+		cmd := exec.Command(nousernsLauncher(t), append([]string{"-env", "docker", "-old-docker", "--", prog}, c.args...)...)
+		cmd.Dir, cmd.Env = e.ws, e.environ()
+		out, err := cmd.CombinedOutput()
+		if err == nil || cmd.ProcessState.ExitCode() != 125 || !strings.Contains(string(out), c.want) || strings.Contains(string(out), c.not) {
+			t.Errorf("%q: %v, want 125, %q and not %q:\n%s", c.args, err, c.want, c.not, out)
+		}
+	}
+}

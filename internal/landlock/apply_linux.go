@@ -48,20 +48,40 @@ func ABI() int { return abi() }
 // and sets its no_new_privs, which an unprivileged thread needs for it.
 // Both hold for the thread and every process it starts from now on; the
 // caller locks the thread to its goroutine first and never unlocks it.
-// A rule on a path that is gone is skipped unless it is a Must rule;
-// one on a path that is now a symlink is skipped (a symlink's target
-// decides); a directory's rights on what is now a file are cut to a
-// file's.
+// A rule on a path that is gone, or that this thread may not reach, is
+// skipped unless it is a Must rule; one on a path that is now a symlink
+// is skipped (a symlink's target decides); a directory's rights on what
+// is now a file are cut to a file's.
 func (rs *Ruleset) Apply() error {
-	ruleset, err := rs.build()
+	p, err := rs.Prepare()
 	if err != nil {
 		return err
 	}
-	defer unix.Close(ruleset)
+	return p.Restrict()
+}
+
+// Prepared is a ruleset made and filled, not yet enforced: what a thread
+// opens with its privileges before it drops them.
+type Prepared struct{ fd int }
+
+// Prepare makes the ruleset and adds its rules (opening every path), so
+// that the thread can then drop what it may open and Restrict.
+func (rs *Ruleset) Prepare() (*Prepared, error) {
+	fd, err := rs.build()
+	if err != nil {
+		return nil, err
+	}
+	return &Prepared{fd: fd}, nil
+}
+
+// Restrict sets no_new_privs and enforces the ruleset on the calling
+// thread, then closes it.
+func (p *Prepared) Restrict() error {
+	defer unix.Close(p.fd)
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("landlock: no_new_privs: %w", err)
 	}
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); errno != 0 {
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(p.fd), 0, 0); errno != 0 {
 		return fmt.Errorf("landlock: restrict self: %w", errno)
 	}
 	return nil
@@ -103,7 +123,7 @@ func (rs *Ruleset) build() (int, error) {
 func addPath(ruleset int, r Rule, handled AccessFS) error {
 	fd, err := unix.Open(r.Path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
-		if !r.Must && (errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)) {
+		if !r.Must && (errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EACCES)) {
 			return nil
 		}
 		return fmt.Errorf("landlock: add rule for %s: %w", r.Path, err)

@@ -9,11 +9,13 @@ import (
 // OS is the FS of this machine.
 type OS struct{}
 
-// Lstat is os.Lstat's kind; a missing path (or a parent that is not a
-// directory) is KindMissing.
+// Lstat is os.Lstat's kind; a missing path, one below a file, or one
+// this process may not look up (a directory it cannot search) is
+// KindMissing: the ruleset grants nothing there, and a process of the
+// same user, or of a lesser one, cannot reach it either.
 func (OS) Lstat(path string) (Kind, error) {
 	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+	if errors.Is(err, fs.ErrNotExist) || isNotDir(err) || errors.Is(err, fs.ErrPermission) {
 		return KindMissing, nil
 	}
 	if err != nil {
@@ -22,9 +24,13 @@ func (OS) Lstat(path string) (Kind, error) {
 	return kindOf(fi.Mode()), nil
 }
 
-// ReadDir lists dir with the kinds its entries' types give.
+// ReadDir lists dir with the kinds its entries' types give. A directory
+// this process may not list has no entries to grant.
 func (OS) ReadDir(dir string) ([]Entry, error) {
 	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrPermission) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
