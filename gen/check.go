@@ -31,7 +31,7 @@ func Check(t *Table) error {
 			checkLimits(&c, p, platformIDs, ids)
 			checkWatch(&c, p, platformIDs, ids)
 			checkDiagnose(&c, p, platformIDs, ids)
-			checkLandlock(&c, p, platformIDs, ids)
+			checkLandlock(&c, p, &t.Common, platformIDs, ids)
 			checkRemountOrder(&c, p)
 		} else {
 			checkDarwinOrder(&c, p)

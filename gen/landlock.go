@@ -61,7 +61,12 @@ type LandlockEntry struct {
 	Default bool
 	// Does: a step of the helper (landlockDoes).
 	Does string
-	Why  string
+	// Redirect and Env: the redact row whose file's copy the helper
+	// writes to the run's TMPDIR, and the variable that points the tool
+	// at it.
+	Redirect string
+	Env      string
+	Why      string
 }
 
 // Kind is the row's kind key.
@@ -85,6 +90,8 @@ func (e LandlockEntry) Kind() string {
 		return "protect"
 	case e.Does != "":
 		return "does"
+	case e.Redirect != "":
+		return "redirect"
 	}
 	return ""
 }
@@ -129,6 +136,8 @@ func (e LandlockEntry) What() string {
 		return s
 	case "does":
 		return landlockDoes[e.Does]
+	case "redirect":
+		return "the copy of " + e.Redirect + "'s file, in the run's TMPDIR, named by " + e.Env
 	}
 	return ""
 }
@@ -214,7 +223,7 @@ var (
 // kind's.
 var landlockKeys = []string{"id", "why", "handles", "grant", "for", "paths", "network", "handles-net", "connect",
 	"scopes", "refuse-socket", "keep-types", "keep-protocols", "refuse-syscall", "refuse-clone", "errno",
-	"protect", "default", "does"}
+	"protect", "default", "does", "redirect", "env"}
 
 // landlockSection reads the linux table's landlock section.
 func (l *loader) landlockSection(n *yaml.Node) []LandlockEntry {
@@ -279,19 +288,23 @@ func (l *loader) landlockSection(n *yaml.Node) []LandlockEntry {
 				en.Default = v.Value == "true"
 			case "does":
 				en.Does, _ = l.str(v, en.ID, key)
+			case "redirect":
+				en.Redirect, _ = l.str(v, en.ID, key)
+			case "env":
+				en.Env, _ = l.str(v, en.ID, key)
 			}
 		})
 		if lookup(e, "why") == nil {
 			l.at(en.Pos, en.ID, "landlock: missing key why (want the reason a reviewer reads)")
 		}
 		kinds := 0
-		for _, k := range []string{"handles", "grant", "network", "scopes", "refuse-socket", "refuse-syscall", "refuse-clone", "protect", "does"} {
+		for _, k := range []string{"handles", "grant", "network", "scopes", "refuse-socket", "refuse-syscall", "refuse-clone", "protect", "does", "redirect"} {
 			if lookup(e, k) != nil {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			l.at(en.Pos, en.ID, "landlock: a row is of one kind (want exactly one of handles, grant, network, scopes, refuse-socket, refuse-syscall, refuse-clone, protect, does)")
+			l.at(en.Pos, en.ID, "landlock: a row is of one kind (want exactly one of handles, grant, network, scopes, refuse-socket, refuse-syscall, refuse-clone, protect, does, redirect)")
 		}
 		out = append(out, en)
 	}

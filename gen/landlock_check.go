@@ -16,11 +16,12 @@ var landlockKindKeys = map[string][]string{
 	"refuse-syscall": {"errno"},
 	"refuse-clone":   {"errno"},
 	"protect":        {"default"},
+	"redirect":       {"env"},
 }
 
 // checkLandlock checks the landlock section and the landlock column of
 // every other row of the linux table.
-func checkLandlock(c *errs, p *Platform, local, global map[string]Pos) {
+func checkLandlock(c *errs, p *Platform, cm *Common, local, global map[string]Pos) {
 	checkBackendCols(c, p)
 	if p.Landlock == nil {
 		return
@@ -51,7 +52,7 @@ func checkLandlock(c *errs, p *Platform, local, global map[string]Pos) {
 		}
 		checkWhy(c, e.Pos, e.ID, e.Why)
 		kind := e.Kind()
-		for _, key := range []string{"for", "paths", "handles-net", "connect", "keep-types", "keep-protocols", "errno", "default"} {
+		for _, key := range []string{"for", "paths", "handles-net", "connect", "keep-types", "keep-protocols", "errno", "default", "env"} {
 			if landlockHas(e, key) && !slices.Contains(landlockKindKeys[kind], key) {
 				c.at(e.Pos, e.ID, "%s: not a key of a %s row", key, kind)
 			}
@@ -147,6 +148,19 @@ func checkLandlock(c *errs, p *Platform, local, global map[string]Pos) {
 			if e.Default {
 				defaults++
 			}
+		case "redirect":
+			known := false
+			for _, r := range cm.Redact {
+				known = known || r.ID == e.Redirect
+			}
+			if !known {
+				c.at(e.Pos, e.ID, "redirect: %q is not a row of the redact section", e.Redirect)
+			} else {
+				once(e, "redirect "+e.Redirect)
+			}
+			if !envName.MatchString(e.Env) {
+				c.at(e.Pos, e.ID, "env %q is not an environment variable name (want [A-Z_][A-Z0-9_]*)", e.Env)
+			}
 		case "does":
 			if _, ok := landlockDoes[e.Does]; !ok {
 				c.at(e.Pos, e.ID, "does: %q is not a step of the helper (want one of %s)", e.Does, strings.Join(keysOf(landlockDoes), ", "))
@@ -182,6 +196,8 @@ func landlockHas(e LandlockEntry, key string) bool {
 		return e.Errno != ""
 	case "default":
 		return e.Default
+	case "env":
+		return e.Env != ""
 	}
 	return false
 }

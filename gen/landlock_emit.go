@@ -83,6 +83,13 @@ func emitLandlock(f *jen.File, p *Platform) {
 		jen.Id("flags").Uint32(),
 		jen.Id("errno").Uint32(),
 	)
+	f.Comment("landlockRedirect is one redirect row: the redact row whose file's")
+	f.Comment("copy the helper writes to the run's TMPDIR, and the variable naming it.")
+	f.Type().Id("landlockRedirect").Struct(
+		jen.Id("rule").String(),
+		jen.Id("redact").String(),
+		jen.Id("env").String(),
+	)
 	f.Comment("backendColRow is one row's landlock column: how the reduced backend")
 	f.Comment("keeps the row's guarantee (kept, weaker or lost) and why.")
 	f.Type().Id("backendColRow").Struct(
@@ -94,7 +101,7 @@ func emitLandlock(f *jen.File, p *Platform) {
 	var handled uint64
 	var scoped uint64
 	var scopeRule, protectDefault string
-	var grants, nets, seccomp []jen.Code
+	var grants, nets, seccomp, redirects []jen.Code
 	protects := jen.Dict{}
 	does := jen.Dict{}
 	for _, e := range p.Landlock {
@@ -160,6 +167,8 @@ func emitLandlock(f *jen.File, p *Platform) {
 			}
 		case "does":
 			does[jen.Lit(e.Does)] = jen.Lit(e.ID)
+		case "redirect":
+			redirects = append(redirects, jen.Line().Values(jen.Id("rule").Op(":").Lit(e.ID), jen.Id("redact").Op(":").Lit(e.Redirect), jen.Id("env").Op(":").Lit(e.Env)))
 		}
 	}
 	f.Comment("landlockHandled are the file system rights the ruleset restricts.")
@@ -175,6 +184,8 @@ func emitLandlock(f *jen.File, p *Platform) {
 	f.Var().Id("landlockNetRows").Op("=").Index(jen.Op("...")).Id("landlockNetRow").Values(append(nets, jen.Line())...)
 	f.Comment("landlockSeccompRows are the refuse rows, in table order.")
 	f.Var().Id("landlockSeccompRows").Op("=").Index(jen.Op("...")).Id("landlockSeccompRow").Values(append(seccomp, jen.Line())...)
+	f.Comment("landlockRedirects are the redirect rows, in table order.")
+	f.Var().Id("landlockRedirects").Op("=").Index(jen.Op("...")).Id("landlockRedirect").Values(append(redirects, jen.Line())...)
 	f.Comment("landlockProtectRows name each protect mode's row.")
 	f.Var().Id("landlockProtectRows").Op("=").Map(jen.String()).String().Values(protects)
 	f.Comment("landlockDoesRows name the row of each step of the helper.")

@@ -14,20 +14,30 @@ import (
 // and terminals. The grants only add rights below paths that already have
 // fewer, so the helper's additions need no new plan.
 
+// landlockDropRows are landlock rows a test's control leaves out of the
+// ruleset and the second filter; empty otherwise.
+var landlockDropRows = map[string]bool{}
+
 // landlockSpec is the ruleset's input for plan p in network mode mode.
 // The protected paths are granted read-only only in protect mode
 // read-only; detection needs no grant.
 func landlockSpec(p *plan, mode NetworkMode, protectReadOnly bool) landlock.Spec {
 	spec := landlock.Spec{Handled: landlock.AccessFS(landlockHandled), Scoped: landlock.Scope(landlockScoped)}
+	if landlockDropRows[landlockScopeRule] {
+		spec.Scoped = 0
+	}
 	if mode == NetworkHost && p.net.HostAbstract {
 		spec.Scoped &^= landlock.ScopeAbstractUnix
 	}
 	for _, r := range landlockNetRows {
-		if r.mode == mode {
+		if r.mode == mode && !landlockDropRows[r.rule] {
 			spec.HandledNet = landlock.AccessNet(r.handled)
 		}
 	}
 	for _, g := range landlockGrants {
+		if landlockDropRows[g.rule] {
+			continue
+		}
 		a := landlock.AccessFS(g.rights)
 		add := func(path string, must bool) {
 			spec.Grants = append(spec.Grants, landlock.Grant{Path: path, Access: a, Must: must})

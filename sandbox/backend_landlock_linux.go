@@ -81,6 +81,7 @@ type llHelper struct {
 	nproc     uint64
 	detect    bool
 	protected []pathFact
+	redirects [][2]string // variable, contents
 }
 
 func (h *llHelper) parse(args []string, extra []*os.File) (rest []string, err error) {
@@ -116,6 +117,16 @@ func (h *llHelper) parse(args []string, extra []*os.File) (rest []string, err er
 				return nil, fmt.Errorf("bad argument %q: not a filter", w)
 			}
 			h.filters = append(h.filters, data)
+		case strings.HasPrefix(w, llWordRedirect):
+			env, fd, ok := strings.Cut(strings.TrimPrefix(w, llWordRedirect), ":")
+			if !ok || env == "" {
+				return nil, fmt.Errorf("bad argument %q", w)
+			}
+			data, err := take(w, fd)
+			if err != nil {
+				return nil, err
+			}
+			h.redirects = append(h.redirects, [2]string{env, string(data)})
 		case strings.HasPrefix(w, llWordNetwork):
 			switch strings.TrimPrefix(w, llWordNetwork) {
 			case NetworkProxy.String():
@@ -212,6 +223,14 @@ func runLandlockHelper(args []string) int {
 		rs.Rules = append(rs.Rules, landlock.Rule{Path: tmpdir, Access: a & rs.HandledFS, Dir: true, Must: true})
 	}
 	env = llSetEnv(env, "TMPDIR="+tmpdir, "TMP="+tmpdir, "TEMP="+tmpdir)
+	// The redacted copies a tool is pointed at (landlock-redirect-*).
+	for i, r := range h.redirects {
+		p := filepath.Join(tmpdir, "sandtable-redacted-"+strconv.Itoa(i))
+		if err := os.WriteFile(p, []byte(r[1]), 0o600); err != nil {
+			return fail("redacted copy for %s: %v", r[0], err)
+		}
+		env = llSetEnv(env, r[0]+"="+p)
+	}
 
 	// The terminals among the standard streams (landlock-terminals).
 	if a, _ := landlockGrantFor(llTerminals); a != 0 {

@@ -3,6 +3,10 @@
 package sandbox
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 
 	"github.com/sandtable/sandtable/internal/landlock"
@@ -26,9 +30,36 @@ const (
 	llWordWorkspace = "workspace=" // the command's working directory
 	llWordRoot      = "root="      // a writable root, for the protected paths' watch
 	llWordInteract  = "interactive"
-	llWordNproc     = "nproc=" // RLIMIT_NPROC for the command
-	llWordDetect    = "detect" // protect the protected= paths by detection
+	llWordNproc     = "nproc="    // RLIMIT_NPROC for the command
+	llWordDetect    = "detect"    // protect the protected= paths by detection
+	llWordRedirect  = "redirect=" // ENV:FD: a redacted copy for the run's TMPDIR
 )
+
+// redirectedCopy is the redacted copy p holds of the file of redact row
+// id, found at the path the row names under $HOME (or its variable's),
+// resolved as the plan resolved it.
+func redirectedCopy(p *plan, id string) ([]byte, bool) {
+	for _, rf := range redactFiles {
+		if rf.id != id {
+			continue
+		}
+		home, _ := os.UserHomeDir()
+		path := redactPath(rf, home)
+		if path == "" {
+			return nil, false
+		}
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, false
+		}
+		for i, f := range p.redacted {
+			if f.path == real && i < len(p.redactData) && p.redactData[i] != nil {
+				return p.redactData[i], true
+			}
+		}
+	}
+	return nil, false
+}
 
 // landlockRefuse is the configuration the reduced backend cannot enforce:
 // one error naming what and the row that says so.
@@ -83,9 +114,18 @@ func landlockPrefix(cfg Config, p *plan, check hostCheck, asIs bool) (Wrap, erro
 		w.Files = append(w.Files, WrapFile{Data: data})
 	}
 	add(llWordRuleset, rs.Marshal())
-	for _, f := range [][]byte{nativeSeccomp(), landlockSeccomp()} {
+	second := landlockSeccomp()
+	if len(landlockDropRows) > 0 {
+		second = landlockFilter(runtime.GOARCH, slices.DeleteFunc(slices.Clone(landlockSeccompRows[:]), func(r landlockSeccompRow) bool { return landlockDropRows[r.rule] }))
+	}
+	for _, f := range [][]byte{nativeSeccomp(), second} {
 		if f != nil {
 			add(llWordSeccomp, f)
+		}
+	}
+	for _, r := range landlockRedirects {
+		if data, ok := redirectedCopy(p, r.redact); ok {
+			add(llWordRedirect+r.env+":", data)
 		}
 	}
 	args = append(args, llWordNetwork+mode.String(), llWordWorkspace+p.workspace)

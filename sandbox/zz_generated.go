@@ -5357,6 +5357,14 @@ type landlockSeccompRow struct {
 	errno         uint32
 }
 
+// landlockRedirect is one redirect row: the redact row whose file's
+// copy the helper writes to the run's TMPDIR, and the variable naming it.
+type landlockRedirect struct {
+	rule   string
+	redact string
+	env    string
+}
+
 // backendColRow is one row's landlock column: how the reduced backend
 // keeps the row's guarantee (kept, weaker or lost) and why.
 type backendColRow struct {
@@ -5428,6 +5436,14 @@ var landlockSeccompRows = [...]landlockSeccompRow{
 	{rule: "landlock-refuse-clone3", kind: llRefuseSyscall, nr: [4]uint32{435, 435, 435, 435}, errno: 38},
 }
 
+// landlockRedirects are the redirect rows, in table order.
+var landlockRedirects = [...]landlockRedirect{
+	{rule: "landlock-redirect-gitconfig", redact: "redact-gitconfig", env: "GIT_CONFIG_GLOBAL"},
+	{rule: "landlock-redirect-npmrc", redact: "redact-npmrc", env: "NPM_CONFIG_USERCONFIG"},
+	{rule: "landlock-redirect-pip-conf", redact: "redact-pip-conf", env: "PIP_CONFIG_FILE"},
+	{rule: "landlock-redirect-wgetrc", redact: "redact-wgetrc", env: "WGETRC"},
+}
+
 // landlockProtectRows name each protect mode's row.
 var landlockProtectRows = map[string]string{
 	"detect":    "landlock-protect-detect",
@@ -5459,7 +5475,7 @@ var backendColumn = [...]backendColRow{
 	{rule: "cache-bind", enforce: "kept", why: "landlock-cache."},
 	{rule: "protect-path", enforce: "weaker", why: "Detection instead of a read-only mount (landlock-protect-detect, the default): the path is writable during the run, watched, hashed and compared after it; a change kills the run and is restored, and the run fails (the helper's status 125, its reason on stderr). Between a write and the kill, a host process (the user's git) could read what was written."},
 	{rule: "protect-placeholder", enforce: "weaker", why: "No placeholder: a missing protected path can be created during the run; the helper removes it when the command ends, or kills the run as soon as it appears (landlock-protect-detect)."},
-	{rule: "redact-file", enforce: "weaker", why: "No copy can be shown at the file's path: a redacted file is hidden whole (landlock-redacted), so a tool that reads it loses its other settings too."},
+	{rule: "redact-file", enforce: "weaker", why: "No copy can be shown at the file's path: a redacted file is hidden whole (landlock-redacted); for git, npm, pip and wget the copy without the secrets is written to the run's TMPDIR and the tool's variable names it (landlock-redirect-*), others lose the file's other settings too."},
 	{rule: "hide-dir", enforce: "weaker", why: "Its contents are unreadable through any path (landlock-hide: read on each sibling of each hidden path's ancestors, nothing under it), including files made in it later; its name, its entries' names and their metadata (stat) remain visible. One inside a writable root leaves that root's top level, and each directory down to it, without new entries."},
 	{rule: "hide-file", enforce: "weaker", why: "Unreadable through any path (landlock-hide), but its name and metadata stay visible, and where its directory is writable it can be removed."},
 	{rule: "hide-host-socket", enforce: "kept", why: "No unix socket can be made at all (landlock-refuse-unix-socket), so no named socket, the host's or one in the workspace, can be connected to; socketpair stays."},

@@ -195,3 +195,49 @@ func TestReducedOldDocker(t *testing.T) {
 		}
 	}
 }
+
+// TestReducedToolsSimulated: under --backend landlock, in both
+// simulations, as root and as the unprivileged user, npm install (a
+// package from the registry, through the proxy), go build and git commit
+// work, and leave what they make in the workspace. It fetches from the npm
+// registry: not in -short, and a skip when the registry is not reachable.
+func TestReducedToolsSimulated(t *testing.T) {
+	requireBwrap(t)
+	if testing.Short() {
+		t.Skip("fetches from the npm registry; not in -short")
+	}
+	for _, tool := range []string{"npm", "go", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s: %v", tool, err)
+		}
+	}
+	script := `set -e
+printf 'package main\nimport "fmt"\nfunc main() { fmt.Println("BUILT-AND-RAN") }\n' > main.go
+printf 'module example.com/t\ngo 1.22\n' > go.mod
+go build -o app . && ./app
+npm install --no-audit --no-fund --no-update-notifier is-number@7.0.0 >npm.log 2>&1 || { tail -5 npm.log; echo NPM-FAILED; }
+git init -q . && git add main.go go.mod && git -c user.email=t@example.com -c user.name=t commit -qm init && git log --oneline | grep -q init && echo COMMITTED`
+	for _, sim := range []string{testkit.SimDocker, testkit.SimHardened} {
+		for _, u := range callers(t) {
+			t.Run(sim+"/"+u.label, func(t *testing.T) {
+				e := newEnv(t)
+				r := simRun(t, e, u, sim, "run", "--backend", "landlock", "--", "bash", "-c", script)
+				out := r.stdout + r.stderr
+				if strings.Contains(out, "NPM-FAILED") && strings.Contains(out, "ENOTFOUND") {
+					t.Skipf("the npm registry is not reachable: %s", out)
+				}
+				for _, want := range []string{"BUILT-AND-RAN", "COMMITTED"} {
+					if r.code != 0 || !strings.Contains(out, want) {
+						t.Errorf("exit %d, lacks %s:\n%s", r.code, want, out)
+					}
+				}
+				if strings.Contains(out, "NPM-FAILED") {
+					t.Errorf("npm install failed:\n%s", out)
+				}
+				if _, err := os.Stat(filepath.Join(e.ws, "node_modules", "is-number", "package.json")); err != nil {
+					t.Errorf("npm install left no package: %v", err)
+				}
+			})
+		}
+	}
+}
