@@ -31,6 +31,8 @@ func Check(t *Table) error {
 			checkTarget(&c, p)
 			checkLimits(&c, p, platformIDs, ids)
 			checkWatch(&c, p, platformIDs, ids)
+			checkDiagnose(&c, p, platformIDs, ids)
+			checkLandlock(&c, p, &t.Common, platformIDs, ids)
 			checkRemountOrder(&c, p)
 		} else {
 			checkDarwinOrder(&c, p)
@@ -127,6 +129,7 @@ func checkCommon(c *errs, cm *Common, ids map[string]Pos) {
 	checkNetDefault(c, cm, local, ids)
 	checkProxyAuth(c, cm, local, ids)
 	checkGitSearch(c, cm, local, ids)
+	checkBackend(c, cm)
 }
 
 func checkWhy(c *errs, pos Pos, id, why string) {

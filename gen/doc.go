@@ -55,6 +55,8 @@ func Doc(t *Table) ([]byte, error) {
 
 	limitsDoc(&b, t.Linux)
 	docWatch(&b, t.Linux)
+	docDiagnose(&b, t.Linux)
+	docLandlock(&b, t.Linux)
 
 	b.WriteString("\n## macOS rules\n\n")
 	b.WriteString("The SBPL profile passed to `" + t.Darwin.Program + " -p`, in table order. Where\n")
@@ -106,6 +108,7 @@ func Doc(t *Table) ([]byte, error) {
 	docNetDefault(&b, &t.Common)
 	docProxyAuth(&b, &t.Common)
 	docGitSearch(&b, &t.Common)
+	docBackend(&b, &t.Common)
 	return b.Bytes(), nil
 }
 

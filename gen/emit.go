@@ -17,6 +17,7 @@ func Emit(t *Table) ([]byte, error) {
 	f := jen.NewFile("sandbox")
 	f.HeaderComment(Header)
 	emitCommon(f, &t.Common)
+	emitBackend(f, &t.Common)
 	emitStdio(f, &t.Common)
 	emitProtect(f, t.Common.Protect)
 	emitCaches(f, &t.Common)
@@ -33,6 +34,8 @@ func Emit(t *Table) ([]byte, error) {
 	emitSeccomp(f, t.Linux)
 	emitWatch(f, t.Linux)
 	emitLimits(f, t.Linux)
+	emitDiagnose(f, t.Linux)
+	emitLandlock(f, t.Linux)
 	emitDarwin(f, t.Darwin)
 	emitDarwinArgs(f, t.Darwin)
 	var buf bytes.Buffer
@@ -204,7 +207,12 @@ func emitRuleTable(f *jen.File, t *Table) {
 			g.Add(row(e.Pos, e.ID, "any", "", e.Check, "refuse: "+strings.Join(e.Inputs, ", "), "", e.Why))
 		}
 		for _, e := range t.Common.ProxyAuth {
-			g.Add(row(e.Pos, e.ID, e.Platform, "", "network proxy", "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))
+			platform, when := e.Platform, "network proxy"
+			if platform == "landlock" {
+				// Linux's reduced backend.
+				platform, when = "linux", "network proxy, backend landlock"
+			}
+			g.Add(row(e.Pos, e.ID, platform, "", when, "ask the proxy's clients for user "+e.User+" and the spawn's token", "", e.Why))
 		}
 		for _, e := range t.Common.GitSearch {
 			g.Add(row(e.Pos, e.ID, "any", "", "", "search for repositories below each writable root: "+e.What(), "", e.Why))

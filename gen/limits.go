@@ -27,6 +27,7 @@ type LimitEntry struct {
 	// limits applied at run time; an explicit Config value always refuses.
 	Unenforceable string
 	Why           string
+	Landlock      *BackendCol
 }
 
 // What is the entry's default as a reviewer reads it.
@@ -128,8 +129,10 @@ func (l *loader) limits(n *yaml.Node) []LimitEntry {
 			en.ID, _ = l.str(v, "", "limits: id")
 		}
 		share := ""
-		l.keys(e, en.ID, []string{"id", "limit", "default", "ram-share", "unenforceable", "why"}, func(key string, k, v *yaml.Node) {
+		l.keys(e, en.ID, []string{"id", "limit", "default", "ram-share", "unenforceable", "why", "landlock"}, func(key string, k, v *yaml.Node) {
 			switch key {
+			case "landlock":
+				en.Landlock = l.backendCol(v, en.ID)
 			case "limit":
 				en.Limit, _ = l.str(v, en.ID, "limit")
 			case "default":

@@ -222,12 +222,15 @@ func (l *loader) strs(n *yaml.Node, rule, what string) []string {
 }
 
 func (l *loader) common(root *yaml.Node, c *Common) {
-	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "proxy-refuse", "refuse", "network-default", "strip-env-values", "proxy-auth", "git-search"}, func(key string, k, v *yaml.Node) {
+	l.keys(root, "", []string{"schema", "platform", "policy", "strip-env", "keep-env", "default-hidden", "stdio", "protect", "caches", "redact", "offline-env", "proxy-refuse", "refuse", "network-default", "strip-env-values", "proxy-auth", "git-search", "backend"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "protect":
 			c.Protect = l.protect(v)
 		case "policy":
 			l.policy(v, &c.Policy)
+		case "backend":
+			c.Backend = &Policy{}
+			l.backend(v, c.Backend)
 		case "strip-env":
 			c.StripEnv = l.envEntries(v, "strip-env")
 		case "keep-env":
@@ -359,7 +362,7 @@ func (l *loader) entries(n *yaml.Node, what, valueKey string) []Entry {
 }
 
 var (
-	linuxRuleKeys  = []string{"id", "why", "when", "for", "group", "args", "reviewed"}
+	linuxRuleKeys  = []string{"id", "why", "when", "for", "group", "args", "reviewed", "landlock"}
 	darwinRuleKeys = []string{"id", "why", "when", "for", "version", "allow", "deny", "filters", "reviewed", "args"}
 )
 
@@ -367,7 +370,7 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 	p := &Platform{Pos: l.pos(root), Name: name}
 	allowed := []string{"schema", "platform", "program", "rules"}
 	if name == "linux" {
-		allowed = append(allowed, "seccomp", "limits", "watch")
+		allowed = append(allowed, "seccomp", "limits", "watch", "diagnose", "landlock")
 	}
 	l.keys(root, "", allowed, func(key string, k, v *yaml.Node) {
 		switch key {
@@ -377,6 +380,13 @@ func (l *loader) platform(root *yaml.Node, name string) *Platform {
 			p.Limits = l.limits(v)
 		case "watch":
 			p.Watch = l.watch(v)
+		case "diagnose":
+			p.Diagnose = l.diagnose(v)
+		case "landlock":
+			p.Landlock = l.landlockSection(v)
+			if p.Landlock == nil {
+				p.Landlock = []LandlockEntry{}
+			}
 		case "program":
 			p.Program, _ = l.str(v, "", "program")
 		case "rules":
@@ -414,8 +424,10 @@ func (l *loader) seccomp(n *yaml.Node) []SeccompEntry {
 		if v := lookup(e, "id"); v != nil {
 			en.ID, _ = l.str(v, "", "seccomp: id")
 		}
-		l.keys(e, en.ID, []string{"id", "syscall", "ioctl", "setid-mode", "keep-families", "errno", "why"}, func(key string, k, v *yaml.Node) {
+		l.keys(e, en.ID, []string{"id", "syscall", "ioctl", "setid-mode", "keep-families", "errno", "why", "landlock"}, func(key string, k, v *yaml.Node) {
 			switch key {
+			case "landlock":
+				en.Landlock = l.backendCol(v, en.ID)
 			case "syscall":
 				en.Syscall, _ = l.str(v, en.ID, "syscall")
 			case "ioctl":
@@ -465,6 +477,8 @@ func (l *loader) rule(n *yaml.Node, platform string) *Rule {
 	}
 	l.keys(n, r.ID, allowed, func(key string, k, v *yaml.Node) {
 		switch key {
+		case "landlock":
+			r.Landlock = l.backendCol(v, r.ID)
 		case "why":
 			r.Why, _ = l.str(v, r.ID, "why")
 		case "reviewed":

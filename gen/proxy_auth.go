@@ -33,7 +33,7 @@ const proxyAuthMaxSeconds = 30
 
 var proxyAuthWant = map[string]string{
 	"id":           "a unique kebab-case id",
-	"platform":     "linux or darwin",
+	"platform":     "linux, darwin or landlock",
 	"user":         "the user name clients present with the token",
 	"pending":      "a whole number of connections, 1-1024",
 	"auth-timeout": "whole seconds, 1s-30s",
@@ -101,8 +101,8 @@ func checkProxyAuth(c *errs, cm *Common, local, ids map[string]Pos) {
 	for _, e := range cm.ProxyAuth {
 		checkID(c, e.Pos, e.ID, local, ids)
 		checkWhy(c, e.Pos, e.ID, e.Why)
-		if e.Platform != "" && e.Platform != "linux" && e.Platform != "darwin" {
-			c.at(e.Pos, e.ID, "platform %q (want linux or darwin)", e.Platform)
+		if e.Platform != "" && e.Platform != "linux" && e.Platform != "darwin" && e.Platform != "landlock" {
+			c.at(e.Pos, e.ID, "platform %q (want linux, darwin or landlock, Linux's reduced backend)", e.Platform)
 		} else if prev, dup := seen[e.Platform]; dup && e.Platform != "" {
 			c.at(e.Pos, e.ID, "platform %s already has a proxy-auth row at %s (want one row per platform)", e.Platform, prev)
 		}

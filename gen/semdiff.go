@@ -18,8 +18,11 @@ func SemDiff(old, new *Table) []string {
 	out = append(out, seccompDiff(old.Linux, new.Linux)...)
 	out = append(out, limitsDiff(old.Linux, new.Linux)...)
 	out = append(out, watchDiff(old.Linux, new.Linux)...)
+	out = append(out, diagnoseDiff(old.Linux, new.Linux)...)
+	out = append(out, landlockDiff(old.Linux, new.Linux)...)
 	out = append(out, platformDiff("darwin", old.Darwin, new.Darwin)...)
 	out = append(out, commonDiff(&old.Common, &new.Common)...)
+	out = append(out, backendDiff(&old.Common, &new.Common)...)
 	return append(out, stdioDiff(&old.Common, &new.Common)...)
 }
 

@@ -24,7 +24,9 @@ type Table struct {
 
 // Common is what both platforms share (rules/common.yaml).
 type Common struct {
-	Policy   Policy
+	Policy Policy
+	// Backend is the backend section; nil when the table has none.
+	Backend  *Policy
 	StripEnv []Entry // Value is the variable's name or pattern (see env.go)
 	// StripEnvValues strip a variable by its value; see env_values.go.
 	StripEnvValues []ValueEntry
@@ -77,6 +79,11 @@ type Platform struct {
 	Limits []LimitEntry
 	// Watch is what NewCmd watches on the host during a run (linux only).
 	Watch []WatchEntry
+	// Diagnose is why the sandbox cannot start, and the fixes (linux only).
+	Diagnose []DiagnoseEntry
+	// Landlock is what the reduced backend does instead of the program
+	// (linux only; landlock.go). Nil without a landlock section.
+	Landlock []LandlockEntry
 }
 
 // SeccompEntry is one row of the linux table's seccomp section: a system
@@ -97,6 +104,8 @@ type SeccompEntry struct {
 	Errno    string
 	ErrnoPos Pos
 	Why      string
+	// Landlock is the reduced backend's column (landlock.go).
+	Landlock *BackendCol
 }
 
 // What is the entry as a reviewer reads it.
@@ -169,6 +178,8 @@ type Rule struct {
 	ID       string
 	Why      string
 	Reviewed string
+	// Landlock is the reduced backend's column (linux only; landlock.go).
+	Landlock *BackendCol
 	When     []Cond
 	WhenPos  Pos
 	For      string

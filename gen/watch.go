@@ -21,6 +21,7 @@ type WatchEntry struct {
 	// sandbox may take before the run is killed instead; 0 on other rows.
 	StopSeconds int
 	Why         string
+	Landlock    *BackendCol
 }
 
 // watchFor maps a watch row's `for` to the sandbox constant.
@@ -62,8 +63,10 @@ func (l *loader) watch(n *yaml.Node) []WatchEntry {
 		if v := lookup(e, "id"); v != nil {
 			en.ID, _ = l.str(v, "", "watch: id")
 		}
-		l.keys(e, en.ID, []string{"id", "for", "stop-timeout", "why"}, func(key string, k, v *yaml.Node) {
+		l.keys(e, en.ID, []string{"id", "for", "stop-timeout", "why", "landlock"}, func(key string, k, v *yaml.Node) {
 			switch key {
+			case "landlock":
+				en.Landlock = l.backendCol(v, en.ID)
 			case "for":
 				en.For, _ = l.str(v, en.ID, "for")
 			case "why":

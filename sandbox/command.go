@@ -42,6 +42,13 @@ type Wrap struct {
 	// Prefix removes it once the command has exited (NewCmd's Wait does
 	// that itself). "" elsewhere, and from PrefixFor.
 	TempDir string
+	// Backend is what the wrapper was built for: BackendBwrap (on macOS,
+	// Seatbelt), or BackendLandlock, whose Program is the landlock helper
+	// (this executable, re-executed: run it from this process, with Env);
+	// Reduced is then what that backend does not keep on this kernel
+	// (Reduced). Zero under Off.
+	Backend Backend
+	Reduced []Guarantee
 }
 
 // Prefix builds the wrapper for this machine's OS and proves, once per
@@ -64,7 +71,9 @@ func Prefix(cfg Config) (Wrap, error) {
 			removeTmpdir(w.TempDir)
 			return Wrap{}, err
 		}
-		w = wrapPrefix(w, p)
+		if w.Backend != BackendLandlock {
+			w = wrapPrefix(w, p)
+		}
 	}
 	return w, err
 }
@@ -101,9 +110,15 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, hostFacts, e
 	if goos != "linux" && goos != "darwin" {
 		return Wrap{}, nil, hostFacts{}, &unavailableError{reason: "no sandbox for GOOS " + goos, hint: optOut()}
 	}
-	prog, hf, err := hostProgramWith(goos, p, &r, check)
+	// The backend (backend_choose.go): bwrap's argv below, or the
+	// reduced backend's helper.
+	prog, hf, landlock, err := chooseBackend(goos, cfg, p, &r, check)
 	if err != nil {
 		return Wrap{}, nil, hostFacts{}, err
+	}
+	if landlock {
+		w, err := landlockPrefix(cfg, p, check, check == checkFound)
+		return w, p, hostFacts{}, err
 	}
 	if goos == "darwin" {
 		// The spawn's own listener and directory are host facts: made in
@@ -126,9 +141,9 @@ func prefix(goos string, cfg Config, check hostCheck) (Wrap, *plan, hostFacts, e
 		if p.netProxy {
 			env = append(env, proxyEnv(q)...)
 		}
-		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(q, env), TempDir: hf.tmpdir}, p, hf, nil
+		return Wrap{Program: prog, Args: darwinArgs(prof), Profile: prof, Env: tmpdirEnv(q, env), TempDir: hf.tmpdir, Backend: BackendBwrap}, p, hf, nil
 	}
-	return Wrap{Program: prog, Args: linuxArgs(p.with(hf)), Files: wrapFiles(p), Env: tableEnv(p)}, p, hf, nil
+	return Wrap{Program: prog, Args: linuxArgs(p.with(hf)), Files: wrapFiles(p), Env: tableEnv(p), Backend: BackendBwrap}, p, hf, nil
 }
 
 // Explain returns what each rule contributes for goos and cfg, from the same
@@ -179,13 +194,17 @@ func Rules() []Rule {
 // the details.
 func Command(ctx context.Context, cfg Config, name string, args ...string) (*exec.Cmd, error) {
 	s, err := command(ctx, cfg, checkWorks, name, args...)
-	if err == nil {
+	if err == nil && s.backend != BackendLandlock {
 		err = refuseRequired(s.plan, "Command returns a plain exec.Cmd, which has no moment to apply it", "use NewCmd, which applies it while bwrap holds the command")
 	}
 	if err == nil {
 		err = refuseMacProxy(built(s.plan, s.host), "Command")
 	}
-	if err == nil && s.plan != nil {
+	switch {
+	case err != nil || s.plan == nil:
+	case s.backend == BackendLandlock:
+		err = landlockCommand(s.cmd, s.plan)
+	default:
 		err = wrapCommand(s.cmd, s.plan)
 	}
 	if err != nil {
@@ -207,6 +226,8 @@ type spawn struct {
 	owned   []*os.File
 	workdir string    // the command's own working directory: the workspace
 	host    hostFacts // what the wrapper's argv was built with
+	backend Backend   // the wrapper's (Wrap.Backend)
+	reduced []Guarantee
 }
 
 // command builds the exec.Cmd that Command returns and NewCmd embeds.
@@ -250,7 +271,7 @@ func command(ctx context.Context, cfg Config, check hostCheck, name string, args
 		return spawn{}, err
 	}
 	cmd.ExtraFiles = fds
-	return spawn{cmd: cmd, plan: p, files: w.Files, owned: owned, workdir: p.workspace, host: hf}, nil
+	return spawn{cmd: cmd, plan: p, files: w.Files, owned: owned, workdir: p.workspace, host: hf, backend: w.Backend, reduced: w.Reduced}, nil
 }
 
 // openFiles opens the descriptors for one spawn of a wrapper: the shared

@@ -137,4 +137,15 @@ type Config struct {
 	// Policy says whether the sandbox is required or off; the zero value,
 	// FromEnv, leaves it to PolicyVariable (required when unset).
 	Policy Policy
+
+	// Backend chooses how Linux builds the sandbox (see Backend); the zero
+	// value, BackendFromEnv, leaves it to BackendVariable (bwrap when
+	// unset). Required never moves to the reduced backend by itself.
+	Backend Backend
+	// LandlockProtectReadOnly makes the reduced backend keep the
+	// protected paths read-only by its ruleset instead of detecting a
+	// change (the landlock-protect rows of docs/POLICY.md): then the
+	// workspace's top level, and each directory down to a protected
+	// path, take no new entries. It changes nothing under bwrap.
+	LandlockProtectReadOnly bool
 }

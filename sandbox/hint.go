@@ -31,17 +31,26 @@ func optOut() string {
 	return "or set " + PolicyVariable + "=off to run without a sandbox"
 }
 
-// installHint names the command that installs bubblewrap on the distribution
-// /etc/os-release describes. fsys is rooted at "/" (os.DirFS("/") in
-// production), so tests can feed any release file.
+// installHint is the no-bwrap diagnosis (rules/linux.yaml, diagnose):
+// its fixes with $install the command that installs bubblewrap on the
+// distribution /etc/os-release describes, then the fixes that follow
+// every cause. fsys is rooted at "/" (os.DirFS("/") in production), so
+// tests can feed any release file.
 func installHint(fsys fs.FS) string {
-	ids := osReleaseIDs(fsys)
-	for _, id := range ids {
+	install := "bubblewrap, with your distribution's package manager"
+	for _, id := range osReleaseIDs(fsys) {
 		if cmd := installCommand(id); cmd != "" {
-			return "install it: " + cmd + "; " + optOut()
+			install = cmd
+			break
 		}
 	}
-	return "install bubblewrap with your distribution's package manager; " + optOut()
+	var parts []string
+	for _, r := range diagnoseRows {
+		if r.cause == causeNoBwrap {
+			parts = append(parts, r.lines(install)...)
+		}
+	}
+	return strings.Join(append(parts, fallbackFixes()...), "; ")
 }
 
 func installCommand(id string) string {
@@ -90,44 +99,4 @@ func osReleaseIDs(fsys fs.FS) []string {
 		return like
 	}
 	return append([]string{id}, like...)
-}
-
-// usernsSysctls are the kernel switches that block unprivileged user
-// namespaces, with the value that blocks and the command that unblocks.
-var usernsSysctls = []struct {
-	file, name, blocked, fix string
-}{
-	{"proc/sys/kernel/apparmor_restrict_unprivileged_userns", "kernel.apparmor_restrict_unprivileged_userns", "1",
-		"sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"},
-	{"proc/sys/kernel/unprivileged_userns_clone", "kernel.unprivileged_userns_clone", "0",
-		"sudo sysctl -w kernel.unprivileged_userns_clone=1"},
-	{"proc/sys/user/max_user_namespaces", "user.max_user_namespaces", "0",
-		"sudo sysctl -w user.max_user_namespaces=65536"},
-}
-
-// probeHint explains a bwrap that is installed but cannot build a sandbox:
-// its own stderr first (it says what failed), then the user-namespace
-// switches that exist on this kernel and the commands that unblock the ones
-// that are blocking.
-func probeHint(fsys fs.FS, stderr string) string {
-	var parts []string
-	if s := strings.Join(strings.Fields(stderr), " "); s != "" {
-		parts = append(parts, s)
-	}
-	var fixes []string
-	for _, s := range usernsSysctls {
-		data, err := fs.ReadFile(fsys, s.file)
-		if err != nil {
-			continue
-		}
-		v := strings.TrimSpace(string(data))
-		parts = append(parts, s.name+"="+v)
-		if v == s.blocked {
-			fixes = append(fixes, s.fix)
-		}
-	}
-	if len(fixes) > 0 {
-		parts = append(parts, "fix: "+strings.Join(fixes, " && "))
-	}
-	return strings.Join(append(parts, optOut()), "; ")
 }

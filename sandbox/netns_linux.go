@@ -317,11 +317,12 @@ func (g *netGate) close() {
 }
 
 // helperStartError explains a helper that could not start: most often, no
-// unprivileged user namespaces.
+// user namespaces here, which bwrap needs in every network mode, so the
+// hint is the diagnosis's (rules/linux.yaml, diagnose), never another mode.
 func helperStartError(prog string, err error) error {
 	return &unavailableError{
-		reason: "the network helper cannot create its user and network namespace for " + prog + ": " + err.Error(),
-		hint:   "network mode proxy needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0); or choose --network off or host",
+		reason: "the network helper cannot create its user and network namespace for " + prog,
+		hint:   probeHint(os.DirFS("/"), "the namespace's clone or unshare said: "+err.Error()),
 	}
 }
 

@@ -14,12 +14,19 @@ var protectKindLetter = map[pathKind]string{kindMissing: "m", kindDir: "d", kind
 // protectWords are p's protected paths as the helper's words, and this
 // process's placeholder journal when there is one to name.
 func protectWords(p *plan) []string {
+	out := protectPathWords(p)
+	if j, err := placeholderJournal(); len(out) > 0 && err == nil && j != "" {
+		out = append(out, netWrapJournal+j)
+	}
+	return out
+}
+
+// protectPathWords are p's protected paths as the helper's words, without
+// a journal: the reduced backend's helper makes no placeholders.
+func protectPathWords(p *plan) []string {
 	out := make([]string, 0, len(p.protected)+1)
 	for _, f := range p.protected {
 		out = append(out, netWrapProtect+protectKindLetter[f.kind]+":"+f.path)
-	}
-	if j, err := placeholderJournal(); len(out) > 0 && err == nil && j != "" {
-		out = append(out, netWrapJournal+j)
 	}
 	return out
 }

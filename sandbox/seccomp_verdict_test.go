@@ -37,6 +37,8 @@ func runBPF(t *testing.T, prog []byte, nr, arch uint32, args [6]uint64) uint32 {
 			jump(acc >= k)
 		case bpfJsetK:
 			jump(acc&k != 0)
+		case bpfAndK:
+			acc &= k
 		case bpfRetK:
 			return k
 		default:

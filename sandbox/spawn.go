@@ -59,6 +59,9 @@ type Cmd struct {
 	// stopProxy stops serving a macOS spawn's proxy (proxy_mac.go), once
 	// the command has exited or failed to start; a no-op otherwise.
 	stopProxy func()
+	// backend is the spawn's (Backend); reduced what it does not keep.
+	backend Backend
+	reduced []Guarantee
 }
 
 // NewCmd is [Command] with the availability check folded into the spawn:
@@ -72,20 +75,35 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 	}
 	// A root caller's network namespace for mode proxy is made while the
 	// plan is: about a millisecond of the kernel's work.
-	early := earlyNetThread(cfg)
+	var early *netThread
+	if b, err := cfg.Backend.resolve(); err != nil || b == BackendBwrap {
+		early = earlyNetThread(cfg) // the reduced backend makes no namespace
+	}
 	s, err := command(ctx, cfg, check, name, args...)
 	if err != nil {
 		early.cancel()
 		return nil, err
 	}
 	phaseDone("plan")
-	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir, wrapped: s.plan != nil}
+	c := &Cmd{Cmd: s.cmd, ctx: ctx, name: name, owned: s.owned, workdir: s.workdir, wrapped: s.plan != nil, backend: s.backend, reduced: s.reduced}
 	if c.stopProxy, err = serveMacProxy(built(s.plan, s.host)); err != nil {
 		closeAll(s.owned)
 		removeTmpdir(c.tmpdir)
 		return nil, err
 	}
 	c.tmpdir = s.host.tmpdir
+	if s.plan != nil && s.backend == BackendLandlock {
+		// The reduced backend's helper does at run time what the fold
+		// does for bwrap (backend_landlock_linux.go).
+		early.cancel()
+		early = nil
+		if err := landlockNewCmd(c, s.plan); err != nil {
+			closeAll(s.owned)
+			c.stopProxy()
+			return nil, err
+		}
+		return c, nil
+	}
 	if s.plan != nil && check == checkFound {
 		if c.fold, err = newFold(c, s.plan, s.host, s.files); err != nil {
 			early.cancel()

@@ -697,6 +697,17 @@ var defaultHidden = [...]defaultHiddenPath{
 	{id: "hide-xdg-sandtable-journal", env: "XDG_STATE_HOME", path: "sandtable/placeholders"},
 }
 
+// BackendVariable names the environment variable that selects the backend.
+const BackendVariable = "ASTRID_SANDBOX_BACKEND"
+const backendDefault = "bwrap"
+
+// backendValues are the accepted backend values, in table order.
+var backendValues = [...]string{
+	"bwrap",
+	"landlock",
+	"auto",
+}
+
 // stdioRules decides how the caller's standard descriptor of each kind
 // reaches the command, per stream: stdin, stdout, stderr.
 var stdioRules = [3][numStdioKinds]stdioRule{
@@ -1124,6 +1135,14 @@ var proxyAuthRows = [...]proxyAuthRow{
 		rule:        "proxy-auth-darwin",
 		user:        "sandtable",
 	},
+	// proxy-auth-landlock
+	{
+		authTimeout: 5 * time.Second,
+		goos:        "landlock",
+		pending:     32,
+		rule:        "proxy-auth-landlock",
+		user:        "sandtable",
+	},
 }
 
 // The bounds of the search for repositories below each writable root
@@ -1218,35 +1237,35 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		Emits:    "--dev /dev",
 		Why:      "A fresh minimal /dev (null, zero, random, tty, pts) instead of the host's devices.",
-		Source:   "rules/linux.yaml:13",
+		Source:   "rules/linux.yaml:19",
 	},
 	{
 		ID:       "proc",
 		Platform: "linux",
 		Emits:    "--proc /proc",
 		Why:      "A procfs for the new pid namespace, so the child sees only its own processes.",
-		Source:   "rules/linux.yaml:17",
+		Source:   "rules/linux.yaml:31",
 	},
 	{
 		ID:       "proc-sys-read-only",
 		Platform: "linux",
 		Emits:    "--ro-bind /proc/sys /proc/sys",
 		Why:      "A root caller's child, even with every capability dropped, can still write some host kernel tunables under /proc/sys; a read-only bind over the fresh procfs closes that. Harmless for other callers.",
-		Source:   "rules/linux.yaml:21",
+		Source:   "rules/linux.yaml:42",
 	},
 	{
 		ID:       "tmp",
 		Platform: "linux",
 		Emits:    "--size $tmpsize --tmpfs /tmp",
 		Why:      "A private, empty, writable /tmp that vanishes with the sandbox, no larger than the tmp-size limit: a tmpfs is memory.",
-		Source:   "rules/linux.yaml:28",
+		Source:   "rules/linux.yaml:54",
 	},
 	{
 		ID:       "shm",
 		Platform: "linux",
 		Emits:    "--size $shmsize --tmpfs /dev/shm",
 		Why:      "The /dev/shm that --dev leaves is a directory of /dev's own tmpfs, writable and half of RAM; a tmpfs of its own, no larger than the shm-size limit, takes its place for POSIX shared memory.",
-		Source:   "rules/linux.yaml:34",
+		Source:   "rules/linux.yaml:67",
 	},
 	{
 		ID:       "dns-stub",
@@ -1254,14 +1273,14 @@ var ruleTable = [...]Rule{
 		When:     "dns-stub",
 		Emits:    "--ro-bind-data $resolvfd /etc/resolv.conf",
 		Why:      "Network mode proxy: the sandbox's resolv.conf names the DNS stub on 127.0.0.1:53, served from the proxy's process, for tools that ignore the proxy variables (Node 20's built-in fetch, ssh, the JVM). It answers each name's A query with an address of its own in 127.77.0.0/16 and every other type with no records; a connection to that address on port 80, 443 or 22 (or a port Network.Allow or Network.Private names) goes to the proxy as that name and port, which allows or refuses it as it would a CONNECT, and passes the stream through untouched (TLS too). Nothing is resolved inside the sandbox: the proxy resolves the name on the host when it dials, and checks the address as always. The host's /etc/hosts still applies first.",
-		Source:   "rules/linux.yaml:41",
+		Source:   "rules/linux.yaml:80",
 	},
 	{
 		ID:       "workspace-bind",
 		Platform: "linux",
 		Emits:    "--bind $workspace $workspace",
 		Why:      "The workspace, resolved through symlinks, read-write at its real path.",
-		Source:   "rules/linux.yaml:61",
+		Source:   "rules/linux.yaml:106",
 	},
 	{
 		ID:       "read-path",
@@ -1269,7 +1288,7 @@ var ruleTable = [...]Rule{
 		For:      "read",
 		Emits:    "--ro-bind $path $path",
 		Why:      "An extra read-only path; it matters where it lies inside a hidden one.",
-		Source:   "rules/linux.yaml:66",
+		Source:   "rules/linux.yaml:116",
 	},
 	{
 		ID:       "write-path",
@@ -1278,7 +1297,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "An explicit grant by the caller, one path at a time.",
 		Why:      "An extra writable path the caller asked for.",
-		Source:   "rules/linux.yaml:72",
+		Source:   "rules/linux.yaml:127",
 	},
 	{
 		ID:       "pin-dir",
@@ -1287,7 +1306,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "Binds a directory inside the workspace or a write path onto itself: it was writable before and stays writable, nothing else.",
 		Why:      "A hidden or protected path inside the workspace or a write path keeps its place. Each directory between the writable root and it becomes a mount point, which the sandboxed command cannot rename, so it cannot move the hidden path aside for a later run, which hides by path, to miss.",
-		Source:   "rules/linux.yaml:79",
+		Source:   "rules/linux.yaml:138",
 	},
 	{
 		ID:       "hide-cache-root",
@@ -1296,7 +1315,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "Sandtable's cache root holds every workspace's caches, 0700 but the caller's, as the command is: without it a run reads what runs in other workspaces downloaded or built (a private module's source, registry tokens tools keep under XDG_CACHE_HOME). An empty tmpfs shadows it, and cache-bind then binds the run's own directories inside; the home's default root is hidden too when XDG_CACHE_HOME moves the one in use, and under NoCache as well. A write path that holds the root does not show it (the tmpfs is deeper), and one inside it is refused (no-cache-grant).",
-		Source:   "rules/linux.yaml:93",
+		Source:   "rules/linux.yaml:160",
 	},
 	{
 		ID:       "cache-bind",
@@ -1305,7 +1324,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "Each directory is sandtable's own, under its cache root, created 0700 for the caller, never the tool's host cache: what the sandbox writes there reaches only later sandboxed runs.",
 		Why:      "A tool cache of the caches section (rules/common.yaml), writable and kept across sandboxed runs; the row's variable points the tool at it.",
-		Source:   "rules/linux.yaml:109",
+		Source:   "rules/linux.yaml:182",
 	},
 	{
 		ID:       "protect-path",
@@ -1314,7 +1333,7 @@ var ruleTable = [...]Rule{
 		When:     "not is-missing",
 		Emits:    "--ro-bind $path $path",
 		Why:      "A path of the protect section (rules/common.yaml) inside a writable root stays read-only: git hooks and config, agent and editor configuration, which run outside the sandbox later. A mount point cannot be renamed or replaced, and every directory between the root and it is pinned (pin-dir), so it cannot be moved aside either.",
-		Source:   "rules/linux.yaml:122",
+		Source:   "rules/linux.yaml:199",
 	},
 	{
 		ID:       "protect-placeholder",
@@ -1323,7 +1342,7 @@ var ruleTable = [...]Rule{
 		When:     "is-missing",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none). A mount point must exist on the host (measured on bwrap 0.8.0: --ro-bind-data, --file, --dir, --symlink and --tmpfs in a bind of the workspace all make theirs there; removed on the host during the run, the mount detaches and the command makes the name; the watch's kill came after a made .vscode/tasks.json in 15 of 20 runs), so the run makes the file itself: nameless (O_TMPFILE), marked with its record's nonce (user.sandtable.placeholder), recorded with its device, inode and birth time in a journal outside the workspace (~/.local/state/sandtable/placeholders, hidden from the sandbox), on disk, and only then linked at its name. NewCmd's Wait and the wrap helper remove it after the run where no concurrent run holds the directory's lock (flock, shared for a run: that run may have bound the file as the user's, and removing it would detach that mount); the next spawn (or sandtable probe) removes what a killed run left, once no process has the path in its argv, and only a file that is still empty and the recorded one. README, \"What stays read-only in the workspace\", has what a kill at each step leaves.",
-		Source:   "rules/linux.yaml:134",
+		Source:   "rules/linux.yaml:220",
 	},
 	{
 		ID:       "redact-file",
@@ -1331,7 +1350,7 @@ var ruleTable = [...]Rule{
 		For:      "redacted",
 		Emits:    "--ro-bind-data $redactfd $path",
 		Why:      "A file of the redact section (rules/common.yaml) is replaced by a read-only copy without its secrets, read from a sealed memfd of this spawn's own. Skipped when the file is hidden, revealed, not a regular file, or larger than 1 MiB (then it is hidden instead).",
-		Source:   "rules/linux.yaml:161",
+		Source:   "rules/linux.yaml:253",
 	},
 	{
 		ID:       "hide-dir",
@@ -1340,7 +1359,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "An empty tmpfs shadows a hidden directory. Only for directories: --tmpfs on a missing path or a regular file fails the whole spawn. hide-dir-read-only makes it read-only once the mounts beneath it exist; one page is the bound should that ever be lost (bwrap refuses a size of 0, which the kernel would read as half of RAM).",
-		Source:   "rules/linux.yaml:171",
+		Source:   "rules/linux.yaml:271",
 	},
 	{
 		ID:       "hide-file",
@@ -1349,7 +1368,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A read-only empty file (the contents of /dev/null) replaces a hidden file, socket or device. A missing path emits nothing: there is nothing to hide, and bwrap would fail the spawn.",
-		Source:   "rules/linux.yaml:183",
+		Source:   "rules/linux.yaml:292",
 	},
 	{
 		ID:       "hide-host-socket",
@@ -1358,7 +1377,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket /proc/net/unix names when the spawn is built is replaced by an empty file, and connect() then fails (ECONNREFUSED), unless its directory is rebuilt without it (hide-socket-dir); under a world-writable sticky directory (/var/tmp) too, where any local user's service may listen (a tmux or an agent started with TMPDIR=/var/tmp). A name bound relative to its binder's directory (net.Listen(\"unix\", \"x.sock\")) or through its descriptor of one (/proc/self/fd/N/x.sock) is read as each process the caller may look into would read it, against its working directory or its descriptor N, and every socket found so is hidden. Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, one renamed (or whose directory was) since its bind. A socket removed between the listing and bwrap's mount fails the spawn (bwrap cannot make the mount point on the read-only root): NewCmd's Wait then runs it once more with the sockets listed anew, when it consumed none of the caller's stdin.",
-		Source:   "rules/linux.yaml:198",
+		Source:   "rules/linux.yaml:313",
 	},
 	{
 		ID:       "hide-socket-dir",
@@ -1366,7 +1385,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-dirs",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "A directory of the host's sockets (a service's socket directory, /var/tmp with a program's sockets in it) is replaced by an empty tmpfs when that costs bwrap fewer binds than one hide-host-socket mount per socket: socket-dir-subdir, socket-dir-link and socket-dir-entry make its other entries again inside it, and hide-socket-dir-read-only makes it read-only. Every socket in it is gone, the listed ones and any other (one bound in another network namespace, or since the list was read), and connect() fails with ENOENT. The choice is made directory by directory from the deepest, by the binds each way costs (sandbox/sockets_dirs.go): a directory of many sockets and few other entries costs two mounts however many sockets it holds; one with a few sockets among many files keeps a mount per socket. Only a directory the sandbox's user can list and search is rebuilt, so it shows no name the user could not list, and only one whose every entry's name passes the path validator and whose symlinks' targets fit in the tmpfs's one page. What the rebuild changes for the command: an entry the host adds to the directory later is not there (the host's directory was listed when the spawn was built; its subdirectories bound again are the host's own), a file replaced on the host by a rename shows its old content, and the directory and those made in it belong to the sandbox's user (mode 0755, read-only), not to their owners.",
-		Source:   "rules/linux.yaml:228",
+		Source:   "rules/linux.yaml:349",
 	},
 	{
 		ID:       "socket-dir-subdir",
@@ -1374,7 +1393,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-subdirs",
 		Emits:    "--dir $path",
 		Why:      "A directory inside a rebuilt one that holds host sockets itself is made again, and its own entries as its parent's are, when that costs fewer binds than binding it again with a mount over each of its sockets.",
-		Source:   "rules/linux.yaml:255",
+		Source:   "rules/linux.yaml:382",
 	},
 	{
 		ID:       "socket-dir-link",
@@ -1382,7 +1401,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-links",
 		Emits:    "--symlink $target $path",
 		Why:      "A symlink of a rebuilt directory is made again with the host's target, as written: a bind would show its target's file instead of the link.",
-		Source:   "rules/linux.yaml:264",
+		Source:   "rules/linux.yaml:396",
 	},
 	{
 		ID:       "socket-dir-entry",
@@ -1391,7 +1410,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--ro-bind-try $path $path",
 		Reviewed: "Shows again, read-only, an entry the host root's read-only bind already showed at this path, before hide-socket-dir covered it: a file, or a directory that holds no hidden socket.",
 		Why:      "Every other entry of a rebuilt directory (a file, a fifo, a device node, a directory without a hidden socket below it) is bound again from the host, read-only; -try, so that one removed since the listing is skipped rather than failing the spawn.",
-		Source:   "rules/linux.yaml:272",
+		Source:   "rules/linux.yaml:408",
 	},
 	{
 		ID:       "grant-socket",
@@ -1400,7 +1419,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--ro-bind $path $path",
 		Reviewed: "An explicit grant by the caller (Config.Sockets, --socket), one socket at a time: it shows the socket at its path, over a hidden directory or the host-socket hiding, and nothing else.",
 		Why:      "A host socket the command is meant to use (docker.sock for someone who wants it). After the hiding rules, so that it wins at the same depth; a read-only bind connects like the socket itself.",
-		Source:   "rules/linux.yaml:285",
+		Source:   "rules/linux.yaml:426",
 	},
 	{
 		ID:       "hide-dir-read-only",
@@ -1409,7 +1428,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs hiding a directory is read-only, so the command cannot store anything in it (memory charged to no process of its own); a write or read path beneath it keeps its own mount and flags.",
-		Source:   "rules/linux.yaml:300",
+		Source:   "rules/linux.yaml:446",
 	},
 	{
 		ID:       "hide-cache-root-read-only",
@@ -1418,7 +1437,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs over the cache root is read-only once the run's own caches are bound inside it, as hide-dir-read-only makes a hidden directory's.",
-		Source:   "rules/linux.yaml:309",
+		Source:   "rules/linux.yaml:459",
 	},
 	{
 		ID:       "hide-socket-dir-read-only",
@@ -1426,21 +1445,21 @@ var ruleTable = [...]Rule{
 		For:      "socket-dirs",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs of a rebuilt socket directory is read-only once the entries made and bound in it exist, as a hidden directory's is: the command cannot store anything there, nor make a socket where the host's were.",
-		Source:   "rules/linux.yaml:318",
+		Source:   "rules/linux.yaml:472",
 	},
 	{
 		ID:       "dev-read-only",
 		Platform: "linux",
 		Emits:    "--remount-ro /dev",
 		Why:      "--dev's tmpfs is writable by the command and half of RAM; read-only, its devices still open for writing, and /dev/shm and /dev/pts are mounts of their own.",
-		Source:   "rules/linux.yaml:327",
+		Source:   "rules/linux.yaml:486",
 	},
 	{
 		ID:       "unshare-all",
 		Platform: "linux",
 		Emits:    "--unshare-all",
 		Why:      "New user, mount, pid, ipc, uts, cgroup and network namespaces.",
-		Source:   "rules/linux.yaml:334",
+		Source:   "rules/linux.yaml:497",
 	},
 	{
 		ID:       "unshare-user",
@@ -1448,7 +1467,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--unshare-user",
 		Why:      "--unshare-all only tries a user namespace; --disable-userns needs one for certain.",
-		Source:   "rules/linux.yaml:338",
+		Source:   "rules/linux.yaml:507",
 	},
 	{
 		ID:       "disable-userns",
@@ -1456,7 +1475,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--disable-userns",
 		Why:      "The child cannot create nested user namespaces, and with them regain the capabilities to remount or unmount what hides a path.",
-		Source:   "rules/linux.yaml:345",
+		Source:   "rules/linux.yaml:519",
 	},
 	{
 		ID:       "share-net",
@@ -1464,7 +1483,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "--share-net",
 		Why:      "Network mode host (--network host, Network.Mode NetworkHost, an explicit opt-in; network-default-linux is proxy): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Where the kernel has Landlock's abstract-unix-socket scope (Linux 6.12), NewCmd, and the wrap helper that runs Command's and Prefix's argv, start bwrap from a thread in a Landlock domain with that scope, so the command cannot connect to the host's abstract sockets (Network.HostAbstract, --host-abstract, leaves them reachable). Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
-		Source:   "rules/linux.yaml:352",
+		Source:   "rules/linux.yaml:533",
 	},
 	{
 		ID:       "proxy-net",
@@ -1472,7 +1491,7 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--share-net",
 		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy, the default: network-default-linux): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), and the DNS stub's (dns-stub), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials, and so is every address the host delivers to itself: its interfaces', and any a local route names (the kernel's route for TCP to that port is of type local). An IPv6 literal with a %zone is refused. A plain http:// request goes on alone, with the body its head declares and nothing after it (a chunked one in plain framing), and a head a lenient server could read otherwise (a control character, a header name that is not a token, ambiguous framing) is answered 400.",
-		Source:   "rules/linux.yaml:370",
+		Source:   "rules/linux.yaml:557",
 	},
 	{
 		ID:       "proxy-env",
@@ -1480,14 +1499,14 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1 --setenv JAVA_TOOL_OPTIONS -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]",
 		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both, and reaches the proxy through the DNS stub). NO_PROXY keeps the sandbox's own loopback direct. The JVM reads none of them: JAVA_TOOL_OPTIONS gives it the same proxy for http and https and the same exceptions (nonProxyHosts); it replaces the caller's value, and every JVM prints it on stderr when it starts (\"Picked up JAVA_TOOL_OPTIONS\"). ssh needs nothing: it resolves the host through the DNS stub, which serves port 22 (git@host: remotes).",
-		Source:   "rules/linux.yaml:396",
+		Source:   "rules/linux.yaml:593",
 	},
 	{
 		ID:       "die-with-parent",
 		Platform: "linux",
 		Emits:    "--die-with-parent",
 		Why:      "The sandbox is killed when the thread that started it dies, so nothing is orphaned.",
-		Source:   "rules/linux.yaml:441",
+		Source:   "rules/linux.yaml:642",
 	},
 	{
 		ID:       "new-session",
@@ -1495,21 +1514,21 @@ var ruleTable = [...]Rule{
 		When:     "not interactive",
 		Emits:    "--new-session",
 		Why:      "A new session has no controlling terminal, so the child cannot push keystrokes into the caller's terminal with TIOCSTI (CVE-2017-5226). Interactive use trades this away for job control and /dev/tty.",
-		Source:   "rules/linux.yaml:445",
+		Source:   "rules/linux.yaml:651",
 	},
 	{
 		ID:       "cap-drop",
 		Platform: "linux",
 		Emits:    "--cap-drop ALL",
 		Why:      "A root caller's child otherwise keeps every capability, and can remount / read-write, unmount a hiding tmpfs, or write anywhere.",
-		Source:   "rules/linux.yaml:453",
+		Source:   "rules/linux.yaml:663",
 	},
 	{
 		ID:       "chdir",
 		Platform: "linux",
 		Emits:    "--chdir $workspace",
 		Why:      "The command starts in the workspace, while bwrap itself starts in /: bwrap runs outside the sandbox, and a working directory the sandbox can write is one where an earlier run could have left a library for the dynamic loader to find (an empty or relative LD_LIBRARY_PATH entry means the working directory).",
-		Source:   "rules/linux.yaml:459",
+		Source:   "rules/linux.yaml:674",
 	},
 	{
 		ID:       "seccomp",
@@ -1517,7 +1536,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "--seccomp $seccompfd",
 		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures sandbox/seccomp.go assembles a filter for; an ABI it does not know is refused everything.",
-		Source:   "rules/linux.yaml:468",
+		Source:   "rules/linux.yaml:687",
 	},
 	{
 		ID:       "status-fd",
@@ -1525,7 +1544,7 @@ var ruleTable = [...]Rule{
 		When:     "status-fd",
 		Emits:    "--json-status-fd $statusfd",
 		Why:      "bwrap reports on this descriptor whether it built the sandbox and ran the command, so the first spawn is also the availability check (one bwrap execution instead of a probe and then the command). Only for NewCmd, which reads it; Command and explain leave it out.",
-		Source:   "rules/linux.yaml:478",
+		Source:   "rules/linux.yaml:702",
 	},
 	{
 		ID:       "block-fd",
@@ -1533,14 +1552,14 @@ var ruleTable = [...]Rule{
 		When:     "block-fd",
 		Emits:    "--block-fd $blockfd",
 		Why:      "bwrap builds the sandbox and then waits on this pipe before it runs the command: the window in which NewCmd applies the run-time limits (processes, memory, CPU time) to the sandbox's first process alone, which the command and everything it starts inherit. Only while NewCmd starts a spawn that has such a limit.",
-		Source:   "rules/linux.yaml:487",
+		Source:   "rules/linux.yaml:716",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
 		Why:      "Nothing after this is read as a bwrap option, whatever the command is called.",
-		Source:   "rules/linux.yaml:497",
+		Source:   "rules/linux.yaml:732",
 	},
 	{
 		ID:       "refuse-add-key",
@@ -1548,7 +1567,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall add_key (EPERM)",
 		Why:      "Keys are not namespaced: the child shares the caller's session keyring. Adding to it plants a key the caller's later processes use.",
-		Source:   "rules/linux.yaml:505",
+		Source:   "rules/linux.yaml:744",
 	},
 	{
 		ID:       "refuse-request-key",
@@ -1556,7 +1575,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall request_key (EPERM)",
 		Why:      "Finds, and with it possesses, a key in the caller's keyrings.",
-		Source:   "rules/linux.yaml:510",
+		Source:   "rules/linux.yaml:755",
 	},
 	{
 		ID:       "refuse-keyctl",
@@ -1564,7 +1583,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall keyctl (EPERM)",
 		Why:      "Reads every key the caller's session keyring holds (Kerberos tickets, ecryptfs and AFS tokens), or joins another keyring.",
-		Source:   "rules/linux.yaml:513",
+		Source:   "rules/linux.yaml:764",
 	},
 	{
 		ID:       "refuse-tiocsti",
@@ -1572,7 +1591,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSTI (EPERM)",
 		Why:      "Pushes input into a terminal (CVE-2017-5226): typed into the caller's shell, it runs outside the sandbox. Refused even under Config.Interactive, which keeps the caller's terminal.",
-		Source:   "rules/linux.yaml:518",
+		Source:   "rules/linux.yaml:775",
 	},
 	{
 		ID:       "refuse-tioclinux",
@@ -1580,7 +1599,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCLINUX (EPERM)",
 		Why:      "Can paste a console's selection as input, the same hole as TIOCSTI on a virtual console.",
-		Source:   "rules/linux.yaml:524",
+		Source:   "rules/linux.yaml:787",
 	},
 	{
 		ID:       "refuse-setid-chmod",
@@ -1588,7 +1607,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in chmod (EPERM)",
 		Why:      "A setuid or setgid file the sandbox leaves in the workspace keeps its bit on the host, where the workspace is no nosuid mount: from a root caller's sandbox, a root shell for any local user. The mode is refused; every other chmod works.",
-		Source:   "rules/linux.yaml:527",
+		Source:   "rules/linux.yaml:796",
 	},
 	{
 		ID:       "refuse-setid-fchmod",
@@ -1596,7 +1615,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmod (EPERM)",
 		Why:      "The same bits, set through a descriptor.",
-		Source:   "rules/linux.yaml:534",
+		Source:   "rules/linux.yaml:809",
 	},
 	{
 		ID:       "refuse-setid-fchmodat",
@@ -1604,7 +1623,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat (EPERM)",
 		Why:      "The same bits, set relative to a directory.",
-		Source:   "rules/linux.yaml:537",
+		Source:   "rules/linux.yaml:818",
 	},
 	{
 		ID:       "refuse-setid-fchmodat2",
@@ -1612,7 +1631,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat2 (EPERM)",
 		Why:      "The same bits, through the newer call with flags.",
-		Source:   "rules/linux.yaml:540",
+		Source:   "rules/linux.yaml:827",
 	},
 	{
 		ID:       "refuse-setid-creat",
@@ -1620,7 +1639,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in creat (EPERM)",
 		Why:      "A file created with the bits already set.",
-		Source:   "rules/linux.yaml:543",
+		Source:   "rules/linux.yaml:836",
 	},
 	{
 		ID:       "refuse-setid-open",
@@ -1628,7 +1647,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in open (EPERM)",
 		Why:      "A file created (O_CREAT, O_TMPFILE) with the bits already set.",
-		Source:   "rules/linux.yaml:546",
+		Source:   "rules/linux.yaml:845",
 	},
 	{
 		ID:       "refuse-setid-openat",
@@ -1636,7 +1655,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in openat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:549",
+		Source:   "rules/linux.yaml:854",
 	},
 	{
 		ID:       "refuse-setid-mknod",
@@ -1644,7 +1663,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknod (EPERM)",
 		Why:      "A regular file made by mknod with the bits set.",
-		Source:   "rules/linux.yaml:552",
+		Source:   "rules/linux.yaml:863",
 	},
 	{
 		ID:       "refuse-setid-mknodat",
@@ -1652,7 +1671,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknodat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:555",
+		Source:   "rules/linux.yaml:872",
 	},
 	{
 		ID:       "refuse-openat2",
@@ -1660,7 +1679,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall openat2 (ENOSYS)",
 		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it. ENOSYS, as on a kernel older than 5.6: programs that try it first fall back to openat.",
-		Source:   "rules/linux.yaml:558",
+		Source:   "rules/linux.yaml:881",
 	},
 	{
 		ID:       "refuse-io-uring",
@@ -1668,7 +1687,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall io_uring_setup (ENOSYS)",
 		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold. ENOSYS, as on a kernel without it, is what programs (fio, liburing users) check before falling back to plain I/O.",
-		Source:   "rules/linux.yaml:565",
+		Source:   "rules/linux.yaml:894",
 	},
 	{
 		ID:       "refuse-tiocsetd",
@@ -1676,7 +1695,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSETD (EPERM)",
 		Why:      "Changes the terminal's line discipline: N_NULL on the caller's terminal (the command's stdout, with or without Config.Interactive) discards every key typed and every byte written after sandtable exits, and no reset of the settings brings it back. Programs that attach a discipline (slattach, pppd) have no place in the sandbox.",
-		Source:   "rules/linux.yaml:573",
+		Source:   "rules/linux.yaml:908",
 	},
 	{
 		ID:       "refuse-tiocexcl",
@@ -1684,7 +1703,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCEXCL (EPERM)",
 		Why:      "Puts the terminal in exclusive mode, which outlives the run: every later open of it by the caller's unprivileged programs (a password prompt on /dev/tty, a new shell on the pty) fails with EBUSY. Only serial-port tools ask for it.",
-		Source:   "rules/linux.yaml:581",
+		Source:   "rules/linux.yaml:922",
 	},
 	{
 		ID:       "refuse-tioccons",
@@ -1692,7 +1711,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCCONS (EPERM)",
 		Why:      "Redirects the system console's messages to this terminal, or off another one. The kernel asks for a capability the sandbox lacks; the row keeps it refused if one is ever granted.",
-		Source:   "rules/linux.yaml:588",
+		Source:   "rules/linux.yaml:935",
 	},
 	{
 		ID:       "refuse-tiocsserial",
@@ -1700,7 +1719,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSSERIAL (EPERM)",
 		Why:      "Reconfigures a serial port, such as a caller's serial console passed as stdout: its custom divisor, which the owner may set without privilege, garbles the line after the run, and restoring the terminal settings does not undo it.",
-		Source:   "rules/linux.yaml:594",
+		Source:   "rules/linux.yaml:947",
 	},
 	{
 		ID:       "refuse-tiocvhangup",
@@ -1708,7 +1727,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCVHANGUP (EPERM)",
 		Why:      "Hangs up the terminal, killing the caller's session on it. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:601",
+		Source:   "rules/linux.yaml:960",
 	},
 	{
 		ID:       "refuse-tiocslcktrmios",
@@ -1716,7 +1735,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSLCKTRMIOS (EPERM)",
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:606",
+		Source:   "rules/linux.yaml:971",
 	},
 	{
 		ID:       "refuse-tcxonc",
@@ -1724,7 +1743,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TCXONC (EPERM)",
 		Why:      "tcflow(TCOOFF) stops output on the terminal, and the stop outlives the run: every later write of the caller's (its shell's prompt, an agent host's output) waits for a ^Q that a program driving a pty never types, and no reset of the settings restarts it. Only serial-line tools pace output this way.",
-		Source:   "rules/linux.yaml:612",
+		Source:   "rules/linux.yaml:983",
 	},
 	{
 		ID:       "refuse-socketcall",
@@ -1732,7 +1751,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall socketcall (ENOSYS)",
 		Why:      "i386's multiplexer for the socket calls passes their arguments in memory the filter cannot read, so socket(AF_VSOCK) through it would pass every family check; i386 has had the direct calls, which the filter checks, since Linux 4.3. ENOSYS, as on an architecture without it. The price: a 32-bit x86 program whose libc still multiplexes (glibc on i386, Go's 386 port) cannot use sockets in the sandbox.",
-		Source:   "rules/linux.yaml:620",
+		Source:   "rules/linux.yaml:997",
 	},
 	{
 		ID:       "refuse-socket-families",
@@ -1740,7 +1759,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse socket and socketpair in every family but AF_UNIX AF_INET AF_INET6 AF_NETLINK (EAFNOSUPPORT)",
 		Why:      "A development sandbox needs local sockets (AF_UNIX), the network when it is on (AF_INET, AF_INET6) and the interface and route queries of getaddrinfo and ip (AF_NETLINK). Every other family reaches what the namespaces do not cover: AF_VSOCK the host's vsock port space (the hypervisor's agents, which --unshare-net leaves reachable); AF_ALG, AF_RDS, AF_TIPC, AF_CAN, AF_KEY, AF_BLUETOOTH, AF_XDP, AF_PACKET and the rest kernel code few hosts exercise, where local root exploits have been found (AF_RDS CVE-2010-3904, AF_PACKET CVE-2017-7308, AF_CAN CVE-2021-3609, AF_TIPC CVE-2021-43267); families a later kernel adds are refused until a row keeps them. An allow-list, so nothing new passes unseen. EAFNOSUPPORT is what a kernel without the family says, which programs that probe for one expect.",
-		Source:   "rules/linux.yaml:630",
+		Source:   "rules/linux.yaml:1013",
 	},
 	{
 		ID:       "stop-on-hidden-replaced",
@@ -1749,7 +1768,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a hidden path changes on the host",
 		Why:      "A hidden file replaced by rename on the host, or a hidden path that appears during the run, would be readable in the sandbox.",
-		Source:   "rules/linux.yaml:722",
+		Source:   "rules/linux.yaml:1141",
 	},
 	{
 		ID:       "stop-on-protected-replaced",
@@ -1758,7 +1777,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a protected path changes on the host",
 		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
-		Source:   "rules/linux.yaml:727",
+		Source:   "rules/linux.yaml:1153",
 	},
 	{
 		ID:       "stop-on-cache-root-replaced",
@@ -1767,7 +1786,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a cache-root path changes on the host",
 		Why:      "A cache root replaced by rename on the host, or one that appears during the run (the home's default root, made by a run that uses it), would show every workspace's caches in the sandbox.",
-		Source:   "rules/linux.yaml:733",
+		Source:   "rules/linux.yaml:1164",
 	},
 	{
 		ID:       "stop-with-caller",
@@ -1776,7 +1795,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the whole sandbox before the caller stops (^Z), or kill the run after 2s",
 		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would. A process still running after stop-timeout gets the run killed rather than sandtable stopping with it still running (a process inside the kernel takes its SIGSTOP only when it comes out; one that waits there for its vfork child, as sh does for each command, counts as stopped once that child is). Until then the ^Z waits and that process runs on, so a longer stop-timeout widens (a process of the sandbox outlives the ^Z longer) and a shorter one narrows (and kills more runs that were only slow to stop). 2s leaves a loaded machine room for many passes over /proc without letting a process that will not stop run on for long.",
-		Source:   "rules/linux.yaml:739",
+		Source:   "rules/linux.yaml:1177",
 	},
 	{
 		ID:       "limit-tmp",
@@ -1784,7 +1803,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default tmp-size 1GiB, at most 1/4 of RAM",
 		Why:      "The private /tmp is memory: without a size a tmpfs is half of RAM, and what a command stores there is charged to no process of its own, so the OOM killer picks others. 1 GiB holds a compiler's or a test runner's scratch files; a quarter of RAM on a small machine.",
-		Source:   "rules/linux.yaml:651",
+		Source:   "rules/linux.yaml:1040",
 	},
 	{
 		ID:       "limit-shm",
@@ -1792,7 +1811,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default shm-size 64MiB, at most 1/4 of RAM",
 		Why:      "/dev/shm is memory too. 64 MiB is what container runtimes give it by default, enough for POSIX semaphores and the shared memory of a test's worker pool.",
-		Source:   "rules/linux.yaml:660",
+		Source:   "rules/linux.yaml:1054",
 	},
 	{
 		ID:       "limit-processes",
@@ -1800,7 +1819,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default processes 4096; where it cannot be enforced: run",
 		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 processes and threads at once is far above what a build or a test suite runs. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace (kernel 5.14 and later; before, with the caller's other processes); uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
-		Source:   "rules/linux.yaml:668",
+		Source:   "rules/linux.yaml:1067",
 	},
 	{
 		ID:       "limit-memory",
@@ -1808,7 +1827,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default memory none",
 		Why:      "No default: what a compiler or a test needs varies too much to guess. Config.Limits.Memory sets a memory cgroup's limit (tmpfs pages the sandbox writes are charged to it too), where this process may create one beneath its own; elsewhere the spawn is refused.",
-		Source:   "rules/linux.yaml:682",
+		Source:   "rules/linux.yaml:1087",
 	},
 	{
 		ID:       "limit-cpu-time",
@@ -1816,7 +1835,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default cpu-time none",
 		Why:      "No default: a long build is legitimate. Config.Limits.CPUTime sets RLIMIT_CPU on the sandbox's first process, which every process inherits: it bounds each process's CPU time, not the run's total.",
-		Source:   "rules/linux.yaml:690",
+		Source:   "rules/linux.yaml:1099",
 	},
 	{
 		ID:       "limit-proxy-connections",
@@ -1824,7 +1843,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default proxy-connections 256",
 		Why:      "Network mode proxy's server runs in the caller's process, outside the sandbox's process and memory limits, and keeps two descriptors, a goroutine and, while bytes wait for a slow reader, a 1 MiB buffer for each connection it relays: a command that opened thousands of tunnels and read none of them made the caller hold a MiB each, without bound (TestProxyConnectionLimit: 32 tunnels, 32 MiB). At most 256 at once (512 MiB at worst, both ways stalled) is far above what a package manager opens (npm 15 a registry, browsers 6 a site); the next is answered 503 and closed at once, and Network.Refused hears of it once. Config.Limits.ProxyConnections (--max-proxy-connections) changes it, -1 for none.",
-		Source:   "rules/linux.yaml:697",
+		Source:   "rules/linux.yaml:1112",
 	},
 	{
 		ID:       "version",
@@ -2314,616 +2333,616 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "unset ASTRID_HOME",
 		Why:      "Locates the per-principal Astrid home; the child has no business there.",
-		Source:   "rules/common.yaml:22",
+		Source:   "rules/common.yaml:48",
 	},
 	{
 		ID:       "strip-astrid-socket-path",
 		Platform: "any",
 		Emits:    "unset ASTRID_SOCKET_PATH",
 		Why:      "Locates the kernel socket; with it the child could talk back to the kernel.",
-		Source:   "rules/common.yaml:25",
+		Source:   "rules/common.yaml:51",
 	},
 	{
 		ID:       "strip-astrid-session-token",
 		Platform: "any",
 		Emits:    "unset ASTRID_SESSION_TOKEN",
 		Why:      "The session's bearer credential; the child must not be able to present it.",
-		Source:   "rules/common.yaml:28",
+		Source:   "rules/common.yaml:54",
 	},
 	{
 		ID:       "strip-token",
 		Platform: "any",
 		Emits:    "unset *_TOKEN",
 		Why:      "Bearer tokens: whoever holds one is the account. The underscore keeps names that merely start with TOKEN (tokenizer settings).",
-		Source:   "rules/common.yaml:36",
+		Source:   "rules/common.yaml:62",
 	},
 	{
 		ID:       "strip-secret",
 		Platform: "any",
 		Emits:    "unset *SECRET*",
 		Why:      "A name that says secret anywhere in it is one; no ordinary variable spells it.",
-		Source:   "rules/common.yaml:43",
+		Source:   "rules/common.yaml:69",
 	},
 	{
 		ID:       "strip-password",
 		Platform: "any",
 		Emits:    "unset *PASSWORD",
 		Why:      "Passwords. Only as a suffix: a name that goes on after PASSWORD names a place (pass's store, a secrets file), not the password itself.",
-		Source:   "rules/common.yaml:47",
+		Source:   "rules/common.yaml:73",
 	},
 	{
 		ID:       "strip-passwd",
 		Platform: "any",
 		Emits:    "unset *PASSWD",
 		Why:      "Passwords, spelled the Unix way.",
-		Source:   "rules/common.yaml:54",
+		Source:   "rules/common.yaml:80",
 	},
 	{
 		ID:       "strip-pass",
 		Platform: "any",
 		Emits:    "unset *_PASS",
 		Why:      "Passwords, abbreviated; the underscore spares the askpass programs.",
-		Source:   "rules/common.yaml:58",
+		Source:   "rules/common.yaml:84",
 	},
 	{
 		ID:       "strip-sshpass",
 		Platform: "any",
 		Emits:    "unset SSHPASS",
 		Why:      "The password sshpass -e types for ssh.",
-		Source:   "rules/common.yaml:63",
+		Source:   "rules/common.yaml:89",
 	},
 	{
 		ID:       "strip-mysql-pwd",
 		Platform: "any",
 		Emits:    "unset MYSQL_PWD",
 		Why:      "The password the mysql client reads; PWD and OLDPWD, the directories, are not touched.",
-		Source:   "rules/common.yaml:66",
+		Source:   "rules/common.yaml:92",
 	},
 	{
 		ID:       "strip-api-key",
 		Platform: "any",
 		Emits:    "unset *_API_KEY",
 		Why:      "API keys, model providers' first: a command that reads one spends the caller's money and reads the caller's data.",
-		Source:   "rules/common.yaml:69",
+		Source:   "rules/common.yaml:95",
 	},
 	{
 		ID:       "strip-apikey",
 		Platform: "any",
 		Emits:    "unset *_APIKEY",
 		Why:      "API keys, spelled as one word.",
-		Source:   "rules/common.yaml:75",
+		Source:   "rules/common.yaml:101",
 	},
 	{
 		ID:       "strip-access-key",
 		Platform: "any",
 		Emits:    "unset *_ACCESS_KEY",
 		Why:      "Storage and cloud access keys (Azure's is the whole credential). The AWS key id, public half of a pair whose secret half strip-secret takes, is left.",
-		Source:   "rules/common.yaml:79",
+		Source:   "rules/common.yaml:105",
 	},
 	{
 		ID:       "strip-private-key",
 		Platform: "any",
 		Emits:    "unset *_PRIVATE_KEY",
 		Why:      "Private keys passed by value, as CI systems do.",
-		Source:   "rules/common.yaml:87",
+		Source:   "rules/common.yaml:113",
 	},
 	{
 		ID:       "strip-credentials",
 		Platform: "any",
 		Emits:    "unset *_CREDENTIALS",
 		Why:      "Credentials by value (Terraform's GOOGLE_CREDENTIALS is a key in JSON) or a key file's path, which tells the command where to look.",
-		Source:   "rules/common.yaml:91",
+		Source:   "rules/common.yaml:117",
 	},
 	{
 		ID:       "strip-auth",
 		Platform: "any",
 		Emits:    "unset *_AUTH",
 		Why:      "Authorization values (npm's _auth is user:password in base64). As a suffix, so git's author variables stay.",
-		Source:   "rules/common.yaml:98",
+		Source:   "rules/common.yaml:124",
 	},
 	{
 		ID:       "strip-npm-auth",
 		Platform: "any",
 		Emits:    "unset *_auth",
 		Why:      "npm's _auth setting, which npm also reads from its lower-case environment.",
-		Source:   "rules/common.yaml:105",
+		Source:   "rules/common.yaml:131",
 	},
 	{
 		ID:       "strip-npm-auth-token",
 		Platform: "any",
 		Emits:    "unset *_authToken",
 		Why:      "npm's registry tokens, set through its lower-case environment.",
-		Source:   "rules/common.yaml:109",
+		Source:   "rules/common.yaml:135",
 	},
 	{
 		ID:       "strip-pat",
 		Platform: "any",
 		Emits:    "unset *_PAT",
 		Why:      "Personal access tokens.",
-		Source:   "rules/common.yaml:113",
+		Source:   "rules/common.yaml:139",
 	},
 	{
 		ID:       "strip-connection-string",
 		Platform: "any",
 		Emits:    "unset *_CONNECTION_STRING",
 		Why:      "Connection strings, which carry the account key.",
-		Source:   "rules/common.yaml:118",
+		Source:   "rules/common.yaml:144",
 	},
 	{
 		ID:       "strip-webhook-url",
 		Platform: "any",
 		Emits:    "unset *_WEBHOOK_URL",
 		Why:      "A webhook's URL is its credential; with it a command posts as the integration.",
-		Source:   "rules/common.yaml:122",
+		Source:   "rules/common.yaml:148",
 	},
 	{
 		ID:       "strip-database-url",
 		Platform: "any",
 		Emits:    "unset DATABASE_URL",
 		Why:      "A connection string that usually carries the database password. Pass it on (--keep-env DATABASE_URL) for tests that need the database.",
-		Source:   "rules/common.yaml:126",
+		Source:   "rules/common.yaml:152",
 	},
 	{
 		ID:       "strip-passphrase",
 		Platform: "any",
 		Emits:    "unset *PASSPHRASE",
 		Why:      "Passphrases that unlock a store (Pulumi's secrets, a borg repository, a key). As a suffix: a name that goes on names where the passphrase is, not the passphrase.",
-		Source:   "rules/common.yaml:133",
+		Source:   "rules/common.yaml:159",
 	},
 	{
 		ID:       "strip-authtoken",
 		Platform: "any",
 		Emits:    "unset *_AUTHTOKEN",
 		Why:      "Tokens spelled as one word, which *_TOKEN misses: ngrok's account token, npm's registry token (npm reads its npm_config_ names in any case).",
-		Source:   "rules/common.yaml:141",
+		Source:   "rules/common.yaml:167",
 	},
 	{
 		ID:       "strip-accesstoken",
 		Platform: "any",
 		Emits:    "unset *_ACCESSTOKEN",
 		Why:      "Azure Pipelines' job token, which acts on the project's repositories and feeds.",
-		Source:   "rules/common.yaml:148",
+		Source:   "rules/common.yaml:174",
 	},
 	{
 		ID:       "strip-bearer-token",
 		Platform: "any",
 		Emits:    "unset *_BEARER_TOKEN_*",
 		Why:      "A bearer token with a service after it: Bedrock's API key, which agent hosts read to bill model calls to the caller's account.",
-		Source:   "rules/common.yaml:152",
+		Source:   "rules/common.yaml:178",
 	},
 	{
 		ID:       "strip-tf-token",
 		Platform: "any",
 		Emits:    "unset TF_TOKEN_*",
 		Why:      "Terraform's per-host API tokens (TF_TOKEN_ and the host), which apply and destroy the caller's infrastructure.",
-		Source:   "rules/common.yaml:158",
+		Source:   "rules/common.yaml:184",
 	},
 	{
 		ID:       "strip-poetry-token",
 		Platform: "any",
 		Emits:    "unset POETRY_PYPI_TOKEN_*",
 		Why:      "Poetry's per-repository upload tokens, which publish packages as the caller.",
-		Source:   "rules/common.yaml:162",
+		Source:   "rules/common.yaml:188",
 	},
 	{
 		ID:       "strip-op-session",
 		Platform: "any",
 		Emits:    "unset OP_SESSION_*",
 		Why:      "A 1Password CLI session (op signin, one per account), which reads every item in the vault.",
-		Source:   "rules/common.yaml:166",
+		Source:   "rules/common.yaml:192",
 	},
 	{
 		ID:       "strip-bw-session",
 		Platform: "any",
 		Emits:    "unset BW_SESSION",
 		Why:      "The Bitwarden CLI's session key, which decrypts the vault's local copy.",
-		Source:   "rules/common.yaml:170",
+		Source:   "rules/common.yaml:196",
 	},
 	{
 		ID:       "strip-storage-key",
 		Platform: "any",
 		Emits:    "unset *_STORAGE_KEY",
 		Why:      "A storage account's key, the whole credential for its data (az and Terraform read Azure's).",
-		Source:   "rules/common.yaml:173",
+		Source:   "rules/common.yaml:199",
 	},
 	{
 		ID:       "strip-app-key",
 		Platform: "any",
 		Emits:    "unset *_APP_KEY",
 		Why:      "Application keys, which with the API key act as the account's user (Datadog's).",
-		Source:   "rules/common.yaml:177",
+		Source:   "rules/common.yaml:203",
 	},
 	{
 		ID:       "strip-master-key",
 		Platform: "any",
 		Emits:    "unset *MASTER_KEY",
 		Why:      "The key that decrypts an application's stored credentials (Rails' config/credentials.yml.enc).",
-		Source:   "rules/common.yaml:181",
+		Source:   "rules/common.yaml:207",
 	},
 	{
 		ID:       "strip-age-key",
 		Platform: "any",
 		Emits:    "unset *_AGE_KEY",
 		Why:      "An age private key by value, which decrypts every file sops encrypted to it.",
-		Source:   "rules/common.yaml:185",
+		Source:   "rules/common.yaml:211",
 	},
 	{
 		ID:       "strip-kaggle-key",
 		Platform: "any",
 		Emits:    "unset KAGGLE_KEY",
 		Why:      "The Kaggle API key (with KAGGLE_USERNAME, the account).",
-		Source:   "rules/common.yaml:189",
+		Source:   "rules/common.yaml:215",
 	},
 	{
 		ID:       "strip-private-key-bare",
 		Platform: "any",
 		Emits:    "unset PRIVATE_KEY",
 		Why:      "A private key by value under the bare name, which *_PRIVATE_KEY misses.",
-		Source:   "rules/common.yaml:192",
+		Source:   "rules/common.yaml:218",
 	},
 	{
 		ID:       "strip-keyfile-json",
 		Platform: "any",
 		Emits:    "unset *_KEYFILE_JSON",
 		Why:      "A service account key in JSON, by value (Terraform's Google provider).",
-		Source:   "rules/common.yaml:195",
+		Source:   "rules/common.yaml:221",
 	},
 	{
 		ID:       "strip-docker-auth-config",
 		Platform: "any",
 		Emits:    "unset DOCKER_AUTH_CONFIG",
 		Why:      "Registry credentials in Docker's config.json format, by value (GitLab runners).",
-		Source:   "rules/common.yaml:199",
+		Source:   "rules/common.yaml:225",
 	},
 	{
 		ID:       "strip-token-bare",
 		Platform: "any",
 		Emits:    "unset TOKEN",
 		Why:      "A token under the bare name, which *_TOKEN misses.",
-		Source:   "rules/common.yaml:202",
+		Source:   "rules/common.yaml:228",
 	},
 	{
 		ID:       "strip-apikey-bare",
 		Platform: "any",
 		Emits:    "unset APIKEY",
 		Why:      "An API key under the bare name, which *_APIKEY misses.",
-		Source:   "rules/common.yaml:205",
+		Source:   "rules/common.yaml:231",
 	},
 	{
 		ID:       "strip-password-lower",
 		Platform: "any",
 		Emits:    "unset *_password",
 		Why:      "Passwords in lower-case names; npm's per-registry _password is the registry password in base64.",
-		Source:   "rules/common.yaml:211",
+		Source:   "rules/common.yaml:237",
 	},
 	{
 		ID:       "strip-token-lower",
 		Platform: "any",
 		Emits:    "unset *_token",
 		Why:      "Tokens in lower-case names, as Terraform modules name their inputs.",
-		Source:   "rules/common.yaml:215",
+		Source:   "rules/common.yaml:241",
 	},
 	{
 		ID:       "strip-secret-lower",
 		Platform: "any",
 		Emits:    "unset *secret*",
 		Why:      "A name that says secret anywhere, in lower case.",
-		Source:   "rules/common.yaml:219",
+		Source:   "rules/common.yaml:245",
 	},
 	{
 		ID:       "strip-api-key-lower",
 		Platform: "any",
 		Emits:    "unset *_api_key",
 		Why:      "API keys in lower-case names.",
-		Source:   "rules/common.yaml:223",
+		Source:   "rules/common.yaml:249",
 	},
 	{
 		ID:       "strip-ssh-auth-sock",
 		Platform: "any",
 		Emits:    "unset SSH_AUTH_SOCK",
 		Why:      "The ssh-agent socket; through it a command signs with every loaded key, as the caller.",
-		Source:   "rules/common.yaml:231",
+		Source:   "rules/common.yaml:257",
 	},
 	{
 		ID:       "strip-gpg-agent-info",
 		Platform: "any",
 		Emits:    "unset GPG_AGENT_INFO",
 		Why:      "gpg-agent's socket (older GnuPG), which decrypts and signs with the caller's keys.",
-		Source:   "rules/common.yaml:234",
+		Source:   "rules/common.yaml:260",
 	},
 	{
 		ID:       "strip-dbus-session",
 		Platform: "any",
 		Emits:    "unset DBUS_SESSION_BUS_ADDRESS",
 		Why:      "The session bus: the keyring's Secret Service, and systemd --user, which starts units outside the sandbox.",
-		Source:   "rules/common.yaml:237",
+		Source:   "rules/common.yaml:263",
 	},
 	{
 		ID:       "strip-dbus-system",
 		Platform: "any",
 		Emits:    "unset DBUS_SYSTEM_BUS_ADDRESS",
 		Why:      "A system bus elsewhere than /run/dbus.",
-		Source:   "rules/common.yaml:242",
+		Source:   "rules/common.yaml:268",
 	},
 	{
 		ID:       "strip-xauthority",
 		Platform: "any",
 		Emits:    "unset XAUTHORITY",
 		Why:      "The X server's cookie file.",
-		Source:   "rules/common.yaml:245",
+		Source:   "rules/common.yaml:271",
 	},
 	{
 		ID:       "strip-display",
 		Platform: "any",
 		Emits:    "unset DISPLAY",
 		Why:      "The X server: a client reads every keystroke and types its own into any window. Its abstract socket is reachable while the network is on, so the cookie's hiding is not enough.",
-		Source:   "rules/common.yaml:248",
+		Source:   "rules/common.yaml:274",
 	},
 	{
 		ID:       "strip-wayland-display",
 		Platform: "any",
 		Emits:    "unset WAYLAND_DISPLAY",
 		Why:      "The Wayland compositor's socket.",
-		Source:   "rules/common.yaml:254",
+		Source:   "rules/common.yaml:280",
 	},
 	{
 		ID:       "strip-krb5ccname",
 		Platform: "any",
 		Emits:    "unset KRB5CCNAME",
 		Why:      "The Kerberos ticket cache, the caller's tickets to every kerberized service.",
-		Source:   "rules/common.yaml:257",
+		Source:   "rules/common.yaml:283",
 	},
 	{
 		ID:       "strip-tmux",
 		Platform: "any",
 		Emits:    "unset TMUX",
 		Why:      "The tmux server's socket; tmux send-keys types into the caller's other panes, outside the sandbox.",
-		Source:   "rules/common.yaml:260",
+		Source:   "rules/common.yaml:286",
 	},
 	{
 		ID:       "strip-screen",
 		Platform: "any",
 		Emits:    "unset STY",
 		Why:      "The screen session; screen -X stuff types into the caller's other windows.",
-		Source:   "rules/common.yaml:263",
+		Source:   "rules/common.yaml:289",
 	},
 	{
 		ID:       "strip-zellij",
 		Platform: "any",
 		Emits:    "unset ZELLIJ_SESSION_NAME",
 		Why:      "The zellij session, whose write-chars action types into the caller's other panes.",
-		Source:   "rules/common.yaml:266",
+		Source:   "rules/common.yaml:292",
 	},
 	{
 		ID:       "strip-kitty",
 		Platform: "any",
 		Emits:    "unset KITTY_LISTEN_ON",
 		Why:      "kitty's remote control socket, which opens windows running any command outside the sandbox.",
-		Source:   "rules/common.yaml:269",
+		Source:   "rules/common.yaml:295",
 	},
 	{
 		ID:       "strip-wezterm",
 		Platform: "any",
 		Emits:    "unset WEZTERM_UNIX_SOCKET",
 		Why:      "WezTerm's socket, whose cli spawns commands outside the sandbox.",
-		Source:   "rules/common.yaml:272",
+		Source:   "rules/common.yaml:298",
 	},
 	{
 		ID:       "strip-nvim",
 		Platform: "any",
 		Emits:    "unset NVIM",
 		Why:      "The parent Neovim's server; --remote-send runs commands in it, outside the sandbox.",
-		Source:   "rules/common.yaml:275",
+		Source:   "rules/common.yaml:301",
 	},
 	{
 		ID:       "strip-nvim-listen",
 		Platform: "any",
 		Emits:    "unset NVIM_LISTEN_ADDRESS",
 		Why:      "Neovim's server, under its older name.",
-		Source:   "rules/common.yaml:278",
+		Source:   "rules/common.yaml:304",
 	},
 	{
 		ID:       "strip-emacs-socket",
 		Platform: "any",
 		Emits:    "unset EMACS_SOCKET_NAME",
 		Why:      "The Emacs server; emacsclient --eval runs Lisp outside the sandbox.",
-		Source:   "rules/common.yaml:281",
+		Source:   "rules/common.yaml:307",
 	},
 	{
 		ID:       "strip-vscode-ipc",
 		Platform: "any",
 		Emits:    "unset VSCODE_IPC_HOOK_CLI",
 		Why:      "VS Code's command-line socket, which opens files and windows in the caller's editor.",
-		Source:   "rules/common.yaml:284",
+		Source:   "rules/common.yaml:310",
 	},
 	{
 		ID:       "strip-vscode-git-ipc",
 		Platform: "any",
 		Emits:    "unset VSCODE_GIT_IPC_HANDLE",
 		Why:      "VS Code's git askpass socket, which answers with the caller's git credentials.",
-		Source:   "rules/common.yaml:287",
+		Source:   "rules/common.yaml:313",
 	},
 	{
 		ID:       "strip-sway",
 		Platform: "any",
 		Emits:    "unset SWAYSOCK",
 		Why:      "sway's IPC socket; swaymsg exec runs commands in the caller's session.",
-		Source:   "rules/common.yaml:290",
+		Source:   "rules/common.yaml:316",
 	},
 	{
 		ID:       "strip-i3",
 		Platform: "any",
 		Emits:    "unset I3SOCK",
 		Why:      "i3's IPC socket; i3-msg exec runs commands in the caller's session.",
-		Source:   "rules/common.yaml:293",
+		Source:   "rules/common.yaml:319",
 	},
 	{
 		ID:       "strip-hyprland",
 		Platform: "any",
 		Emits:    "unset HYPRLAND_INSTANCE_SIGNATURE",
 		Why:      "Names Hyprland's socket; hyprctl dispatch exec runs commands in the caller's session.",
-		Source:   "rules/common.yaml:296",
+		Source:   "rules/common.yaml:322",
 	},
 	{
 		ID:       "strip-gnome-keyring",
 		Platform: "any",
 		Emits:    "unset GNOME_KEYRING_CONTROL",
 		Why:      "The GNOME keyring's control directory.",
-		Source:   "rules/common.yaml:299",
+		Source:   "rules/common.yaml:325",
 	},
 	{
 		ID:       "strip-docker-host",
 		Platform: "any",
 		Emits:    "unset DOCKER_HOST",
 		Why:      "A Docker daemon elsewhere than /run/docker.sock; its API is root on its host.",
-		Source:   "rules/common.yaml:302",
+		Source:   "rules/common.yaml:328",
 	},
 	{
 		ID:       "strip-container-host",
 		Platform: "any",
 		Emits:    "unset CONTAINER_HOST",
 		Why:      "A remote Podman service, root on its host for a rootful one.",
-		Source:   "rules/common.yaml:305",
+		Source:   "rules/common.yaml:331",
 	},
 	{
 		ID:       "strip-encryption-key",
 		Platform: "any",
 		Emits:    "unset *_ENCRYPTION_KEY",
 		Why:      "The key an application encrypts its stored credentials with (n8n's), which decrypts them.",
-		Source:   "rules/common.yaml:310",
+		Source:   "rules/common.yaml:336",
 	},
 	{
 		ID:       "strip-signing-key",
 		Platform: "any",
 		Emits:    "unset *_SIGNING_KEY",
 		Why:      "A signing key by value, with which a command mints tokens or signs releases as the caller.",
-		Source:   "rules/common.yaml:314",
+		Source:   "rules/common.yaml:340",
 	},
 	{
 		ID:       "strip-license-key",
 		Platform: "any",
 		Emits:    "unset *_LICENSE_KEY",
 		Why:      "A service's account key under the name of a license (New Relic's ingests as the account).",
-		Source:   "rules/common.yaml:318",
+		Source:   "rules/common.yaml:344",
 	},
 	{
 		ID:       "strip-service-key",
 		Platform: "any",
 		Emits:    "unset *_SERVICE_KEY",
 		Why:      "A service key, which bypasses the project's row-level security (Supabase's).",
-		Source:   "rules/common.yaml:322",
+		Source:   "rules/common.yaml:348",
 	},
 	{
 		ID:       "strip-role-key",
 		Platform: "any",
 		Emits:    "unset *_ROLE_KEY",
 		Why:      "Supabase's service role key under its current name, the project's admin key.",
-		Source:   "rules/common.yaml:326",
+		Source:   "rules/common.yaml:352",
 	},
 	{
 		ID:       "strip-authkey",
 		Platform: "any",
 		Emits:    "unset *_AUTHKEY",
 		Why:      "Tailscale's auth key, which joins a machine to the caller's tailnet.",
-		Source:   "rules/common.yaml:330",
+		Source:   "rules/common.yaml:356",
 	},
 	{
 		ID:       "strip-auth-key",
 		Platform: "any",
 		Emits:    "unset *_AUTH_KEY",
 		Why:      "Auth keys spelled with an underscore, which join machines to a network as the caller.",
-		Source:   "rules/common.yaml:334",
+		Source:   "rules/common.yaml:360",
 	},
 	{
 		ID:       "strip-auth-tokens",
 		Platform: "any",
 		Emits:    "unset *_AUTH_TOKENS",
 		Why:      "Deno's per-host bearer tokens (token@host;...), which *_TOKEN misses. Not every *_TOKENS: a model's token limits are settings.",
-		Source:   "rules/common.yaml:338",
+		Source:   "rules/common.yaml:364",
 	},
 	{
 		ID:       "strip-openai-key",
 		Platform: "any",
 		Emits:    "unset *_OPENAI_KEY",
 		Why:      "Azure OpenAI's key under its SDKs' name, which *_API_KEY misses.",
-		Source:   "rules/common.yaml:345",
+		Source:   "rules/common.yaml:371",
 	},
 	{
 		ID:       "strip-dsn",
 		Platform: "any",
 		Emits:    "unset *_DSN",
 		Why:      "A data source name, which carries the database's user and password (Go's user:password@tcp(host)/db), or Sentry's project key.",
-		Source:   "rules/common.yaml:349",
+		Source:   "rules/common.yaml:375",
 	},
 	{
 		ID:       "strip-cookie",
 		Platform: "any",
 		Emits:    "unset *_COOKIE",
 		Why:      "The Erlang distribution cookie, with which a command joins the cluster and runs code on every node.",
-		Source:   "rules/common.yaml:355",
+		Source:   "rules/common.yaml:381",
 	},
 	{
 		ID:       "strip-api-key-bare",
 		Platform: "any",
 		Emits:    "unset API_KEY",
 		Why:      "An API key under the bare name, which *_API_KEY misses.",
-		Source:   "rules/common.yaml:359",
+		Source:   "rules/common.yaml:385",
 	},
 	{
 		ID:       "strip-access-key-bare",
 		Platform: "any",
 		Emits:    "unset ACCESS_KEY",
 		Why:      "An access key under the bare name, which *_ACCESS_KEY misses.",
-		Source:   "rules/common.yaml:362",
+		Source:   "rules/common.yaml:388",
 	},
 	{
 		ID:       "strip-app-key-bare",
 		Platform: "any",
 		Emits:    "unset APP_KEY",
 		Why:      "Laravel's application key, which decrypts its sessions and encrypted values.",
-		Source:   "rules/common.yaml:365",
+		Source:   "rules/common.yaml:391",
 	},
 	{
 		ID:       "strip-encryption-key-bare",
 		Platform: "any",
 		Emits:    "unset ENCRYPTION_KEY",
 		Why:      "An encryption key under the bare name.",
-		Source:   "rules/common.yaml:368",
+		Source:   "rules/common.yaml:394",
 	},
 	{
 		ID:       "strip-signing-key-bare",
 		Platform: "any",
 		Emits:    "unset SIGNING_KEY",
 		Why:      "A signing key under the bare name.",
-		Source:   "rules/common.yaml:371",
+		Source:   "rules/common.yaml:397",
 	},
 	{
 		ID:       "strip-url-password",
 		Platform: "any",
 		Emits:    "remove any variable whose value is url-password",
 		Why:      "A URL with user:password@ (or :password@) in it is a credential whatever the variable is called: REDIS_URL, AMQP_URL, MONGO_URI, a project's SERVICE_URL, pip's PIP_INDEX_URL with an index token, an HTTPS_PROXY with the proxy's login. A URL with a user alone, or none, stays. The whole variable goes, as for the names above: a command that needs the service gets it with --keep-env NAME.",
-		Source:   "rules/common.yaml:2291",
+		Source:   "rules/common.yaml:2317",
 	},
 	{
 		ID:       "strip-dsn-password",
 		Platform: "any",
 		Emits:    "remove any variable whose value is dsn-password",
 		Why:      "A connection string in key=value form with a password in it (libpq's password=, ODBC's and ADO.NET's Password= or PWD=), or Go's MySQL user:password@tcp(host)/db, under whatever name a project gives it.",
-		Source:   "rules/common.yaml:2315",
+		Source:   "rules/common.yaml:2341",
 	},
 	{
 		ID:       "keep-home",
 		Platform: "any",
 		Emits:    "keep HOME",
 		Why:      "The sandbox limits what the command reaches, not where it thinks its home is; the default hidden set is hidden under it.",
-		Source:   "rules/common.yaml:379",
+		Source:   "rules/common.yaml:405",
 	},
 	{
 		ID:       "keep-path",
 		Platform: "any",
 		Emits:    "keep PATH",
 		Why:      "bwrap finds the command on it, and so does every shell the command starts.",
-		Source:   "rules/common.yaml:384",
+		Source:   "rules/common.yaml:410",
 	},
 	{
 		ID:       "hide-ssh",
@@ -2931,7 +2950,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ssh",
 		Why:      "SSH private keys and known hosts.",
-		Source:   "rules/common.yaml:393",
+		Source:   "rules/common.yaml:419",
 	},
 	{
 		ID:       "hide-aws",
@@ -2939,7 +2958,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.aws",
 		Why:      "AWS access keys and SSO tokens.",
-		Source:   "rules/common.yaml:396",
+		Source:   "rules/common.yaml:422",
 	},
 	{
 		ID:       "hide-gnupg",
@@ -2947,7 +2966,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.gnupg",
 		Why:      "GnuPG private keys and the agent socket.",
-		Source:   "rules/common.yaml:399",
+		Source:   "rules/common.yaml:425",
 	},
 	{
 		ID:       "hide-netrc",
@@ -2955,7 +2974,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.netrc",
 		Why:      "Plain-text passwords for curl, git and ftp.",
-		Source:   "rules/common.yaml:402",
+		Source:   "rules/common.yaml:428",
 	},
 	{
 		ID:       "hide-docker-config",
@@ -2963,7 +2982,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.docker",
 		Why:      "Registry credentials in config.json.",
-		Source:   "rules/common.yaml:405",
+		Source:   "rules/common.yaml:431",
 	},
 	{
 		ID:       "hide-kube",
@@ -2971,7 +2990,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.kube",
 		Why:      "Cluster credentials and client certificates.",
-		Source:   "rules/common.yaml:408",
+		Source:   "rules/common.yaml:434",
 	},
 	{
 		ID:       "hide-gcloud",
@@ -2979,7 +2998,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/gcloud",
 		Why:      "Google Cloud refresh tokens.",
-		Source:   "rules/common.yaml:411",
+		Source:   "rules/common.yaml:437",
 	},
 	{
 		ID:       "hide-azure",
@@ -2987,7 +3006,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.azure",
 		Why:      "Azure CLI tokens.",
-		Source:   "rules/common.yaml:414",
+		Source:   "rules/common.yaml:440",
 	},
 	{
 		ID:       "hide-gh",
@@ -2995,7 +3014,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/gh",
 		Why:      "The GitHub CLI's OAuth token.",
-		Source:   "rules/common.yaml:417",
+		Source:   "rules/common.yaml:443",
 	},
 	{
 		ID:       "hide-git-credentials",
@@ -3003,7 +3022,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.git-credentials",
 		Why:      "git's plain-text credential store.",
-		Source:   "rules/common.yaml:420",
+		Source:   "rules/common.yaml:446",
 	},
 	{
 		ID:       "hide-pypirc",
@@ -3011,7 +3030,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pypirc",
 		Why:      "PyPI upload tokens.",
-		Source:   "rules/common.yaml:423",
+		Source:   "rules/common.yaml:449",
 	},
 	{
 		ID:       "hide-cargo-credentials",
@@ -3019,7 +3038,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cargo/credentials.toml",
 		Why:      "crates.io publish token.",
-		Source:   "rules/common.yaml:426",
+		Source:   "rules/common.yaml:452",
 	},
 	{
 		ID:       "hide-cargo-credentials-legacy",
@@ -3027,7 +3046,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cargo/credentials",
 		Why:      "The crates.io token under its older name, which cargo still reads.",
-		Source:   "rules/common.yaml:429",
+		Source:   "rules/common.yaml:455",
 	},
 	{
 		ID:       "hide-git-credentials-xdg",
@@ -3035,7 +3054,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/git/credentials",
 		Why:      "git's credential store where XDG_CONFIG_HOME puts it.",
-		Source:   "rules/common.yaml:432",
+		Source:   "rules/common.yaml:458",
 	},
 	{
 		ID:       "hide-containers-auth",
@@ -3043,7 +3062,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/containers/auth.json",
 		Why:      "Registry logins for podman, buildah and skopeo.",
-		Source:   "rules/common.yaml:435",
+		Source:   "rules/common.yaml:461",
 	},
 	{
 		ID:       "hide-gem-credentials",
@@ -3051,7 +3070,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.gem/credentials",
 		Why:      "The RubyGems API key.",
-		Source:   "rules/common.yaml:438",
+		Source:   "rules/common.yaml:464",
 	},
 	{
 		ID:       "hide-maven-settings",
@@ -3059,7 +3078,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.m2/settings.xml",
 		Why:      "Maven repository passwords; reveal it for a build that needs its mirrors.",
-		Source:   "rules/common.yaml:441",
+		Source:   "rules/common.yaml:467",
 	},
 	{
 		ID:       "hide-maven-master-password",
@@ -3067,7 +3086,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.m2/settings-security.xml",
 		Why:      "The master password that decrypts the ones in settings.xml.",
-		Source:   "rules/common.yaml:444",
+		Source:   "rules/common.yaml:470",
 	},
 	{
 		ID:       "hide-firefox",
@@ -3075,7 +3094,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mozilla",
 		Why:      "Firefox profiles, whose cookies and saved passwords are live logins.",
-		Source:   "rules/common.yaml:447",
+		Source:   "rules/common.yaml:473",
 	},
 	{
 		ID:       "hide-chrome",
@@ -3083,7 +3102,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/google-chrome",
 		Why:      "Chrome profiles, whose cookies and saved passwords are live logins.",
-		Source:   "rules/common.yaml:450",
+		Source:   "rules/common.yaml:476",
 	},
 	{
 		ID:       "hide-chromium",
@@ -3091,7 +3110,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/chromium",
 		Why:      "Chromium profiles, whose cookies and saved passwords are live logins.",
-		Source:   "rules/common.yaml:453",
+		Source:   "rules/common.yaml:479",
 	},
 	{
 		ID:       "hide-password-store",
@@ -3099,7 +3118,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.password-store",
 		Why:      "pass(1)'s encrypted secrets and their layout.",
-		Source:   "rules/common.yaml:456",
+		Source:   "rules/common.yaml:482",
 	},
 	{
 		ID:       "hide-keyrings",
@@ -3107,7 +3126,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/keyrings",
 		Why:      "GNOME keyring files.",
-		Source:   "rules/common.yaml:459",
+		Source:   "rules/common.yaml:485",
 	},
 	{
 		ID:       "hide-vault-token",
@@ -3115,7 +3134,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.vault-token",
 		Why:      "HashiCorp Vault token.",
-		Source:   "rules/common.yaml:462",
+		Source:   "rules/common.yaml:488",
 	},
 	{
 		ID:       "hide-pgpass",
@@ -3123,7 +3142,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pgpass",
 		Why:      "PostgreSQL passwords.",
-		Source:   "rules/common.yaml:465",
+		Source:   "rules/common.yaml:491",
 	},
 	{
 		ID:       "hide-terraform-credentials",
@@ -3131,7 +3150,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.terraform.d/credentials.tfrc.json",
 		Why:      "Terraform Cloud API tokens.",
-		Source:   "rules/common.yaml:468",
+		Source:   "rules/common.yaml:494",
 	},
 	{
 		ID:       "hide-shadow",
@@ -3139,7 +3158,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/shadow",
 		Why:      "Password hashes; a root caller's sandbox reads them as uid 0, capabilities or not.",
-		Source:   "rules/common.yaml:471",
+		Source:   "rules/common.yaml:497",
 	},
 	{
 		ID:       "hide-shadow-backup",
@@ -3147,7 +3166,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/shadow-",
 		Why:      "The copy passwd and useradd keep, one change behind /etc/shadow.",
-		Source:   "rules/common.yaml:474",
+		Source:   "rules/common.yaml:500",
 	},
 	{
 		ID:       "hide-shadow-var-backup",
@@ -3155,7 +3174,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/backups/shadow.bak",
 		Why:      "Debian's daily copy of /etc/shadow.",
-		Source:   "rules/common.yaml:477",
+		Source:   "rules/common.yaml:503",
 	},
 	{
 		ID:       "hide-gshadow",
@@ -3163,7 +3182,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/gshadow",
 		Why:      "Group password hashes, readable the same way.",
-		Source:   "rules/common.yaml:480",
+		Source:   "rules/common.yaml:506",
 	},
 	{
 		ID:       "hide-gshadow-backup",
@@ -3171,7 +3190,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/gshadow-",
 		Why:      "The copy kept one change behind /etc/gshadow.",
-		Source:   "rules/common.yaml:483",
+		Source:   "rules/common.yaml:509",
 	},
 	{
 		ID:       "hide-gshadow-var-backup",
@@ -3179,7 +3198,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/backups/gshadow.bak",
 		Why:      "Debian's daily copy of /etc/gshadow.",
-		Source:   "rules/common.yaml:486",
+		Source:   "rules/common.yaml:512",
 	},
 	{
 		ID:       "hide-ssh-host-dsa-key",
@@ -3187,7 +3206,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssh/ssh_host_dsa_key",
 		Why:      "The host's SSH identity (DSA, on older hosts), readable the same way.",
-		Source:   "rules/common.yaml:489",
+		Source:   "rules/common.yaml:515",
 	},
 	{
 		ID:       "hide-ssh-host-rsa-key",
@@ -3195,7 +3214,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssh/ssh_host_rsa_key",
 		Why:      "The host's SSH identity, readable the same way; with it a command could impersonate the machine.",
-		Source:   "rules/common.yaml:492",
+		Source:   "rules/common.yaml:518",
 	},
 	{
 		ID:       "hide-ssh-host-ecdsa-key",
@@ -3203,7 +3222,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssh/ssh_host_ecdsa_key",
 		Why:      "The host's SSH identity (ECDSA), readable the same way.",
-		Source:   "rules/common.yaml:495",
+		Source:   "rules/common.yaml:521",
 	},
 	{
 		ID:       "hide-ssh-host-ed25519-key",
@@ -3211,7 +3230,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssh/ssh_host_ed25519_key",
 		Why:      "The host's SSH identity (Ed25519), readable the same way.",
-		Source:   "rules/common.yaml:498",
+		Source:   "rules/common.yaml:524",
 	},
 	{
 		ID:       "hide-user-runtime",
@@ -3219,7 +3238,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/user",
 		Why:      "Per-user sockets (D-Bus session bus, ssh-agent, gpg-agent, keyrings). A read-only bind does not stop connect(2), so a socket the child can see is a socket it can drive.",
-		Source:   "rules/common.yaml:501",
+		Source:   "rules/common.yaml:527",
 	},
 	{
 		ID:       "hide-system-bus",
@@ -3227,7 +3246,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/dbus",
 		Why:      "The D-Bus system bus. From a root caller's sandbox the peer is still uid 0, and systemd would start a unit on the host on its behalf.",
-		Source:   "rules/common.yaml:507",
+		Source:   "rules/common.yaml:533",
 	},
 	{
 		ID:       "hide-docker-socket",
@@ -3235,7 +3254,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/docker.sock",
 		Why:      "The Docker API is root on the host.",
-		Source:   "rules/common.yaml:512",
+		Source:   "rules/common.yaml:538",
 	},
 	{
 		ID:       "hide-containerd",
@@ -3243,7 +3262,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/containerd",
 		Why:      "The containerd API is root on the host.",
-		Source:   "rules/common.yaml:515",
+		Source:   "rules/common.yaml:541",
 	},
 	{
 		ID:       "hide-podman-socket",
@@ -3251,7 +3270,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/podman",
 		Why:      "The rootful Podman API is root on the host.",
-		Source:   "rules/common.yaml:518",
+		Source:   "rules/common.yaml:544",
 	},
 	{
 		ID:       "hide-crio",
@@ -3259,7 +3278,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/crio",
 		Why:      "The CRI-O socket, root on the host through containers.",
-		Source:   "rules/common.yaml:521",
+		Source:   "rules/common.yaml:547",
 	},
 	{
 		ID:       "hide-snapd-socket",
@@ -3267,7 +3286,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/snapd.socket",
 		Why:      "snapd's socket, which installs and runs software as root.",
-		Source:   "rules/common.yaml:524",
+		Source:   "rules/common.yaml:550",
 	},
 	{
 		ID:       "hide-libvirt",
@@ -3275,7 +3294,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/libvirt",
 		Why:      "libvirt's sockets, which start machines with host devices and files.",
-		Source:   "rules/common.yaml:527",
+		Source:   "rules/common.yaml:553",
 	},
 	{
 		ID:       "hide-lxd-socket",
@@ -3283,7 +3302,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/snap/lxd/common/lxd/unix.socket",
 		Why:      "The LXD socket (snap install), root on the host through containers.",
-		Source:   "rules/common.yaml:530",
+		Source:   "rules/common.yaml:556",
 	},
 	{
 		ID:       "hide-lxd-socket-deb",
@@ -3291,7 +3310,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/lib/lxd/unix.socket",
 		Why:      "The LXD socket (distribution package), root on the host through containers.",
-		Source:   "rules/common.yaml:533",
+		Source:   "rules/common.yaml:559",
 	},
 	{
 		ID:       "hide-systemd-private",
@@ -3299,7 +3318,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /run/systemd/private",
 		Why:      "systemd's private manager socket, which accepts any root peer.",
-		Source:   "rules/common.yaml:536",
+		Source:   "rules/common.yaml:562",
 	},
 	{
 		ID:       "hide-claude",
@@ -3307,7 +3326,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.claude",
 		Why:      "Claude Code's state: .credentials.json (its OAuth login), every session's transcript under projects/, history and settings. Reveal it to run Claude Code itself inside.",
-		Source:   "rules/common.yaml:542",
+		Source:   "rules/common.yaml:568",
 	},
 	{
 		ID:       "hide-claude-json",
@@ -3315,7 +3334,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.claude.json",
 		Why:      "Claude Code's main settings file: its account, an API key in older versions, and the environment (often API keys) of every configured MCP server.",
-		Source:   "rules/common.yaml:548",
+		Source:   "rules/common.yaml:574",
 	},
 	{
 		ID:       "hide-codex",
@@ -3323,7 +3342,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.codex",
 		Why:      "Codex CLI's state, auth.json (its login or API key) and every session's transcript.",
-		Source:   "rules/common.yaml:554",
+		Source:   "rules/common.yaml:580",
 	},
 	{
 		ID:       "hide-gemini",
@@ -3331,7 +3350,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.gemini",
 		Why:      "Gemini CLI's state: oauth_creds.json and google_accounts.json (its Google login), settings with MCP servers' environment, chat logs.",
-		Source:   "rules/common.yaml:557",
+		Source:   "rules/common.yaml:583",
 	},
 	{
 		ID:       "hide-opencode-auth",
@@ -3339,7 +3358,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/opencode/auth.json",
 		Why:      "opencode's provider API keys and OAuth tokens.",
-		Source:   "rules/common.yaml:562",
+		Source:   "rules/common.yaml:588",
 	},
 	{
 		ID:       "hide-continue",
@@ -3347,7 +3366,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.continue",
 		Why:      "Continue's config.json, which holds model providers' API keys, and its sessions.",
-		Source:   "rules/common.yaml:565",
+		Source:   "rules/common.yaml:591",
 	},
 	{
 		ID:       "hide-github-copilot",
@@ -3355,7 +3374,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/github-copilot",
 		Why:      "GitHub Copilot's OAuth token (hosts.json, apps.json), shared by every editor's plugin.",
-		Source:   "rules/common.yaml:568",
+		Source:   "rules/common.yaml:594",
 	},
 	{
 		ID:       "hide-vscode-global-storage",
@@ -3363,7 +3382,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/Code/User/globalStorage",
 		Why:      "VS Code's extension state (state.vscdb), where extensions that do not use the keyring keep their tokens.",
-		Source:   "rules/common.yaml:571",
+		Source:   "rules/common.yaml:597",
 	},
 	{
 		ID:       "hide-cursor-global-storage",
@@ -3371,7 +3390,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/Cursor/User/globalStorage",
 		Why:      "Cursor's extension state, which holds its own access and refresh tokens.",
-		Source:   "rules/common.yaml:576",
+		Source:   "rules/common.yaml:602",
 	},
 	{
 		ID:       "hide-huggingface-token",
@@ -3379,7 +3398,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cache/huggingface/token",
 		Why:      "The Hugging Face access token (huggingface-cli login); the rest of the cache is models.",
-		Source:   "rules/common.yaml:579",
+		Source:   "rules/common.yaml:605",
 	},
 	{
 		ID:       "hide-huggingface-stored-tokens",
@@ -3387,7 +3406,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cache/huggingface/stored_tokens",
 		Why:      "Every Hugging Face token saved by name, beside the active one.",
-		Source:   "rules/common.yaml:582",
+		Source:   "rules/common.yaml:608",
 	},
 	{
 		ID:       "hide-huggingface-token-legacy",
@@ -3395,7 +3414,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.huggingface/token",
 		Why:      "The Hugging Face token where older versions of the library keep it.",
-		Source:   "rules/common.yaml:585",
+		Source:   "rules/common.yaml:611",
 	},
 	{
 		ID:       "hide-rclone-config",
@@ -3403,7 +3422,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/rclone/rclone.conf",
 		Why:      "rclone's remotes, with their passwords, keys and OAuth tokens (obscured, not encrypted).",
-		Source:   "rules/common.yaml:591",
+		Source:   "rules/common.yaml:617",
 	},
 	{
 		ID:       "hide-s3cfg",
@@ -3411,7 +3430,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.s3cfg",
 		Why:      "s3cmd's access and secret keys.",
-		Source:   "rules/common.yaml:594",
+		Source:   "rules/common.yaml:620",
 	},
 	{
 		ID:       "hide-boto",
@@ -3419,7 +3438,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.boto",
 		Why:      "gsutil's and boto's credentials and OAuth refresh token.",
-		Source:   "rules/common.yaml:597",
+		Source:   "rules/common.yaml:623",
 	},
 	{
 		ID:       "hide-terraformrc",
@@ -3427,7 +3446,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.terraformrc",
 		Why:      "Terraform's CLI configuration, which may hold registry API tokens (credentials blocks).",
-		Source:   "rules/common.yaml:600",
+		Source:   "rules/common.yaml:626",
 	},
 	{
 		ID:       "hide-doctl",
@@ -3435,7 +3454,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/doctl",
 		Why:      "DigitalOcean's doctl access token.",
-		Source:   "rules/common.yaml:603",
+		Source:   "rules/common.yaml:629",
 	},
 	{
 		ID:       "hide-hcloud",
@@ -3443,7 +3462,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/hcloud",
 		Why:      "Hetzner Cloud's hcloud API tokens.",
-		Source:   "rules/common.yaml:606",
+		Source:   "rules/common.yaml:632",
 	},
 	{
 		ID:       "hide-oci",
@@ -3451,7 +3470,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.oci",
 		Why:      "Oracle Cloud's API signing key and config.",
-		Source:   "rules/common.yaml:609",
+		Source:   "rules/common.yaml:635",
 	},
 	{
 		ID:       "hide-aliyun",
@@ -3459,7 +3478,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.aliyun",
 		Why:      "Alibaba Cloud CLI's access keys.",
-		Source:   "rules/common.yaml:612",
+		Source:   "rules/common.yaml:638",
 	},
 	{
 		ID:       "hide-linode-cli",
@@ -3467,7 +3486,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/linode-cli",
 		Why:      "Linode CLI's personal access token.",
-		Source:   "rules/common.yaml:615",
+		Source:   "rules/common.yaml:641",
 	},
 	{
 		ID:       "hide-scaleway",
@@ -3475,7 +3494,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/scw",
 		Why:      "Scaleway CLI's access and secret keys.",
-		Source:   "rules/common.yaml:618",
+		Source:   "rules/common.yaml:644",
 	},
 	{
 		ID:       "hide-fly",
@@ -3483,7 +3502,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.fly",
 		Why:      "flyctl's access token.",
-		Source:   "rules/common.yaml:621",
+		Source:   "rules/common.yaml:647",
 	},
 	{
 		ID:       "hide-wrangler",
@@ -3491,7 +3510,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.wrangler",
 		Why:      "Cloudflare wrangler's OAuth tokens (older location).",
-		Source:   "rules/common.yaml:624",
+		Source:   "rules/common.yaml:650",
 	},
 	{
 		ID:       "hide-wrangler-xdg",
@@ -3499,7 +3518,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/.wrangler",
 		Why:      "Cloudflare wrangler's OAuth tokens.",
-		Source:   "rules/common.yaml:627",
+		Source:   "rules/common.yaml:653",
 	},
 	{
 		ID:       "hide-vercel",
@@ -3507,7 +3526,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/com.vercel.cli",
 		Why:      "Vercel CLI's auth.json token.",
-		Source:   "rules/common.yaml:630",
+		Source:   "rules/common.yaml:656",
 	},
 	{
 		ID:       "hide-netlify",
@@ -3515,7 +3534,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/netlify",
 		Why:      "Netlify CLI's access tokens.",
-		Source:   "rules/common.yaml:633",
+		Source:   "rules/common.yaml:659",
 	},
 	{
 		ID:       "hide-configstore",
@@ -3523,7 +3542,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/configstore",
 		Why:      "Where node CLIs keep their logins (firebase-tools' refresh token among them).",
-		Source:   "rules/common.yaml:636",
+		Source:   "rules/common.yaml:662",
 	},
 	{
 		ID:       "hide-heroku",
@@ -3531,7 +3550,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/heroku",
 		Why:      "Heroku CLI state beside the .netrc login, including its client tokens.",
-		Source:   "rules/common.yaml:639",
+		Source:   "rules/common.yaml:665",
 	},
 	{
 		ID:       "hide-databricks",
@@ -3539,7 +3558,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.databrickscfg",
 		Why:      "Databricks personal access tokens.",
-		Source:   "rules/common.yaml:642",
+		Source:   "rules/common.yaml:668",
 	},
 	{
 		ID:       "hide-snowsql",
@@ -3547,7 +3566,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.snowsql/config",
 		Why:      "SnowSQL connection passwords.",
-		Source:   "rules/common.yaml:645",
+		Source:   "rules/common.yaml:671",
 	},
 	{
 		ID:       "hide-snowflake",
@@ -3555,7 +3574,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.snowflake",
 		Why:      "Snowflake CLI connections.toml, with passwords and key paths.",
-		Source:   "rules/common.yaml:648",
+		Source:   "rules/common.yaml:674",
 	},
 	{
 		ID:       "hide-dbt-profiles",
@@ -3563,7 +3582,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.dbt/profiles.yml",
 		Why:      "dbt's warehouse credentials.",
-		Source:   "rules/common.yaml:651",
+		Source:   "rules/common.yaml:677",
 	},
 	{
 		ID:       "hide-kaggle",
@@ -3571,7 +3590,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.kaggle/kaggle.json",
 		Why:      "The Kaggle API key.",
-		Source:   "rules/common.yaml:654",
+		Source:   "rules/common.yaml:680",
 	},
 	{
 		ID:       "hide-ngrok",
@@ -3579,7 +3598,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/ngrok",
 		Why:      "ngrok's authtoken, with which a command could publish a tunnel to the machine.",
-		Source:   "rules/common.yaml:657",
+		Source:   "rules/common.yaml:683",
 	},
 	{
 		ID:       "hide-ngrok-legacy",
@@ -3587,7 +3606,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ngrok2",
 		Why:      "ngrok's authtoken (version 2 location).",
-		Source:   "rules/common.yaml:660",
+		Source:   "rules/common.yaml:686",
 	},
 	{
 		ID:       "hide-stripe",
@@ -3595,7 +3614,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/stripe",
 		Why:      "Stripe CLI's live and test API keys.",
-		Source:   "rules/common.yaml:663",
+		Source:   "rules/common.yaml:689",
 	},
 	{
 		ID:       "hide-sentryclirc",
@@ -3603,7 +3622,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.sentryclirc",
 		Why:      "sentry-cli's auth token.",
-		Source:   "rules/common.yaml:666",
+		Source:   "rules/common.yaml:692",
 	},
 	{
 		ID:       "hide-minikube",
@@ -3611,7 +3630,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.minikube",
 		Why:      "minikube's client keys and CA, which ~/.kube/config points at; with them the cluster is open.",
-		Source:   "rules/common.yaml:669",
+		Source:   "rules/common.yaml:695",
 	},
 	{
 		ID:       "hide-talos",
@@ -3619,7 +3638,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.talos",
 		Why:      "talosctl's client certificate and key.",
-		Source:   "rules/common.yaml:672",
+		Source:   "rules/common.yaml:698",
 	},
 	{
 		ID:       "hide-helm-registry",
@@ -3627,7 +3646,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/helm/registry",
 		Why:      "Helm's OCI registry logins (config.json).",
-		Source:   "rules/common.yaml:675",
+		Source:   "rules/common.yaml:701",
 	},
 	{
 		ID:       "hide-helm-repositories",
@@ -3635,7 +3654,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/helm/repositories.yaml",
 		Why:      "Helm chart repositories, with their passwords.",
-		Source:   "rules/common.yaml:678",
+		Source:   "rules/common.yaml:704",
 	},
 	{
 		ID:       "hide-sops-age",
@@ -3643,7 +3662,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/sops/age",
 		Why:      "The age keys sops decrypts secrets files with.",
-		Source:   "rules/common.yaml:681",
+		Source:   "rules/common.yaml:707",
 	},
 	{
 		ID:       "hide-hub",
@@ -3651,7 +3670,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/hub",
 		Why:      "hub's GitHub OAuth token.",
-		Source:   "rules/common.yaml:685",
+		Source:   "rules/common.yaml:711",
 	},
 	{
 		ID:       "hide-glab",
@@ -3659,7 +3678,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/glab-cli",
 		Why:      "The GitLab CLI's tokens.",
-		Source:   "rules/common.yaml:688",
+		Source:   "rules/common.yaml:714",
 	},
 	{
 		ID:       "hide-tea",
@@ -3667,7 +3686,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/tea",
 		Why:      "The Gitea CLI's tokens.",
-		Source:   "rules/common.yaml:691",
+		Source:   "rules/common.yaml:717",
 	},
 	{
 		ID:       "hide-authinfo",
@@ -3675,7 +3694,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.authinfo",
 		Why:      "Emacs auth-source passwords, plain text in .netrc's format.",
-		Source:   "rules/common.yaml:694",
+		Source:   "rules/common.yaml:720",
 	},
 	{
 		ID:       "hide-authinfo-gpg",
@@ -3683,7 +3702,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.authinfo.gpg",
 		Why:      "The same, encrypted; hidden so that a command cannot take it away to guess at.",
-		Source:   "rules/common.yaml:697",
+		Source:   "rules/common.yaml:723",
 	},
 	{
 		ID:       "hide-gradle-properties",
@@ -3691,7 +3710,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.gradle/gradle.properties",
 		Why:      "Gradle's repository passwords and signing keys; reveal it for a build that needs its mirrors.",
-		Source:   "rules/common.yaml:701",
+		Source:   "rules/common.yaml:727",
 	},
 	{
 		ID:       "hide-ivy-credentials",
@@ -3699,7 +3718,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ivy2/.credentials",
 		Why:      "sbt's and Ivy's repository passwords.",
-		Source:   "rules/common.yaml:704",
+		Source:   "rules/common.yaml:730",
 	},
 	{
 		ID:       "hide-nuget-config",
@@ -3707,7 +3726,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.nuget/NuGet/NuGet.Config",
 		Why:      "NuGet feeds' API keys and clear-text passwords.",
-		Source:   "rules/common.yaml:707",
+		Source:   "rules/common.yaml:733",
 	},
 	{
 		ID:       "hide-composer-auth",
@@ -3715,7 +3734,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/composer/auth.json",
 		Why:      "Composer's repository tokens.",
-		Source:   "rules/common.yaml:710",
+		Source:   "rules/common.yaml:736",
 	},
 	{
 		ID:       "hide-composer-auth-legacy",
@@ -3723,7 +3742,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.composer/auth.json",
 		Why:      "Composer's repository tokens (older home).",
-		Source:   "rules/common.yaml:713",
+		Source:   "rules/common.yaml:739",
 	},
 	{
 		ID:       "hide-pypoetry-auth",
@@ -3731,7 +3750,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/pypoetry/auth.toml",
 		Why:      "Poetry's repository passwords, where no keyring is available.",
-		Source:   "rules/common.yaml:716",
+		Source:   "rules/common.yaml:742",
 	},
 	{
 		ID:       "hide-pub-credentials",
@@ -3739,7 +3758,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/dart/pub-credentials.json",
 		Why:      "Dart's pub.dev OAuth token.",
-		Source:   "rules/common.yaml:719",
+		Source:   "rules/common.yaml:745",
 	},
 	{
 		ID:       "hide-pub-credentials-legacy",
@@ -3747,7 +3766,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pub-cache/credentials.json",
 		Why:      "Dart's pub.dev OAuth token (older location).",
-		Source:   "rules/common.yaml:722",
+		Source:   "rules/common.yaml:748",
 	},
 	{
 		ID:       "hide-hex",
@@ -3755,7 +3774,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.hex/hex.config",
 		Why:      "Hex's (Elixir) API key.",
-		Source:   "rules/common.yaml:725",
+		Source:   "rules/common.yaml:751",
 	},
 	{
 		ID:       "hide-my-cnf",
@@ -3763,7 +3782,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.my.cnf",
 		Why:      "MySQL and MariaDB client passwords.",
-		Source:   "rules/common.yaml:729",
+		Source:   "rules/common.yaml:755",
 	},
 	{
 		ID:       "hide-mylogin-cnf",
@@ -3771,7 +3790,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mylogin.cnf",
 		Why:      "MySQL login paths, obfuscated, not encrypted.",
-		Source:   "rules/common.yaml:732",
+		Source:   "rules/common.yaml:758",
 	},
 	{
 		ID:       "hide-1password",
@@ -3779,7 +3798,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/op",
 		Why:      "1Password CLI's configuration and session.",
-		Source:   "rules/common.yaml:736",
+		Source:   "rules/common.yaml:762",
 	},
 	{
 		ID:       "hide-bitwarden",
@@ -3787,7 +3806,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/Bitwarden CLI",
 		Why:      "Bitwarden CLI's data.json, its vault and session key.",
-		Source:   "rules/common.yaml:739",
+		Source:   "rules/common.yaml:765",
 	},
 	{
 		ID:       "hide-kwallet",
@@ -3795,7 +3814,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/kwalletd",
 		Why:      "KDE Wallet files.",
-		Source:   "rules/common.yaml:742",
+		Source:   "rules/common.yaml:768",
 	},
 	{
 		ID:       "hide-lastpass",
@@ -3803,7 +3822,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/lpass",
 		Why:      "LastPass CLI's session and cached vault.",
-		Source:   "rules/common.yaml:745",
+		Source:   "rules/common.yaml:771",
 	},
 	{
 		ID:       "hide-nssdb",
@@ -3811,7 +3830,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pki/nssdb",
 		Why:      "The NSS database (Chromium, Firefox tools), with client certificates and their private keys.",
-		Source:   "rules/common.yaml:748",
+		Source:   "rules/common.yaml:774",
 	},
 	{
 		ID:       "hide-brave",
@@ -3819,7 +3838,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/BraveSoftware",
 		Why:      "Brave profiles, whose cookies and saved passwords are live logins.",
-		Source:   "rules/common.yaml:752",
+		Source:   "rules/common.yaml:778",
 	},
 	{
 		ID:       "hide-edge",
@@ -3827,7 +3846,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/microsoft-edge",
 		Why:      "Edge profiles, whose cookies and saved passwords are live logins.",
-		Source:   "rules/common.yaml:755",
+		Source:   "rules/common.yaml:781",
 	},
 	{
 		ID:       "hide-vivaldi",
@@ -3835,7 +3854,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/vivaldi",
 		Why:      "Vivaldi profiles, whose cookies and saved passwords are live logins.",
-		Source:   "rules/common.yaml:758",
+		Source:   "rules/common.yaml:784",
 	},
 	{
 		ID:       "hide-thunderbird",
@@ -3843,7 +3862,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.thunderbird",
 		Why:      "Thunderbird profiles, with mail and saved account passwords.",
-		Source:   "rules/common.yaml:761",
+		Source:   "rules/common.yaml:787",
 	},
 	{
 		ID:       "hide-slack",
@@ -3851,7 +3870,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/Slack",
 		Why:      "Slack's desktop session cookies, a live login to every workspace.",
-		Source:   "rules/common.yaml:764",
+		Source:   "rules/common.yaml:790",
 	},
 	{
 		ID:       "hide-xauthority",
@@ -3859,7 +3878,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.Xauthority",
 		Why:      "The X server's authorization cookie.",
-		Source:   "rules/common.yaml:769",
+		Source:   "rules/common.yaml:795",
 	},
 	{
 		ID:       "hide-iceauthority",
@@ -3867,7 +3886,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ICEauthority",
 		Why:      "The X session manager's authorization cookie.",
-		Source:   "rules/common.yaml:772",
+		Source:   "rules/common.yaml:798",
 	},
 	{
 		ID:       "hide-bash-history",
@@ -3875,7 +3894,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.bash_history",
 		Why:      "bash's history.",
-		Source:   "rules/common.yaml:777",
+		Source:   "rules/common.yaml:803",
 	},
 	{
 		ID:       "hide-zsh-history",
@@ -3883,7 +3902,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.zsh_history",
 		Why:      "zsh's history (its usual name).",
-		Source:   "rules/common.yaml:780",
+		Source:   "rules/common.yaml:806",
 	},
 	{
 		ID:       "hide-histfile",
@@ -3891,7 +3910,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.histfile",
 		Why:      "zsh's history (the name zsh-newuser-install gives it).",
-		Source:   "rules/common.yaml:783",
+		Source:   "rules/common.yaml:809",
 	},
 	{
 		ID:       "hide-sh-history",
@@ -3899,7 +3918,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.sh_history",
 		Why:      "ksh's and mksh's history.",
-		Source:   "rules/common.yaml:786",
+		Source:   "rules/common.yaml:812",
 	},
 	{
 		ID:       "hide-fish-history",
@@ -3907,7 +3926,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/fish/fish_history",
 		Why:      "fish's history.",
-		Source:   "rules/common.yaml:789",
+		Source:   "rules/common.yaml:815",
 	},
 	{
 		ID:       "hide-atuin",
@@ -3915,7 +3934,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/atuin",
 		Why:      "atuin's history database and the key that encrypts its sync.",
-		Source:   "rules/common.yaml:792",
+		Source:   "rules/common.yaml:818",
 	},
 	{
 		ID:       "hide-python-history",
@@ -3923,7 +3942,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.python_history",
 		Why:      "The Python REPL's history.",
-		Source:   "rules/common.yaml:795",
+		Source:   "rules/common.yaml:821",
 	},
 	{
 		ID:       "hide-ipython-history",
@@ -3931,7 +3950,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.ipython/profile_default/history.sqlite",
 		Why:      "IPython's history, inputs and outputs.",
-		Source:   "rules/common.yaml:798",
+		Source:   "rules/common.yaml:824",
 	},
 	{
 		ID:       "hide-node-repl-history",
@@ -3939,7 +3958,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.node_repl_history",
 		Why:      "Node's REPL history.",
-		Source:   "rules/common.yaml:801",
+		Source:   "rules/common.yaml:827",
 	},
 	{
 		ID:       "hide-irb-history",
@@ -3947,7 +3966,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.irb_history",
 		Why:      "Ruby's irb history.",
-		Source:   "rules/common.yaml:804",
+		Source:   "rules/common.yaml:830",
 	},
 	{
 		ID:       "hide-psql-history",
@@ -3955,7 +3974,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.psql_history",
 		Why:      "psql's history, which keeps ALTER ROLE ... PASSWORD statements.",
-		Source:   "rules/common.yaml:807",
+		Source:   "rules/common.yaml:833",
 	},
 	{
 		ID:       "hide-mysql-history",
@@ -3963,7 +3982,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mysql_history",
 		Why:      "The mysql client's history, with passwords set in it.",
-		Source:   "rules/common.yaml:810",
+		Source:   "rules/common.yaml:836",
 	},
 	{
 		ID:       "hide-sqlite-history",
@@ -3971,7 +3990,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.sqlite_history",
 		Why:      "sqlite3's history.",
-		Source:   "rules/common.yaml:813",
+		Source:   "rules/common.yaml:839",
 	},
 	{
 		ID:       "hide-rediscli-history",
@@ -3979,7 +3998,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.rediscli_history",
 		Why:      "redis-cli's history, AUTH commands included.",
-		Source:   "rules/common.yaml:816",
+		Source:   "rules/common.yaml:842",
 	},
 	{
 		ID:       "hide-mongosh",
@@ -3987,7 +4006,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mongodb/mongosh",
 		Why:      "mongosh's history, with connection strings and their passwords.",
-		Source:   "rules/common.yaml:819",
+		Source:   "rules/common.yaml:845",
 	},
 	{
 		ID:       "hide-dbshell",
@@ -3995,7 +4014,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.dbshell",
 		Why:      "The legacy mongo shell's history.",
-		Source:   "rules/common.yaml:822",
+		Source:   "rules/common.yaml:848",
 	},
 	{
 		ID:       "hide-lesshst",
@@ -4003,7 +4022,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.lesshst",
 		Why:      "less's search history, which holds whatever was searched for in logs and files.",
-		Source:   "rules/common.yaml:825",
+		Source:   "rules/common.yaml:851",
 	},
 	{
 		ID:       "hide-viminfo",
@@ -4011,7 +4030,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.viminfo",
 		Why:      "Vim's registers, command and search history, with text yanked and typed in other files.",
-		Source:   "rules/common.yaml:828",
+		Source:   "rules/common.yaml:854",
 	},
 	{
 		ID:       "hide-nvim-shada",
@@ -4019,7 +4038,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/state/nvim/shada",
 		Why:      "Neovim's registers, command and search history.",
-		Source:   "rules/common.yaml:831",
+		Source:   "rules/common.yaml:857",
 	},
 	{
 		ID:       "hide-ssl-private",
@@ -4027,7 +4046,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ssl/private",
 		Why:      "The host's TLS private keys.",
-		Source:   "rules/common.yaml:835",
+		Source:   "rules/common.yaml:861",
 	},
 	{
 		ID:       "hide-letsencrypt",
@@ -4035,7 +4054,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/letsencrypt",
 		Why:      "Let's Encrypt's account key and every certificate's private key.",
-		Source:   "rules/common.yaml:838",
+		Source:   "rules/common.yaml:864",
 	},
 	{
 		ID:       "hide-network-manager-connections",
@@ -4043,7 +4062,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/NetworkManager/system-connections",
 		Why:      "Wi-Fi and VPN passwords and keys.",
-		Source:   "rules/common.yaml:841",
+		Source:   "rules/common.yaml:867",
 	},
 	{
 		ID:       "hide-wireguard",
@@ -4051,7 +4070,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/wireguard",
 		Why:      "WireGuard private keys.",
-		Source:   "rules/common.yaml:844",
+		Source:   "rules/common.yaml:870",
 	},
 	{
 		ID:       "hide-openvpn",
@@ -4059,7 +4078,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/openvpn",
 		Why:      "OpenVPN keys and credentials files.",
-		Source:   "rules/common.yaml:847",
+		Source:   "rules/common.yaml:873",
 	},
 	{
 		ID:       "hide-ipsec-secrets",
@@ -4067,7 +4086,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ipsec.secrets",
 		Why:      "IPsec pre-shared keys and private key passphrases.",
-		Source:   "rules/common.yaml:850",
+		Source:   "rules/common.yaml:876",
 	},
 	{
 		ID:       "hide-ppp-chap-secrets",
@@ -4075,7 +4094,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ppp/chap-secrets",
 		Why:      "PPP CHAP passwords.",
-		Source:   "rules/common.yaml:853",
+		Source:   "rules/common.yaml:879",
 	},
 	{
 		ID:       "hide-ppp-pap-secrets",
@@ -4083,7 +4102,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/ppp/pap-secrets",
 		Why:      "PPP PAP passwords.",
-		Source:   "rules/common.yaml:856",
+		Source:   "rules/common.yaml:882",
 	},
 	{
 		ID:       "hide-krb5-keytab",
@@ -4091,7 +4110,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /etc/krb5.keytab",
 		Why:      "The host's Kerberos keys.",
-		Source:   "rules/common.yaml:859",
+		Source:   "rules/common.yaml:885",
 	},
 	{
 		ID:       "hide-tailscale-state",
@@ -4099,7 +4118,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/lib/tailscale",
 		Why:      "tailscaled's node key; with it a command could join the tailnet as this machine.",
-		Source:   "rules/common.yaml:862",
+		Source:   "rules/common.yaml:888",
 	},
 	{
 		ID:       "hide-sssd-secrets",
@@ -4107,7 +4126,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide /var/lib/sss/secrets",
 		Why:      "SSSD's stored secrets.",
-		Source:   "rules/common.yaml:865",
+		Source:   "rules/common.yaml:891",
 	},
 	{
 		ID:       "hide-astrid-home",
@@ -4115,7 +4134,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:ASTRID_HOME",
 		Why:      "The runtime's per-principal home, which strip-astrid-home only keeps the command from being told about: the directory stays readable at its path otherwise.",
-		Source:   "rules/common.yaml:874",
+		Source:   "rules/common.yaml:900",
 	},
 	{
 		ID:       "hide-astrid-socket",
@@ -4123,7 +4142,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:ASTRID_SOCKET_PATH",
 		Why:      "The runtime's kernel socket: connectable at its path whatever the environment says, and the command would talk back to the kernel.",
-		Source:   "rules/common.yaml:880",
+		Source:   "rules/common.yaml:906",
 	},
 	{
 		ID:       "hide-ssh-auth-sock",
@@ -4131,7 +4150,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:SSH_AUTH_SOCK",
 		Why:      "The ssh-agent socket, wherever the agent put it (outside /run/user, say).",
-		Source:   "rules/common.yaml:885",
+		Source:   "rules/common.yaml:911",
 	},
 	{
 		ID:       "hide-xauthority-env",
@@ -4139,7 +4158,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XAUTHORITY",
 		Why:      "The X cookie, wherever the display manager put it.",
-		Source:   "rules/common.yaml:888",
+		Source:   "rules/common.yaml:914",
 	},
 	{
 		ID:       "hide-gnupghome",
@@ -4147,7 +4166,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GNUPGHOME",
 		Why:      "GnuPG's home moved from ~/.gnupg, private keys and agent sockets with it.",
-		Source:   "rules/common.yaml:891",
+		Source:   "rules/common.yaml:917",
 	},
 	{
 		ID:       "hide-password-store-env",
@@ -4155,7 +4174,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PASSWORD_STORE_DIR",
 		Why:      "pass(1)'s store moved from ~/.password-store.",
-		Source:   "rules/common.yaml:894",
+		Source:   "rules/common.yaml:920",
 	},
 	{
 		ID:       "hide-kubeconfig",
@@ -4163,7 +4182,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env-list:KUBECONFIG",
 		Why:      "Every kubeconfig kubectl merges, a colon-separated list of files with cluster credentials.",
-		Source:   "rules/common.yaml:897",
+		Source:   "rules/common.yaml:923",
 	},
 	{
 		ID:       "hide-talosconfig",
@@ -4171,7 +4190,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:TALOSCONFIG",
 		Why:      "talosctl's client key, moved from ~/.talos.",
-		Source:   "rules/common.yaml:900",
+		Source:   "rules/common.yaml:926",
 	},
 	{
 		ID:       "hide-docker-config-env",
@@ -4179,7 +4198,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:DOCKER_CONFIG",
 		Why:      "Docker's config.json and its registry logins, moved from ~/.docker.",
-		Source:   "rules/common.yaml:903",
+		Source:   "rules/common.yaml:929",
 	},
 	{
 		ID:       "hide-docker-cert-path",
@@ -4187,7 +4206,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:DOCKER_CERT_PATH",
 		Why:      "The client key for a remote Docker daemon over TLS.",
-		Source:   "rules/common.yaml:906",
+		Source:   "rules/common.yaml:932",
 	},
 	{
 		ID:       "hide-aws-shared-credentials",
@@ -4195,7 +4214,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AWS_SHARED_CREDENTIALS_FILE",
 		Why:      "AWS access keys moved from ~/.aws/credentials.",
-		Source:   "rules/common.yaml:909",
+		Source:   "rules/common.yaml:935",
 	},
 	{
 		ID:       "hide-aws-config-file",
@@ -4203,7 +4222,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AWS_CONFIG_FILE",
 		Why:      "AWS profiles moved from ~/.aws/config, with SSO sessions and credential processes.",
-		Source:   "rules/common.yaml:912",
+		Source:   "rules/common.yaml:938",
 	},
 	{
 		ID:       "hide-google-application-credentials",
@@ -4211,7 +4230,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GOOGLE_APPLICATION_CREDENTIALS",
 		Why:      "A Google service account's private key, named by the variable the client libraries read.",
-		Source:   "rules/common.yaml:915",
+		Source:   "rules/common.yaml:941",
 	},
 	{
 		ID:       "hide-cloudsdk-config",
@@ -4219,7 +4238,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CLOUDSDK_CONFIG",
 		Why:      "gcloud's configuration and tokens, moved from ~/.config/gcloud.",
-		Source:   "rules/common.yaml:918",
+		Source:   "rules/common.yaml:944",
 	},
 	{
 		ID:       "hide-azure-config-dir",
@@ -4227,7 +4246,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AZURE_CONFIG_DIR",
 		Why:      "The Azure CLI's tokens, moved from ~/.azure.",
-		Source:   "rules/common.yaml:921",
+		Source:   "rules/common.yaml:947",
 	},
 	{
 		ID:       "hide-gh-config-dir",
@@ -4235,7 +4254,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GH_CONFIG_DIR",
 		Why:      "The GitHub CLI's OAuth token, moved from ~/.config/gh.",
-		Source:   "rules/common.yaml:924",
+		Source:   "rules/common.yaml:950",
 	},
 	{
 		ID:       "hide-tf-cli-config-file",
@@ -4243,7 +4262,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:TF_CLI_CONFIG_FILE",
 		Why:      "Terraform's CLI configuration and its registry tokens, moved from ~/.terraformrc.",
-		Source:   "rules/common.yaml:927",
+		Source:   "rules/common.yaml:953",
 	},
 	{
 		ID:       "hide-npm-userconfig",
@@ -4251,7 +4270,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:NPM_CONFIG_USERCONFIG",
 		Why:      "npm's user configuration and its registry tokens, moved from ~/.npmrc.",
-		Source:   "rules/common.yaml:930",
+		Source:   "rules/common.yaml:956",
 	},
 	{
 		ID:       "hide-npm-userconfig-lower",
@@ -4259,7 +4278,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:npm_config_userconfig",
 		Why:      "The same, as npm itself sets it for the scripts it runs.",
-		Source:   "rules/common.yaml:933",
+		Source:   "rules/common.yaml:959",
 	},
 	{
 		ID:       "hide-cargo-home-credentials",
@@ -4267,7 +4286,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CARGO_HOME/credentials.toml",
 		Why:      "The crates.io token, where CARGO_HOME moves cargo's files.",
-		Source:   "rules/common.yaml:936",
+		Source:   "rules/common.yaml:962",
 	},
 	{
 		ID:       "hide-cargo-home-credentials-legacy",
@@ -4275,7 +4294,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CARGO_HOME/credentials",
 		Why:      "The crates.io token under its older name, where CARGO_HOME moves it.",
-		Source:   "rules/common.yaml:939",
+		Source:   "rules/common.yaml:965",
 	},
 	{
 		ID:       "hide-codex-home",
@@ -4283,7 +4302,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CODEX_HOME",
 		Why:      "Codex CLI's login and transcripts, moved from ~/.codex.",
-		Source:   "rules/common.yaml:942",
+		Source:   "rules/common.yaml:968",
 	},
 	{
 		ID:       "hide-claude-config-dir",
@@ -4291,7 +4310,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CLAUDE_CONFIG_DIR",
 		Why:      "Claude Code's login, transcripts and settings, moved from ~/.claude.",
-		Source:   "rules/common.yaml:945",
+		Source:   "rules/common.yaml:971",
 	},
 	{
 		ID:       "hide-hf-home-token",
@@ -4299,7 +4318,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HF_HOME/token",
 		Why:      "The Hugging Face token, where HF_HOME moves the library's files.",
-		Source:   "rules/common.yaml:948",
+		Source:   "rules/common.yaml:974",
 	},
 	{
 		ID:       "hide-hf-token-path",
@@ -4307,7 +4326,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HF_TOKEN_PATH",
 		Why:      "The Hugging Face token file itself, when named directly.",
-		Source:   "rules/common.yaml:951",
+		Source:   "rules/common.yaml:977",
 	},
 	{
 		ID:       "hide-pgpassfile",
@@ -4315,7 +4334,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PGPASSFILE",
 		Why:      "PostgreSQL passwords, moved from ~/.pgpass.",
-		Source:   "rules/common.yaml:954",
+		Source:   "rules/common.yaml:980",
 	},
 	{
 		ID:       "hide-boto-config",
@@ -4323,7 +4342,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:BOTO_CONFIG",
 		Why:      "gsutil's and boto's credentials, moved from ~/.boto.",
-		Source:   "rules/common.yaml:957",
+		Source:   "rules/common.yaml:983",
 	},
 	{
 		ID:       "hide-rclone-config-env",
@@ -4331,7 +4350,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:RCLONE_CONFIG",
 		Why:      "rclone's remotes and their secrets, moved from ~/.config/rclone.",
-		Source:   "rules/common.yaml:960",
+		Source:   "rules/common.yaml:986",
 	},
 	{
 		ID:       "hide-sops-age-key-file",
@@ -4339,7 +4358,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:SOPS_AGE_KEY_FILE",
 		Why:      "The age key sops decrypts with, named directly.",
-		Source:   "rules/common.yaml:963",
+		Source:   "rules/common.yaml:989",
 	},
 	{
 		ID:       "hide-ansible-vault-password-file",
@@ -4347,7 +4366,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:ANSIBLE_VAULT_PASSWORD_FILE",
 		Why:      "The password that opens Ansible vaults.",
-		Source:   "rules/common.yaml:966",
+		Source:   "rules/common.yaml:992",
 	},
 	{
 		ID:       "hide-histfile-env",
@@ -4355,7 +4374,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HISTFILE",
 		Why:      "The shell history where HISTFILE puts it.",
-		Source:   "rules/common.yaml:969",
+		Source:   "rules/common.yaml:995",
 	},
 	{
 		ID:       "hide-aws-web-identity-token",
@@ -4363,7 +4382,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AWS_WEB_IDENTITY_TOKEN_FILE",
 		Why:      "The OIDC token that, with AWS_ROLE_ARN, assumes the role (EKS pods, CI runners).",
-		Source:   "rules/common.yaml:974",
+		Source:   "rules/common.yaml:1000",
 	},
 	{
 		ID:       "hide-registry-auth-file",
@@ -4371,7 +4390,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:REGISTRY_AUTH_FILE",
 		Why:      "Podman, Buildah and Skopeo registry logins (auth.json) where the variable moves them.",
-		Source:   "rules/common.yaml:977",
+		Source:   "rules/common.yaml:1003",
 	},
 	{
 		ID:       "hide-netrc-env",
@@ -4379,7 +4398,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:NETRC",
 		Why:      "Logins in .netrc's format where NETRC moves them (the go command reads it).",
-		Source:   "rules/common.yaml:980",
+		Source:   "rules/common.yaml:1006",
 	},
 	{
 		ID:       "hide-pgsslkey",
@@ -4387,7 +4406,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PGSSLKEY",
 		Why:      "The private key of a PostgreSQL client certificate.",
-		Source:   "rules/common.yaml:983",
+		Source:   "rules/common.yaml:1009",
 	},
 	{
 		ID:       "hide-pgservicefile",
@@ -4395,7 +4414,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PGSERVICEFILE",
 		Why:      "PostgreSQL connection services, which may carry the password.",
-		Source:   "rules/common.yaml:986",
+		Source:   "rules/common.yaml:1012",
 	},
 	{
 		ID:       "hide-ansible-private-key",
@@ -4403,7 +4422,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:ANSIBLE_PRIVATE_KEY_FILE",
 		Why:      "The SSH private key Ansible connects to every managed host with.",
-		Source:   "rules/common.yaml:989",
+		Source:   "rules/common.yaml:1015",
 	},
 	{
 		ID:       "hide-azure-client-certificate",
@@ -4411,7 +4430,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:AZURE_CLIENT_CERTIFICATE_PATH",
 		Why:      "A service principal's certificate with its private key (Azure identity libraries).",
-		Source:   "rules/common.yaml:992",
+		Source:   "rules/common.yaml:1018",
 	},
 	{
 		ID:       "hide-google-gha-creds",
@@ -4419,7 +4438,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GOOGLE_GHA_CREDS_PATH",
 		Why:      "The credentials file GitHub Actions' Google auth writes.",
-		Source:   "rules/common.yaml:995",
+		Source:   "rules/common.yaml:1021",
 	},
 	{
 		ID:       "hide-cloudsdk-access-token-file",
@@ -4427,7 +4446,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CLOUDSDK_AUTH_ACCESS_TOKEN_FILE",
 		Why:      "An access token gcloud uses instead of its login.",
-		Source:   "rules/common.yaml:998",
+		Source:   "rules/common.yaml:1024",
 	},
 	{
 		ID:       "hide-helm-registry-config",
@@ -4435,7 +4454,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HELM_REGISTRY_CONFIG",
 		Why:      "Helm's OCI registry logins where the variable moves them.",
-		Source:   "rules/common.yaml:1001",
+		Source:   "rules/common.yaml:1027",
 	},
 	{
 		ID:       "hide-mysql-login-file",
@@ -4443,7 +4462,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:MYSQL_TEST_LOGIN_FILE",
 		Why:      "mysql_config_editor's login paths (.mylogin.cnf), merely obfuscated, where the variable moves them.",
-		Source:   "rules/common.yaml:1004",
+		Source:   "rules/common.yaml:1030",
 	},
 	{
 		ID:       "hide-terraform-config",
@@ -4451,7 +4470,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:TERRAFORM_CONFIG",
 		Why:      "Terraform's CLI configuration under its older variable, with the credentials blocks TF_CLI_CONFIG_FILE's row hides.",
-		Source:   "rules/common.yaml:1007",
+		Source:   "rules/common.yaml:1033",
 	},
 	{
 		ID:       "hide-xdg-gh",
@@ -4459,7 +4478,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/gh",
 		Why:      "The GitHub CLI's OAuth token.",
-		Source:   "rules/common.yaml:1012",
+		Source:   "rules/common.yaml:1038",
 	},
 	{
 		ID:       "hide-xdg-gcloud",
@@ -4467,7 +4486,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/gcloud",
 		Why:      "Google Cloud refresh tokens.",
-		Source:   "rules/common.yaml:1015",
+		Source:   "rules/common.yaml:1041",
 	},
 	{
 		ID:       "hide-xdg-git-credentials",
@@ -4475,7 +4494,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/git/credentials",
 		Why:      "git's plain-text credential store.",
-		Source:   "rules/common.yaml:1018",
+		Source:   "rules/common.yaml:1044",
 	},
 	{
 		ID:       "hide-xdg-containers-auth",
@@ -4483,7 +4502,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/containers/auth.json",
 		Why:      "Registry logins for podman, buildah and skopeo.",
-		Source:   "rules/common.yaml:1021",
+		Source:   "rules/common.yaml:1047",
 	},
 	{
 		ID:       "hide-xdg-runtime-containers-auth",
@@ -4491,7 +4510,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_RUNTIME_DIR/containers/auth.json",
 		Why:      "Podman's default login file, where XDG_RUNTIME_DIR is not under /run/user.",
-		Source:   "rules/common.yaml:1024",
+		Source:   "rules/common.yaml:1050",
 	},
 	{
 		ID:       "hide-xdg-github-copilot",
@@ -4499,7 +4518,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/github-copilot",
 		Why:      "GitHub Copilot's OAuth token.",
-		Source:   "rules/common.yaml:1027",
+		Source:   "rules/common.yaml:1053",
 	},
 	{
 		ID:       "hide-xdg-hub",
@@ -4507,7 +4526,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/hub",
 		Why:      "hub's GitHub OAuth token.",
-		Source:   "rules/common.yaml:1030",
+		Source:   "rules/common.yaml:1056",
 	},
 	{
 		ID:       "hide-xdg-glab",
@@ -4515,7 +4534,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/glab-cli",
 		Why:      "The GitLab CLI's tokens.",
-		Source:   "rules/common.yaml:1033",
+		Source:   "rules/common.yaml:1059",
 	},
 	{
 		ID:       "hide-xdg-rclone",
@@ -4523,7 +4542,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/rclone/rclone.conf",
 		Why:      "rclone's remotes and their secrets.",
-		Source:   "rules/common.yaml:1036",
+		Source:   "rules/common.yaml:1062",
 	},
 	{
 		ID:       "hide-xdg-op",
@@ -4531,7 +4550,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/op",
 		Why:      "1Password CLI's configuration and session.",
-		Source:   "rules/common.yaml:1039",
+		Source:   "rules/common.yaml:1065",
 	},
 	{
 		ID:       "hide-xdg-doctl",
@@ -4539,7 +4558,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/doctl",
 		Why:      "DigitalOcean's access token.",
-		Source:   "rules/common.yaml:1042",
+		Source:   "rules/common.yaml:1068",
 	},
 	{
 		ID:       "hide-xdg-hcloud",
@@ -4547,7 +4566,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/hcloud",
 		Why:      "Hetzner Cloud's API tokens.",
-		Source:   "rules/common.yaml:1045",
+		Source:   "rules/common.yaml:1071",
 	},
 	{
 		ID:       "hide-xdg-helm-registry",
@@ -4555,7 +4574,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/helm/registry",
 		Why:      "Helm's OCI registry logins.",
-		Source:   "rules/common.yaml:1048",
+		Source:   "rules/common.yaml:1074",
 	},
 	{
 		ID:       "hide-xdg-sops-age",
@@ -4563,7 +4582,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/sops/age",
 		Why:      "The age keys sops decrypts with.",
-		Source:   "rules/common.yaml:1051",
+		Source:   "rules/common.yaml:1077",
 	},
 	{
 		ID:       "hide-xdg-composer-auth",
@@ -4571,7 +4590,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/composer/auth.json",
 		Why:      "Composer's repository tokens.",
-		Source:   "rules/common.yaml:1054",
+		Source:   "rules/common.yaml:1080",
 	},
 	{
 		ID:       "hide-xdg-pypoetry-auth",
@@ -4579,7 +4598,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/pypoetry/auth.toml",
 		Why:      "Poetry's repository passwords.",
-		Source:   "rules/common.yaml:1057",
+		Source:   "rules/common.yaml:1083",
 	},
 	{
 		ID:       "hide-xdg-configstore",
@@ -4587,7 +4606,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/configstore",
 		Why:      "Where node CLIs keep their logins.",
-		Source:   "rules/common.yaml:1060",
+		Source:   "rules/common.yaml:1086",
 	},
 	{
 		ID:       "hide-xdg-vscode-global-storage",
@@ -4595,7 +4614,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/Code/User/globalStorage",
 		Why:      "VS Code's extension state and tokens.",
-		Source:   "rules/common.yaml:1063",
+		Source:   "rules/common.yaml:1089",
 	},
 	{
 		ID:       "hide-xdg-chrome",
@@ -4603,7 +4622,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/google-chrome",
 		Why:      "Chrome profiles, live logins.",
-		Source:   "rules/common.yaml:1066",
+		Source:   "rules/common.yaml:1092",
 	},
 	{
 		ID:       "hide-xdg-chromium",
@@ -4611,7 +4630,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/chromium",
 		Why:      "Chromium profiles, live logins.",
-		Source:   "rules/common.yaml:1069",
+		Source:   "rules/common.yaml:1095",
 	},
 	{
 		ID:       "hide-xdg-keyrings",
@@ -4619,7 +4638,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_DATA_HOME/keyrings",
 		Why:      "GNOME keyring files.",
-		Source:   "rules/common.yaml:1072",
+		Source:   "rules/common.yaml:1098",
 	},
 	{
 		ID:       "hide-xdg-opencode-auth",
@@ -4627,7 +4646,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_DATA_HOME/opencode/auth.json",
 		Why:      "opencode's provider keys.",
-		Source:   "rules/common.yaml:1075",
+		Source:   "rules/common.yaml:1101",
 	},
 	{
 		ID:       "hide-xdg-fish-history",
@@ -4635,7 +4654,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_DATA_HOME/fish/fish_history",
 		Why:      "fish's history.",
-		Source:   "rules/common.yaml:1078",
+		Source:   "rules/common.yaml:1104",
 	},
 	{
 		ID:       "hide-xdg-atuin",
@@ -4643,7 +4662,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_DATA_HOME/atuin",
 		Why:      "atuin's history and its key.",
-		Source:   "rules/common.yaml:1081",
+		Source:   "rules/common.yaml:1107",
 	},
 	{
 		ID:       "hide-xdg-nvim-shada",
@@ -4651,7 +4670,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_STATE_HOME/nvim/shada",
 		Why:      "Neovim's registers and history.",
-		Source:   "rules/common.yaml:1084",
+		Source:   "rules/common.yaml:1110",
 	},
 	{
 		ID:       "hide-xdg-huggingface-token",
@@ -4659,7 +4678,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CACHE_HOME/huggingface/token",
 		Why:      "The Hugging Face access token.",
-		Source:   "rules/common.yaml:1087",
+		Source:   "rules/common.yaml:1113",
 	},
 	{
 		ID:       "hide-curlrc",
@@ -4667,7 +4686,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.curlrc",
 		Why:      "curl's configuration, read on every run: its user, proxy-user, oauth2-bearer and header = \"Authorization: ...\" lines are the credentials curl sends. A build rarely needs it.",
-		Source:   "rules/common.yaml:1093",
+		Source:   "rules/common.yaml:1119",
 	},
 	{
 		ID:       "hide-curl-home-curlrc",
@@ -4675,7 +4694,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:CURL_HOME/.curlrc",
 		Why:      "curl's configuration where CURL_HOME moves it.",
-		Source:   "rules/common.yaml:1099",
+		Source:   "rules/common.yaml:1125",
 	},
 	{
 		ID:       "hide-xdg-curlrc",
@@ -4683,7 +4702,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/.curlrc",
 		Why:      "curl's configuration where curl 7.73 and later also look, under XDG_CONFIG_HOME.",
-		Source:   "rules/common.yaml:1102",
+		Source:   "rules/common.yaml:1128",
 	},
 	{
 		ID:       "hide-yarnrc-classic",
@@ -4691,7 +4710,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.yarnrc",
 		Why:      "Yarn 1's user configuration, where yarn login writes the registry's _authToken and the email, as \"KEY VALUE\" lines the redact section cannot read; the registry settings Yarn 1 needs are ~/.npmrc's, which is served redacted.",
-		Source:   "rules/common.yaml:1105",
+		Source:   "rules/common.yaml:1131",
 	},
 	{
 		ID:       "hide-bundle-config",
@@ -4699,7 +4718,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.bundle/config",
 		Why:      "Bundler's user configuration, where bundle config set --global keeps each private gem server's user:password (BUNDLE_GEMS__EXAMPLE__COM) under a key named after the host.",
-		Source:   "rules/common.yaml:1112",
+		Source:   "rules/common.yaml:1138",
 	},
 	{
 		ID:       "hide-bundle-user-config",
@@ -4707,7 +4726,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:BUNDLE_USER_CONFIG",
 		Why:      "Bundler's user configuration where BUNDLE_USER_CONFIG moves it.",
-		Source:   "rules/common.yaml:1118",
+		Source:   "rules/common.yaml:1144",
 	},
 	{
 		ID:       "hide-gradle-user-home-properties",
@@ -4715,7 +4734,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:GRADLE_USER_HOME/gradle.properties",
 		Why:      "Gradle's user properties (repository passwords, signing keys' passphrases) where GRADLE_USER_HOME moves them.",
-		Source:   "rules/common.yaml:1121",
+		Source:   "rules/common.yaml:1147",
 	},
 	{
 		ID:       "hide-poetry-config-dir-auth",
@@ -4723,7 +4742,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:POETRY_CONFIG_DIR/auth.toml",
 		Why:      "Poetry's repository passwords where POETRY_CONFIG_DIR moves them.",
-		Source:   "rules/common.yaml:1124",
+		Source:   "rules/common.yaml:1150",
 	},
 	{
 		ID:       "hide-composer-home-auth",
@@ -4731,7 +4750,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:COMPOSER_HOME/auth.json",
 		Why:      "Composer's tokens (GitHub, GitLab, private Packagist) where COMPOSER_HOME moves them.",
-		Source:   "rules/common.yaml:1127",
+		Source:   "rules/common.yaml:1153",
 	},
 	{
 		ID:       "hide-hex-home-config",
@@ -4739,7 +4758,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:HEX_HOME/hex.config",
 		Why:      "Hex's API key where HEX_HOME moves it.",
-		Source:   "rules/common.yaml:1130",
+		Source:   "rules/common.yaml:1156",
 	},
 	{
 		ID:       "hide-pub-cache-credentials",
@@ -4747,7 +4766,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PUB_CACHE/credentials.json",
 		Why:      "pub.dev's OAuth credentials where PUB_CACHE moves them.",
-		Source:   "rules/common.yaml:1133",
+		Source:   "rules/common.yaml:1159",
 	},
 	{
 		ID:       "hide-pulumi-credentials",
@@ -4755,7 +4774,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.pulumi/credentials.json",
 		Why:      "Pulumi's access tokens for its cloud backends, which read and change the caller's stacks and their secrets.",
-		Source:   "rules/common.yaml:1136",
+		Source:   "rules/common.yaml:1162",
 	},
 	{
 		ID:       "hide-pulumi-home-credentials",
@@ -4763,7 +4782,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:PULUMI_HOME/credentials.json",
 		Why:      "Pulumi's access tokens where PULUMI_HOME moves them.",
-		Source:   "rules/common.yaml:1139",
+		Source:   "rules/common.yaml:1165",
 	},
 	{
 		ID:       "hide-llm-keys",
@@ -4771,7 +4790,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/io.datasette.llm/keys.json",
 		Why:      "The llm CLI's model API keys (llm keys set openai ...).",
-		Source:   "rules/common.yaml:1142",
+		Source:   "rules/common.yaml:1168",
 	},
 	{
 		ID:       "hide-llm-user-path-keys",
@@ -4779,7 +4798,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:LLM_USER_PATH/keys.json",
 		Why:      "The llm CLI's API keys where LLM_USER_PATH moves them.",
-		Source:   "rules/common.yaml:1145",
+		Source:   "rules/common.yaml:1171",
 	},
 	{
 		ID:       "hide-openstack-clouds",
@@ -4787,7 +4806,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.config/openstack/clouds.yaml",
 		Why:      "OpenStack clouds' auth sections, passwords and application credentials included.",
-		Source:   "rules/common.yaml:1148",
+		Source:   "rules/common.yaml:1174",
 	},
 	{
 		ID:       "hide-os-client-config-file",
@@ -4795,7 +4814,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:OS_CLIENT_CONFIG_FILE",
 		Why:      "OpenStack's clouds.yaml where OS_CLIENT_CONFIG_FILE names it.",
-		Source:   "rules/common.yaml:1151",
+		Source:   "rules/common.yaml:1177",
 	},
 	{
 		ID:       "hide-jfrog",
@@ -4803,7 +4822,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.jfrog",
 		Why:      "The JFrog CLI's servers with their access tokens and passwords.",
-		Source:   "rules/common.yaml:1154",
+		Source:   "rules/common.yaml:1180",
 	},
 	{
 		ID:       "hide-jfrog-home",
@@ -4811,7 +4830,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:JFROG_CLI_HOME_DIR",
 		Why:      "The JFrog CLI's configuration where JFROG_CLI_HOME_DIR moves it.",
-		Source:   "rules/common.yaml:1157",
+		Source:   "rules/common.yaml:1183",
 	},
 	{
 		ID:       "hide-circleci-cli",
@@ -4819,7 +4838,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.circleci/cli.yml",
 		Why:      "The CircleCI CLI's personal API token.",
-		Source:   "rules/common.yaml:1160",
+		Source:   "rules/common.yaml:1186",
 	},
 	{
 		ID:       "hide-travis",
@@ -4827,7 +4846,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.travis/config.yml",
 		Why:      "The Travis CLI's access tokens per endpoint.",
-		Source:   "rules/common.yaml:1163",
+		Source:   "rules/common.yaml:1189",
 	},
 	{
 		ID:       "hide-minio-mc",
@@ -4835,7 +4854,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mc/config.json",
 		Why:      "MinIO's mc client, every alias with its access and secret key.",
-		Source:   "rules/common.yaml:1166",
+		Source:   "rules/common.yaml:1192",
 	},
 	{
 		ID:       "hide-minio-mcli",
@@ -4843,7 +4862,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.mcli/config.json",
 		Why:      "The same, for mc packaged as mcli.",
-		Source:   "rules/common.yaml:1169",
+		Source:   "rules/common.yaml:1195",
 	},
 	{
 		ID:       "hide-cloudflared",
@@ -4851,7 +4870,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.cloudflared",
 		Why:      "cloudflared's account certificate (cert.pem) and tunnel credentials, which run and create tunnels as the account.",
-		Source:   "rules/common.yaml:1172",
+		Source:   "rules/common.yaml:1198",
 	},
 	{
 		ID:       "hide-teleport-tsh",
@@ -4859,7 +4878,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.tsh",
 		Why:      "Teleport's tsh keys and certificates, which reach every server and cluster the caller's login does.",
-		Source:   "rules/common.yaml:1175",
+		Source:   "rules/common.yaml:1201",
 	},
 	{
 		ID:       "hide-aws-vault",
@@ -4867,7 +4886,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.awsvault",
 		Why:      "aws-vault's file backend, the caller's AWS keys encrypted with a passphrase a command can try offline.",
-		Source:   "rules/common.yaml:1178",
+		Source:   "rules/common.yaml:1204",
 	},
 	{
 		ID:       "hide-uv-credentials",
@@ -4875,7 +4894,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/share/uv/credentials",
 		Why:      "uv's stored index credentials (uv auth login).",
-		Source:   "rules/common.yaml:1181",
+		Source:   "rules/common.yaml:1207",
 	},
 	{
 		ID:       "hide-sbt-credentials",
@@ -4883,7 +4902,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.sbt/.credentials",
 		Why:      "sbt's repository user and password for publishing.",
-		Source:   "rules/common.yaml:1184",
+		Source:   "rules/common.yaml:1210",
 	},
 	{
 		ID:       "hide-bunfig",
@@ -4891,7 +4910,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.bunfig.toml",
 		Why:      "bun's global configuration, whose registry tokens sit in TOML inline tables (registry = { url = ..., token = ... }) that the redact section's line-by-line reading cannot take apart; a project's own bunfig.toml, in the workspace, is read as it is.",
-		Source:   "rules/common.yaml:1187",
+		Source:   "rules/common.yaml:1213",
 	},
 	{
 		ID:       "hide-bunfig-xdg",
@@ -4899,7 +4918,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_CONFIG_HOME/.bunfig.toml",
 		Why:      "bun's global configuration under XDG_CONFIG_HOME, where bun looks first.",
-		Source:   "rules/common.yaml:1194",
+		Source:   "rules/common.yaml:1220",
 	},
 	{
 		ID:       "hide-nvm-npmrc",
@@ -4907,7 +4926,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.nvm/versions/node/*/etc/npmrc",
 		Why:      "npm's global configuration for each Node version nvm installed, where npm config set --global writes registry tokens (_authToken, _auth, _password). The * is each name in ~/.nvm/versions/node when the spawn starts (at most 256, more is refused); a version installed during a run is not hidden.",
-		Source:   "rules/common.yaml:1197",
+		Source:   "rules/common.yaml:1223",
 	},
 	{
 		ID:       "hide-nvm-dir-npmrc",
@@ -4915,7 +4934,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:NVM_DIR/versions/node/*/etc/npmrc",
 		Why:      "The same files where NVM_DIR puts nvm outside ~/.nvm.",
-		Source:   "rules/common.yaml:1205",
+		Source:   "rules/common.yaml:1231",
 	},
 	{
 		ID:       "hide-sandtable-journal",
@@ -4923,7 +4942,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $home/.local/state/sandtable/placeholders",
 		Why:      "The journal of placeholders (protect-placeholder): each run records there, before any exists, the empty files it makes in the workspace, and the next run or sandtable probe removes what a killed run left. Written from inside (a workspace that holds the home), a record could keep a placeholder from being removed. NewCmd, Command and Prefix make the directory before they plan, so it is hidden from the first run on.",
-		Source:   "rules/common.yaml:1209",
+		Source:   "rules/common.yaml:1235",
 	},
 	{
 		ID:       "hide-xdg-sandtable-journal",
@@ -4931,56 +4950,56 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, exists",
 		Emits:    "hide $env:XDG_STATE_HOME/sandtable/placeholders",
 		Why:      "The same journal where XDG_STATE_HOME moves it.",
-		Source:   "rules/common.yaml:1219",
+		Source:   "rules/common.yaml:1245",
 	},
 	{
 		ID:       "stdio-terminal",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: terminal as-is",
 		Why:      "Interactive programs need the terminal itself (line editing, window size, job control with --interactive). Reopening it gives nothing more; what the command could do with it is the seccomp section's (TIOCSTI) and --new-session's business.",
-		Source:   "rules/common.yaml:1234",
+		Source:   "rules/common.yaml:1260",
 	},
 	{
 		ID:       "stdio-null",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: null as-is",
 		Why:      "/dev/null reopened is /dev/null; the usual stand-in for no input.",
-		Source:   "rules/common.yaml:1243",
+		Source:   "rules/common.yaml:1269",
 	},
 	{
 		ID:       "stdio-pipe",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: pipe copy",
 		Why:      "A pipe or FIFO reopened through /proc/self/fd/0 for writing is the caller's end: a shell reading its script from that pipe (cat script.sh | bash, an agent driving one bash through stdin) would run what the command wrote, outside the sandbox. Reopened for reading, stdout's pipe gives the read end, output meant for the caller's reader. The copy reads ahead, as ssh does: input the command does not read is consumed.",
-		Source:   "rules/common.yaml:1248",
+		Source:   "rules/common.yaml:1274",
 	},
 	{
 		ID:       "stdio-socket",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: socket copy",
 		Why:      "A socket is two-way whatever the caller meant: stdin's socket can be written back to the peer, stdout's read from, and a unix socket's peer credentials are the caller's.",
-		Source:   "rules/common.yaml:1260",
+		Source:   "rules/common.yaml:1286",
 	},
 	{
 		ID:       "stdio-file",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: file copy",
 		Why:      "A redirected file reopened read-write through /proc/self/fd rewrites the host file (echo x >> /proc/self/fd/0 < file), whatever the mounts say.",
-		Source:   "rules/common.yaml:1268",
+		Source:   "rules/common.yaml:1294",
 	},
 	{
 		ID:       "stdio-device",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: device copy",
 		Why:      "A block device, or a character device that is no terminal or /dev/null, reopened read-write is the raw device.",
-		Source:   "rules/common.yaml:1276",
+		Source:   "rules/common.yaml:1302",
 	},
 	{
 		ID:       "stdio-dir",
 		Platform: "any",
 		Emits:    "stdin, stdout, stderr: dir none",
 		Why:      "A directory descriptor opens the whole tree under it, hidden paths included, and takes no input or output: the command gets /dev/null.",
-		Source:   "rules/common.yaml:1283",
+		Source:   "rules/common.yaml:1309",
 	},
 	{
 		ID:       "protect-git-config",
@@ -4989,7 +5008,7 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitdir/config",
 		Reviewed: "The command can then set core.fsmonitor, core.sshCommand, an alias or a filter driver that the user's next git command runs unsandboxed. Only for runs that must write it (git remote add, git config, git submodule init, a checkout that sets an upstream).",
 		Why:      "git runs commands it names (core.fsmonitor at every git status, which shell prompts and editors run unasked; core.sshCommand, core.pager, filter and diff drivers, aliases) outside the sandbox.",
-		Source:   "rules/common.yaml:1330",
+		Source:   "rules/common.yaml:1356",
 	},
 	{
 		ID:       "protect-git-config-worktree",
@@ -4998,14 +5017,14 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitdir/config.worktree",
 		Reviewed: "The same as protect-git-config, for a worktree's own config.",
 		Why:      "With extensions.worktreeConfig, read like config, with the same commands. A missing one needs no placeholder: git reads it only when the protected config says so.",
-		Source:   "rules/common.yaml:1342",
+		Source:   "rules/common.yaml:1368",
 	},
 	{
 		ID:       "protect-git-hooks",
 		Platform: "any",
 		Emits:    "protect $gitdir/hooks",
 		Why:      "Hooks run at the user's next checkout, commit, merge or push, outside the sandbox, and git status never shows them.",
-		Source:   "rules/common.yaml:1351",
+		Source:   "rules/common.yaml:1377",
 	},
 	{
 		ID:       "protect-git-commondir",
@@ -5013,21 +5032,21 @@ var ruleTable = [...]Rule{
 		When:     "exists",
 		Emits:    "protect $gitdir/commondir",
 		Why:      "A worktree's pointer to the repository it shares; re-pointed, the next git command there reads another config and hooks. Where it is missing (a repository's own .git) an empty placeholder would stop git, which refuses an empty commondir, so none is made: see README for what a run can still create there.",
-		Source:   "rules/common.yaml:1356",
+		Source:   "rules/common.yaml:1382",
 	},
 	{
 		ID:       "protect-gitfile",
 		Platform: "any",
 		Emits:    "protect $gitfile",
 		Why:      "A .git file's gitdir: line says where the repository is (a worktree's, a submodule's); re-pointed at a directory the command made, the next git status there, or a recursive one in the parent, runs its config.",
-		Source:   "rules/common.yaml:1365",
+		Source:   "rules/common.yaml:1391",
 	},
 	{
 		ID:       "protect-hooks-path",
 		Platform: "any",
 		Emits:    "protect $hookspath",
 		Why:      "core.hooksPath (husky's .husky, say) moves the hooks into the working tree, where they run at the user's next commit like .git/hooks. Read from every config file git reads: set in ~/.gitconfig (core.hooksPath = .githooks, for hooks shared by every repository) it names a directory in each one. A relative path is relative to where hooks run (git-config(1) core.hooksPath, githooks(5)): the top of the work tree, the git directory of a bare repository.",
-		Source:   "rules/common.yaml:1371",
+		Source:   "rules/common.yaml:1397",
 	},
 	{
 		ID:       "protect-git-include",
@@ -5036,217 +5055,217 @@ var ruleTable = [...]Rule{
 		Emits:    "protect $gitinclude",
 		Reviewed: "The same as protect-git-config: the command can then write the settings the included file gives.",
 		Why:      "A git config's include.path or includeIf.*.path (a repository that shares its settings as a file in its tree, ../.gitconfig say) names a file git reads as config; in the working tree, written, it sets core.fsmonitor and the next git status runs it outside the sandbox. A missing one gets a placeholder, so it cannot be created.",
-		Source:   "rules/common.yaml:1381",
+		Source:   "rules/common.yaml:1407",
 	},
 	{
 		ID:       "protect-git-host-config",
 		Platform: "any",
 		Emits:    "protect $githostconfig",
 		Why:      "The config files git reads outside any repository (git-config(1) FILES and ENVIRONMENT: $(prefix)/etc/gitconfig or GIT_CONFIG_SYSTEM, $XDG_CONFIG_HOME/git/config, ~/.gitconfig or GIT_CONFIG_GLOBAL) and what they include apply to every repository; one that lies in a writable root (~/.gitconfig a link into a dotfiles checkout that is the workspace) is written there and sets core.fsmonitor for every later git status. A missing one gets a placeholder, so it cannot be created.",
-		Source:   "rules/common.yaml:1393",
+		Source:   "rules/common.yaml:1419",
 	},
 	{
 		ID:       "protect-git-fsmonitor",
 		Platform: "any",
 		Emits:    "protect $gitkey core.fsmonitor (command, relative to worktree)",
 		Why:      "core.fsmonitor, when not a boolean, is \"the pathname of the fsmonitor hook command\" (git-config(1)), which git status runs through the shell from the top of the work tree; the fsmonitor-watchman sample sets it to .git/hooks/query-watchman, and a team's setup to a script in the tree. Written, the next git status runs it.",
-		Source:   "rules/common.yaml:1404",
+		Source:   "rules/common.yaml:1430",
 	},
 	{
 		ID:       "protect-git-editor",
 		Platform: "any",
 		Emits:    "protect $gitkey core.editor, sequence.editor, GIT_EDITOR, GIT_SEQUENCE_EDITOR, VISUAL, EDITOR (command, relative to worktree)",
 		Why:      "The editor git commit, git tag and git rebase -i start, \"interpreted by the shell\" (git-config(1) core.editor, sequence.editor; git-var(1) for the variables), from the top of the work tree where git has moved: ./tools/edit-msg in the tree runs at the next commit.",
-		Source:   "rules/common.yaml:1415",
+		Source:   "rules/common.yaml:1441",
 	},
 	{
 		ID:       "protect-git-pager",
 		Platform: "any",
 		Emits:    "protect $gitkey core.pager, pager.*, GIT_PAGER, PAGER (command, relative to worktree)",
 		Why:      "The pager git log, git diff and git show pipe through, \"meant to be interpreted by the shell\" (git-config(1) core.pager; pager.<cmd> when not a boolean), from the top of the work tree.",
-		Source:   "rules/common.yaml:1426",
+		Source:   "rules/common.yaml:1452",
 	},
 	{
 		ID:       "protect-git-askpass",
 		Platform: "any",
 		Emits:    "protect $gitkey core.askPass, GIT_ASKPASS, SSH_ASKPASS (program, relative to worktree)",
 		Why:      "\"An external program\" git runs for a password (git-config(1) core.askPass): the whole value is executed, without a shell, by fetch and push over HTTP.",
-		Source:   "rules/common.yaml:1436",
+		Source:   "rules/common.yaml:1462",
 	},
 	{
 		ID:       "protect-git-ssh",
 		Platform: "any",
 		Emits:    "protect $gitkey core.sshCommand, GIT_SSH_COMMAND (command, relative to worktree)",
 		Why:      "core.sshCommand is a command, not a path (\"in the same form as the GIT_SSH_COMMAND environment variable\", git-config(1)): git fetch and push run it through the shell, so only its program, when written with a slash (./ssh-wrapper), is a file git runs.",
-		Source:   "rules/common.yaml:1446",
+		Source:   "rules/common.yaml:1472",
 	},
 	{
 		ID:       "protect-git-ssh-program",
 		Platform: "any",
 		Emits:    "protect $gitkey GIT_SSH (program, relative to worktree)",
 		Why:      "GIT_SSH names the program git runs instead of ssh, as it is, without a shell (git(1)).",
-		Source:   "rules/common.yaml:1457",
+		Source:   "rules/common.yaml:1483",
 	},
 	{
 		ID:       "protect-git-proxy",
 		Platform: "any",
 		Emits:    "protect $gitkey core.gitProxy, GIT_PROXY_COMMAND (proxy, relative to worktree)",
 		Why:      "\"A proxy command to execute (as command host port)\" for git:// URLs, before an optional \" for DOMAIN\" (git-config(1) core.gitProxy): run as it is, without a shell.",
-		Source:   "rules/common.yaml:1465",
+		Source:   "rules/common.yaml:1491",
 	},
 	{
 		ID:       "protect-git-diff",
 		Platform: "any",
 		Emits:    "protect $gitkey diff.external, diff.*.command, diff.*.textconv, interactive.diffFilter, GIT_EXTERNAL_DIFF (command, relative to worktree)",
 		Why:      "Commands git diff, git log -p and git add -p run through the shell from the top of the work tree (git-config(1) diff.external, interactive.diffFilter; gitattributes(5) for a driver's command and textconv, which .gitattributes selects for any file).",
-		Source:   "rules/common.yaml:1475",
+		Source:   "rules/common.yaml:1501",
 	},
 	{
 		ID:       "protect-git-filter",
 		Platform: "any",
 		Emits:    "protect $gitkey filter.*.clean, filter.*.smudge, filter.*.process (command, relative to worktree)",
 		Why:      "A filter driver's commands (gitattributes(5) \"filter\"), run through the shell from the top of the work tree at every checkout, add and status of a file .gitattributes gives the filter.",
-		Source:   "rules/common.yaml:1486",
+		Source:   "rules/common.yaml:1512",
 	},
 	{
 		ID:       "protect-git-merge-driver",
 		Platform: "any",
 		Emits:    "protect $gitkey merge.*.driver (command, relative to worktree)",
 		Why:      "A merge driver's command (gitattributes(5) \"Defining a custom merge driver\"), run through the shell at the next merge, rebase or cherry-pick of a file .gitattributes gives the driver.",
-		Source:   "rules/common.yaml:1495",
+		Source:   "rules/common.yaml:1521",
 	},
 	{
 		ID:       "protect-git-tool-cmd",
 		Platform: "any",
 		Emits:    "protect $gitkey difftool.*.cmd, mergetool.*.cmd, guitool.*.cmd, browser.*.cmd, man.*.cmd, trailer.*.cmd, trailer.*.command, hook.*.command, imap.tunnel (command, relative to worktree)",
 		Why:      "Shell commands git difftool, mergetool, git gui, git web--browse, git help, interpret-trailers (and commit --trailer), the hooks of hook.<name>.command and imap-send run (git-config(1) each key).",
-		Source:   "rules/common.yaml:1504",
+		Source:   "rules/common.yaml:1530",
 	},
 	{
 		ID:       "protect-git-tool-path",
 		Platform: "any",
 		Emits:    "protect $gitkey difftool.*.path, mergetool.*.path, browser.*.path, man.*.path (program, relative to worktree)",
 		Why:      "The path of the tool's program, run as it is (git-config(1) difftool.<tool>.path and the like).",
-		Source:   "rules/common.yaml:1513",
+		Source:   "rules/common.yaml:1539",
 	},
 	{
 		ID:       "protect-git-credential",
 		Platform: "any",
 		Emits:    "protect $gitkey credential.helper, credential.*.helper (helper, relative to worktree)",
 		Why:      "\"The name of a credential helper with possible arguments, but may also be an absolute path with arguments or, if preceded by !, shell commands\" (git-config(1) credential.helper): a plain name runs git credential-NAME from git's own directory or PATH, so only an absolute path or a !command's program is a file here. It runs at every fetch and push that needs a password, and gets it.",
-		Source:   "rules/common.yaml:1521",
+		Source:   "rules/common.yaml:1547",
 	},
 	{
 		ID:       "protect-git-gpg",
 		Platform: "any",
 		Emits:    "protect $gitkey gpg.program, gpg.*.program (program, relative to worktree)",
 		Why:      "\"Use this custom program instead of gpg\" (git-config(1) gpg.program, gpg.<format>.program): run as it is at every signed commit or tag and every signature check.",
-		Source:   "rules/common.yaml:1533",
+		Source:   "rules/common.yaml:1559",
 	},
 	{
 		ID:       "protect-git-gpg-key-command",
 		Platform: "any",
 		Emits:    "protect $gitkey gpg.ssh.defaultKeyCommand (command, relative to worktree)",
 		Why:      "The command git runs for the signing key when user.signingKey is unset (git-config(1) gpg.ssh.defaultKeyCommand); its first word is the program.",
-		Source:   "rules/common.yaml:1542",
+		Source:   "rules/common.yaml:1568",
 	},
 	{
 		ID:       "protect-git-alias",
 		Platform: "any",
 		Emits:    "protect $gitkey alias.* (alias, relative to worktree)",
 		Why:      "An alias that starts with ! \"will be treated as a shell command ... executed from the top-level directory of a repository\" (git-config(1) alias.*); any other alias is a git command and names no file.",
-		Source:   "rules/common.yaml:1551",
+		Source:   "rules/common.yaml:1577",
 	},
 	{
 		ID:       "protect-git-remote-programs",
 		Platform: "any",
 		Emits:    "protect $gitkey remote.*.uploadpack, remote.*.receivepack (command, relative to worktree)",
 		Why:      "For a remote that is a local path, git fetch and push run these commands here, through the shell, not on another host (git-config(1) remote.<name>.uploadpack).",
-		Source:   "rules/common.yaml:1560",
+		Source:   "rules/common.yaml:1586",
 	},
 	{
 		ID:       "protect-git-gitdir-commands",
 		Platform: "any",
 		Emits:    "protect $gitkey uploadpack.packObjectsHook, core.alternateRefsCommand (command, relative to gitdir)",
 		Why:      "Shell commands git upload-pack and receive-pack run in the repository they serve, whose git directory is their working directory (git-config(1) uploadpack.packObjectsHook, core.alternateRefsCommand): a clone or fetch from that repository runs them.",
-		Source:   "rules/common.yaml:1569",
+		Source:   "rules/common.yaml:1595",
 	},
 	{
 		ID:       "protect-git-sendemail",
 		Platform: "any",
 		Emits:    "protect $gitkey sendemail.sendmailCmd, sendemail.*.sendmailCmd, sendemail.toCmd, sendemail.*.toCmd, sendemail.ccCmd, sendemail.*.ccCmd, sendemail.headerCmd, sendemail.*.headerCmd (command, relative to worktree)",
 		Why:      "Shell commands git send-email runs for each patch (git-send-email(1) sendemail.toCmd and the like), taken here against the top of the work tree, where it is usually run.",
-		Source:   "rules/common.yaml:1579",
+		Source:   "rules/common.yaml:1605",
 	},
 	{
 		ID:       "protect-git-sendemail-server",
 		Platform: "any",
 		Emits:    "protect $gitkey sendemail.smtpServer, sendemail.*.smtpServer (program, relative to none)",
 		Why:      "An smtpServer that is an absolute path is a sendmail-like program git send-email runs (git-send-email(1) --smtp-server); any other value is a host.",
-		Source:   "rules/common.yaml:1588",
+		Source:   "rules/common.yaml:1614",
 	},
 	{
 		ID:       "protect-git-template-dir",
 		Platform: "any",
 		Emits:    "protect $gitkey init.templateDir, GIT_TEMPLATE_DIR (path, relative to none)",
 		Why:      "git init and git clone copy the template directory, hooks included, into every new repository (git-init(1) TEMPLATE DIRECTORY), and clone runs its post-checkout hook at once: planted there, it runs at the user's next clone anywhere. A relative value is taken against the directory that later git init runs in, which nothing here knows.",
-		Source:   "rules/common.yaml:1597",
+		Source:   "rules/common.yaml:1623",
 	},
 	{
 		ID:       "protect-mcp-json",
 		Platform: "any",
 		Emits:    "protect $root/.mcp.json",
 		Why:      "Agent hosts start the MCP servers it lists, as commands, when they open the project.",
-		Source:   "rules/common.yaml:1609",
+		Source:   "rules/common.yaml:1635",
 	},
 	{
 		ID:       "protect-claude",
 		Platform: "any",
 		Emits:    "protect $root/.claude",
 		Why:      "Claude Code's project settings, hooks and commands run when it opens the project.",
-		Source:   "rules/common.yaml:1612",
+		Source:   "rules/common.yaml:1638",
 	},
 	{
 		ID:       "protect-codex",
 		Platform: "any",
 		Emits:    "protect $root/.codex",
 		Why:      "Codex's project configuration, which can name commands and MCP servers.",
-		Source:   "rules/common.yaml:1615",
+		Source:   "rules/common.yaml:1641",
 	},
 	{
 		ID:       "protect-gemini",
 		Platform: "any",
 		Emits:    "protect $root/.gemini",
 		Why:      "Gemini CLI's project settings, which start MCP servers and tools.",
-		Source:   "rules/common.yaml:1618",
+		Source:   "rules/common.yaml:1644",
 	},
 	{
 		ID:       "protect-cursor",
 		Platform: "any",
 		Emits:    "protect $root/.cursor",
 		Why:      "Cursor's project rules and MCP servers, started when it opens the folder.",
-		Source:   "rules/common.yaml:1621",
+		Source:   "rules/common.yaml:1647",
 	},
 	{
 		ID:       "protect-vscode",
 		Platform: "any",
 		Emits:    "protect $root/.vscode",
 		Why:      "VS Code tasks can run when the folder opens (runOn folderOpen), and settings name the interpreters and tools it starts.",
-		Source:   "rules/common.yaml:1624",
+		Source:   "rules/common.yaml:1650",
 	},
 	{
 		ID:       "protect-idea",
 		Platform: "any",
 		Emits:    "protect $root/.idea",
 		Why:      "JetBrains run configurations, external tools and startup tasks.",
-		Source:   "rules/common.yaml:1629",
+		Source:   "rules/common.yaml:1655",
 	},
 	{
 		ID:       "protect-devcontainer",
 		Platform: "any",
 		Emits:    "protect $root/.devcontainer",
 		Why:      "Dev container definitions whose initializeCommand runs on the host, and whose container gets the host's docker, when the folder opens.",
-		Source:   "rules/common.yaml:1632",
+		Source:   "rules/common.yaml:1658",
 	},
 	{
 		ID:       "cache-go-build",
@@ -5254,7 +5273,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-build: set GOCACHE=$dir",
 		Why:      "Go's compiled packages. The host's is read-only inside, where go build refuses to start without one; a writable host cache would feed objects compiled in the sandbox to unsandboxed builds, keyed by hashes nothing rechecks.",
-		Source:   "rules/common.yaml:1712",
+		Source:   "rules/common.yaml:1738",
 	},
 	{
 		ID:       "cache-go-mod",
@@ -5262,7 +5281,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-mod: set GOMODCACHE=$dir",
 		Why:      "Go's downloaded modules (GOPATH/pkg/mod), so a build with dependencies can fetch once and reuse them; extracted module trees are not rechecked against go.sum once there.",
-		Source:   "rules/common.yaml:1722",
+		Source:   "rules/common.yaml:1748",
 	},
 	{
 		ID:       "cache-go-path",
@@ -5270,7 +5289,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache go-path: set GOPATH=$dir",
 		Why:      "The rest of GOPATH: the checksum database's verified state (pkg/sumdb), without which go refuses a new module, and go install's binaries (bin), which then stay inside the sandbox's cache.",
-		Source:   "rules/common.yaml:1731",
+		Source:   "rules/common.yaml:1757",
 	},
 	{
 		ID:       "cache-npm",
@@ -5278,7 +5297,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache npm: set npm_config_cache=$dir",
 		Why:      "npm's package cache (_cacache): npm install writes there first, and fails on a read-only one.",
-		Source:   "rules/common.yaml:1740",
+		Source:   "rules/common.yaml:1766",
 	},
 	{
 		ID:       "cache-pip",
@@ -5286,7 +5305,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pip: set PIP_CACHE_DIR=$dir",
 		Why:      "pip's downloads and built wheels; a wheel built in the sandbox would otherwise be installed by later unsandboxed pip runs.",
-		Source:   "rules/common.yaml:1748",
+		Source:   "rules/common.yaml:1774",
 	},
 	{
 		ID:       "cache-cargo",
@@ -5294,7 +5313,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache cargo: set CARGO_HOME=$dir",
 		Why:      "cargo's registry index, crate downloads and git checkouts. cargo has no variable for those alone, so the whole cargo home is private: ~/.cargo/config.toml and the credentials in it are not read inside (a workspace's .cargo/config.toml still is), and cargo install puts binaries there, not on the host. rustup's proxies find toolchains through RUSTUP_HOME, which stays.",
-		Source:   "rules/common.yaml:1756",
+		Source:   "rules/common.yaml:1782",
 	},
 	{
 		ID:       "cache-yarn",
@@ -5302,7 +5321,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn: set YARN_CACHE_FOLDER=$dir",
 		Why:      "Yarn 1's package cache.",
-		Source:   "rules/common.yaml:1768",
+		Source:   "rules/common.yaml:1794",
 	},
 	{
 		ID:       "cache-yarn-berry",
@@ -5310,7 +5329,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache yarn-berry: set YARN_GLOBAL_FOLDER=$dir",
 		Why:      "Yarn 2+'s global folder, which holds its shared package cache and metadata.",
-		Source:   "rules/common.yaml:1774",
+		Source:   "rules/common.yaml:1800",
 	},
 	{
 		ID:       "cache-pnpm",
@@ -5318,7 +5337,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache pnpm: set PNPM_HOME=$dir",
 		Why:      "pnpm's home, where its content-addressed store lives when PNPM_HOME is set (and global installs go). npm_config_store_dir would move the store alone, but npm warns about that variable on every run.",
-		Source:   "rules/common.yaml:1782",
+		Source:   "rules/common.yaml:1808",
 	},
 	{
 		ID:       "cache-maven",
@@ -5326,7 +5345,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache maven: set MAVEN_ARGS=-Dmaven.repo.local=$dir",
 		Why:      "Maven's local repository of downloaded artifacts and plugins, which Maven runs. MAVEN_ARGS (Maven 3.9+) rather than MAVEN_OPTS, which callers set for the JVM (-Xmx) and this would replace.",
-		Source:   "rules/common.yaml:1791",
+		Source:   "rules/common.yaml:1817",
 	},
 	{
 		ID:       "cache-gradle",
@@ -5334,7 +5353,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache gradle: set GRADLE_USER_HOME=$dir",
 		Why:      "Gradle's caches, wrapper distributions and daemons. Gradle has no variable for the caches alone: ~/.gradle/gradle.properties (and any credentials in it) is not read inside.",
-		Source:   "rules/common.yaml:1801",
+		Source:   "rules/common.yaml:1827",
 	},
 	{
 		ID:       "cache-xdg",
@@ -5342,7 +5361,7 @@ var ruleTable = [...]Rule{
 		When:     "not no-cache",
 		Emits:    "cache xdg: set XDG_CACHE_HOME=$dir",
 		Why:      "Every other tool that keeps its cache under the XDG cache directory (node-gyp's headers, pnpm's metadata, pre-commit, ruff, deno, bazel, ...), which would otherwise fail on the read-only home or, through a write path, share one with the host. Without npm_config_devdir, which npm warns about on every run, node-gyp's headers land here.",
-		Source:   "rules/common.yaml:1810",
+		Source:   "rules/common.yaml:1836",
 	},
 	{
 		ID:       "offline-npm",
@@ -5350,7 +5369,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set npm_config_offline=true",
 		Why:      "npm installs from its cache and fails at once with ENOTCACHED for what is not there, instead of 70 s of retries (fetch-retries 2, up to 60 s apart) on a network it cannot reach.",
-		Source:   "rules/common.yaml:1948",
+		Source:   "rules/common.yaml:1974",
 	},
 	{
 		ID:       "offline-yarn",
@@ -5358,7 +5377,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set YARN_ENABLE_NETWORK=0",
 		Why:      "Yarn 2+ works from its cache and says the network is disabled, instead of retrying.",
-		Source:   "rules/common.yaml:1955",
+		Source:   "rules/common.yaml:1981",
 	},
 	{
 		ID:       "offline-go",
@@ -5366,7 +5385,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set GOPROXY=off",
 		Why:      "go builds from its module cache and names a missing module at once (\"module lookup disabled by GOPROXY=off\") instead of a dial error per proxy in the list.",
-		Source:   "rules/common.yaml:1959",
+		Source:   "rules/common.yaml:1985",
 	},
 	{
 		ID:       "offline-cargo",
@@ -5374,7 +5393,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set CARGO_NET_OFFLINE=true",
 		Why:      "cargo resolves from its downloaded index and crates, and says what it lacks, instead of retrying.",
-		Source:   "rules/common.yaml:1966",
+		Source:   "rules/common.yaml:1992",
 	},
 	{
 		ID:       "offline-pip",
@@ -5382,7 +5401,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set PIP_RETRIES=0",
 		Why:      "pip tries the index once instead of five times with back-off.",
-		Source:   "rules/common.yaml:1970",
+		Source:   "rules/common.yaml:1996",
 	},
 	{
 		ID:       "refuse-this-network",
@@ -5390,7 +5409,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 0.0.0.0/8 in the proxy",
 		Why:      "\"This network\" and the unspecified address, which connect() takes as the host itself.",
-		Source:   "rules/common.yaml:2337",
+		Source:   "rules/common.yaml:2363",
 	},
 	{
 		ID:       "refuse-private-10",
@@ -5398,7 +5417,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 10.0.0.0/8 in the proxy",
 		Why:      "A private network (RFC 1918), the local network's servers and routers.",
-		Source:   "rules/common.yaml:2340",
+		Source:   "rules/common.yaml:2366",
 	},
 	{
 		ID:       "refuse-cgnat",
@@ -5406,7 +5425,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100.64.0.0/10 in the proxy",
 		Why:      "Carrier-grade NAT's shared space (RFC 6598), the provider's side of the local network.",
-		Source:   "rules/common.yaml:2343",
+		Source:   "rules/common.yaml:2369",
 	},
 	{
 		ID:       "refuse-loopback-v4",
@@ -5414,7 +5433,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 127.0.0.0/8 in the proxy",
 		Why:      "Loopback, the host's own services (databases, dev servers, agents).",
-		Source:   "rules/common.yaml:2346",
+		Source:   "rules/common.yaml:2372",
 	},
 	{
 		ID:       "refuse-link-local-v4",
@@ -5422,7 +5441,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 169.254.0.0/16 in the proxy",
 		Why:      "Link-local, where cloud metadata services hand out the machine's credentials (169.254.169.254).",
-		Source:   "rules/common.yaml:2349",
+		Source:   "rules/common.yaml:2375",
 	},
 	{
 		ID:       "refuse-private-172",
@@ -5430,7 +5449,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 172.16.0.0/12 in the proxy",
 		Why:      "A private network (RFC 1918), Docker's default bridges among them.",
-		Source:   "rules/common.yaml:2352",
+		Source:   "rules/common.yaml:2378",
 	},
 	{
 		ID:       "refuse-ietf-protocol",
@@ -5438,7 +5457,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.0.0.0/24 in the proxy",
 		Why:      "IETF protocol assignments, not hosts on the internet.",
-		Source:   "rules/common.yaml:2355",
+		Source:   "rules/common.yaml:2381",
 	},
 	{
 		ID:       "refuse-private-192",
@@ -5446,7 +5465,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.168.0.0/16 in the proxy",
 		Why:      "A private network (RFC 1918), home and office routers.",
-		Source:   "rules/common.yaml:2358",
+		Source:   "rules/common.yaml:2384",
 	},
 	{
 		ID:       "refuse-benchmarking",
@@ -5454,7 +5473,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 198.18.0.0/15 in the proxy",
 		Why:      "Benchmarking (RFC 2544), used by some proxies and VPNs for local fake addresses.",
-		Source:   "rules/common.yaml:2361",
+		Source:   "rules/common.yaml:2387",
 	},
 	{
 		ID:       "refuse-multicast-v4",
@@ -5462,7 +5481,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 224.0.0.0/4 in the proxy",
 		Why:      "Multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2364",
+		Source:   "rules/common.yaml:2390",
 	},
 	{
 		ID:       "refuse-reserved-v4",
@@ -5470,7 +5489,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 240.0.0.0/4 in the proxy",
 		Why:      "Reserved for future use, and the limited broadcast address.",
-		Source:   "rules/common.yaml:2367",
+		Source:   "rules/common.yaml:2393",
 	},
 	{
 		ID:       "refuse-v4-compatible",
@@ -5478,7 +5497,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::/96 in the proxy",
 		Why:      "The IPv6 unspecified and loopback addresses, and the deprecated IPv4-compatible ones, an IPv4 address by another name.",
-		Source:   "rules/common.yaml:2370",
+		Source:   "rules/common.yaml:2396",
 	},
 	{
 		ID:       "refuse-nat64",
@@ -5486,7 +5505,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b::/96 in the proxy",
 		Why:      "NAT64, an IPv4 address behind a gateway, which could be a private one.",
-		Source:   "rules/common.yaml:2373",
+		Source:   "rules/common.yaml:2399",
 	},
 	{
 		ID:       "refuse-nat64-local",
@@ -5494,7 +5513,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b:1::/48 in the proxy",
 		Why:      "Local-use NAT64, the same for a local translator.",
-		Source:   "rules/common.yaml:2376",
+		Source:   "rules/common.yaml:2402",
 	},
 	{
 		ID:       "refuse-6to4",
@@ -5502,7 +5521,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2002::/16 in the proxy",
 		Why:      "6to4, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2379",
+		Source:   "rules/common.yaml:2405",
 	},
 	{
 		ID:       "refuse-unique-local",
@@ -5510,7 +5529,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fc00::/7 in the proxy",
 		Why:      "IPv6 unique local addresses, the private networks of IPv6.",
-		Source:   "rules/common.yaml:2382",
+		Source:   "rules/common.yaml:2408",
 	},
 	{
 		ID:       "refuse-link-local-v6",
@@ -5518,7 +5537,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fe80::/10 in the proxy",
 		Why:      "IPv6 link-local, the local segment's hosts.",
-		Source:   "rules/common.yaml:2385",
+		Source:   "rules/common.yaml:2411",
 	},
 	{
 		ID:       "refuse-site-local",
@@ -5526,7 +5545,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fec0::/10 in the proxy",
 		Why:      "IPv6 site-local (deprecated), still local where used.",
-		Source:   "rules/common.yaml:2388",
+		Source:   "rules/common.yaml:2414",
 	},
 	{
 		ID:       "refuse-multicast-v6",
@@ -5534,7 +5553,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ff00::/8 in the proxy",
 		Why:      "IPv6 multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2391",
+		Source:   "rules/common.yaml:2417",
 	},
 	{
 		ID:       "refuse-v4-mapped",
@@ -5542,7 +5561,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::ffff:0.0.0.0/96 in the proxy",
 		Why:      "IPv4-mapped IPv6; the proxy also checks the IPv4 address it maps, against the rows above.",
-		Source:   "rules/common.yaml:2394",
+		Source:   "rules/common.yaml:2420",
 	},
 	{
 		ID:       "refuse-discard",
@@ -5550,7 +5569,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100::/64 in the proxy",
 		Why:      "The IPv6 discard prefix, not hosts.",
-		Source:   "rules/common.yaml:2397",
+		Source:   "rules/common.yaml:2423",
 	},
 	{
 		ID:       "refuse-teredo",
@@ -5558,7 +5577,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001::/32 in the proxy",
 		Why:      "Teredo, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2400",
+		Source:   "rules/common.yaml:2426",
 	},
 	{
 		ID:       "refuse-orchid",
@@ -5566,7 +5585,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:10::/28 in the proxy",
 		Why:      "ORCHID identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2403",
+		Source:   "rules/common.yaml:2429",
 	},
 	{
 		ID:       "refuse-orchid-v2",
@@ -5574,7 +5593,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:20::/28 in the proxy",
 		Why:      "ORCHIDv2 identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2406",
+		Source:   "rules/common.yaml:2432",
 	},
 	{
 		ID:       "refuse-srv6",
@@ -5582,7 +5601,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 5f00::/16 in the proxy",
 		Why:      "SRv6 segment identifiers, the operator's routing, not hosts.",
-		Source:   "rules/common.yaml:2409",
+		Source:   "rules/common.yaml:2435",
 	},
 	{
 		ID:       "refuse-broadcast",
@@ -5590,7 +5609,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 255.255.255.255/32 in the proxy",
 		Why:      "The limited broadcast address (also within refuse-reserved-v4, named for the reader).",
-		Source:   "rules/common.yaml:2412",
+		Source:   "rules/common.yaml:2438",
 	},
 	{
 		ID:       "network-default-linux",
@@ -5598,7 +5617,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode proxy",
 		Why:      "A private network namespace whose only way out is the proxy: package managers and HTTP clients still fetch, but nothing of the host's network is in reach (its loopback services, its abstract unix sockets: an X server, D-Bus) and no private or loopback address unless listed. Mode host (--network host) is the explicit opt-in for tools that need raw sockets or UDP; mode off (--network off) for commands that need no network.",
-		Source:   "rules/common.yaml:2262",
+		Source:   "rules/common.yaml:2288",
 	},
 	{
 		ID:       "network-default-darwin",
@@ -5606,7 +5625,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode host",
 		Why:      "Mode host on macOS, for every entry point: mode proxy there is a listener on the host's loopback that NewCmd and sandtable run serve while the command runs (its port in the profile, proxy-outbound; its token in the proxy variables, proxy-auth-darwin), and Command and Prefix, which return before the command runs, have nothing to serve it from and refuse it. One default for every entry point keeps a Config sandboxed the same way wherever it is used; --network proxy opts in on NewCmd and sandtable run. The profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
-		Source:   "rules/common.yaml:2273",
+		Source:   "rules/common.yaml:2299",
 	},
 	{
 		ID:       "redact-npmrc",
@@ -5614,7 +5633,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
 		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too.",
-		Source:   "rules/common.yaml:1829",
+		Source:   "rules/common.yaml:1855",
 	},
 	{
 		ID:       "redact-yarnrc-yml",
@@ -5622,7 +5641,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.yarnrc.yml: remove npmAuthToken, npmAuthIdent; URL credentials",
 		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings.",
-		Source:   "rules/common.yaml:1839",
+		Source:   "rules/common.yaml:1865",
 	},
 	{
 		ID:       "redact-pip-conf",
@@ -5630,7 +5649,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration: an index-url or extra-index-url with the index's user:password@ (or token@) in it, beside the index itself, proxy and timeout settings.",
-		Source:   "rules/common.yaml:1848",
+		Source:   "rules/common.yaml:1874",
 	},
 	{
 		ID:       "redact-pip-conf-legacy",
@@ -5638,7 +5657,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration at its older place, read as well.",
-		Source:   "rules/common.yaml:1857",
+		Source:   "rules/common.yaml:1883",
 	},
 	{
 		ID:       "redact-gitconfig",
@@ -5646,7 +5665,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.gitconfig: remove extraheader; URL credentials",
 		Why:      "git's user configuration: an http.extraheader (an Authorization bearer or basic header) and tokens in remote or insteadOf URLs, beside the identity, aliases and settings git needs.",
-		Source:   "rules/common.yaml:1863",
+		Source:   "rules/common.yaml:1889",
 	},
 	{
 		ID:       "redact-gitconfig-xdg",
@@ -5654,7 +5673,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration where XDG_CONFIG_HOME puts it.",
-		Source:   "rules/common.yaml:1872",
+		Source:   "rules/common.yaml:1898",
 	},
 	{
 		ID:       "redact-git-config-global",
@@ -5662,7 +5681,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:GIT_CONFIG_GLOBAL: remove extraheader; URL credentials",
 		Why:      "git's user configuration where GIT_CONFIG_GLOBAL names it, in place of ~/.gitconfig.",
-		Source:   "rules/common.yaml:1881",
+		Source:   "rules/common.yaml:1907",
 	},
 	{
 		ID:       "redact-gitconfig-xdg-env",
@@ -5670,7 +5689,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/git/config: remove extraheader; URL credentials",
 		Why:      "git's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1887",
+		Source:   "rules/common.yaml:1913",
 	},
 	{
 		ID:       "redact-pip-config-file",
@@ -5678,7 +5697,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:PIP_CONFIG_FILE: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration where PIP_CONFIG_FILE names it, with its index URLs' user:password@.",
-		Source:   "rules/common.yaml:1893",
+		Source:   "rules/common.yaml:1919",
 	},
 	{
 		ID:       "redact-pip-conf-xdg-env",
@@ -5686,7 +5705,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/pip/pip.conf: remove password, client-cert; URL credentials",
 		Why:      "pip's configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1899",
+		Source:   "rules/common.yaml:1925",
 	},
 	{
 		ID:       "redact-uv-toml",
@@ -5694,7 +5713,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.config/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration: an [[index]] url with user:password@ in it, beside the indexes and settings uv needs. TOML's KEY = VALUE lines read as ini's.",
-		Source:   "rules/common.yaml:1905",
+		Source:   "rules/common.yaml:1931",
 	},
 	{
 		ID:       "redact-uv-toml-xdg",
@@ -5702,7 +5721,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:XDG_CONFIG_HOME/uv/uv.toml: remove password, token; URL credentials",
 		Why:      "uv's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1914",
+		Source:   "rules/common.yaml:1940",
 	},
 	{
 		ID:       "redact-uv-config-file",
@@ -5710,7 +5729,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:UV_CONFIG_FILE: remove password, token; URL credentials",
 		Why:      "uv's configuration where UV_CONFIG_FILE names it.",
-		Source:   "rules/common.yaml:1920",
+		Source:   "rules/common.yaml:1946",
 	},
 	{
 		ID:       "redact-wgetrc",
@@ -5718,7 +5737,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $home/.wgetrc: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration, read on every run: its password lines, beside settings a build relies on (timeouts, proxies, retries).",
-		Source:   "rules/common.yaml:1926",
+		Source:   "rules/common.yaml:1952",
 	},
 	{
 		ID:       "redact-wgetrc-env",
@@ -5726,7 +5745,7 @@ var ruleTable = [...]Rule{
 		When:     "not revealed; on linux, a regular file",
 		Emits:    "redact $env:WGETRC: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
 		Why:      "wget's configuration where WGETRC names it.",
-		Source:   "rules/common.yaml:1934",
+		Source:   "rules/common.yaml:1960",
 	},
 	{
 		ID:       "no-root-grant",
@@ -5734,7 +5753,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "The root as the workspace or a write path makes the whole host writable.",
-		Source:   "rules/common.yaml:1985",
+		Source:   "rules/common.yaml:2011",
 	},
 	{
 		ID:       "no-root-hidden",
@@ -5742,7 +5761,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: hidden-path, derived-hidden, home",
 		Why:      "Hiding the root hides the system the command needs to run; a home at the root would hide the defaults under it (/.ssh) and nothing the caller meant.",
-		Source:   "rules/common.yaml:1990",
+		Source:   "rules/common.yaml:2016",
 	},
 	{
 		ID:       "no-hidden-workspace",
@@ -5750,7 +5769,7 @@ var ruleTable = [...]Rule{
 		When:     "is-workspace",
 		Emits:    "refuse: hidden-path",
 		Why:      "Hiding the workspace contradicts granting it: one of the two would silently lose, depending on mount order.",
-		Source:   "rules/common.yaml:1998",
+		Source:   "rules/common.yaml:2024",
 	},
 	{
 		ID:       "no-link-grant",
@@ -5758,7 +5777,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: workspace, write-path, read-path",
 		Why:      "A grant named through a symlink in a writable root follows whatever the link names at the next run: a sandboxed command re-points it at ~/.ssh, and the next run reads it, or at any host directory, and the next run writes there.",
-		Source:   "rules/common.yaml:2005",
+		Source:   "rules/common.yaml:2031",
 	},
 	{
 		ID:       "no-link-hidden",
@@ -5766,7 +5785,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "A hidden path named through a symlink in a writable root is hidden wherever the link points at the next run: a sandboxed command re-points it elsewhere, and the secret it hid is readable.",
-		Source:   "rules/common.yaml:2014",
+		Source:   "rules/common.yaml:2040",
 	},
 	{
 		ID:       "no-link-home",
@@ -5774,7 +5793,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: home",
 		Why:      "The default hidden set lies under the home: a $HOME reached through a link the sandbox can re-point moves every default off the secrets it hides.",
-		Source:   "rules/common.yaml:2022",
+		Source:   "rules/common.yaml:2048",
 	},
 	{
 		ID:       "no-link-cache",
@@ -5782,7 +5801,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: cache-dir",
 		Why:      "The tool caches are bound writable: a cache root reached through a link the sandbox can re-point would bind any host directory writable at the next run.",
-		Source:   "rules/common.yaml:2030",
+		Source:   "rules/common.yaml:2056",
 	},
 	{
 		ID:       "no-link-git",
@@ -5790,7 +5809,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: git-pointer",
 		Why:      "A git directory is protected where its .git file points: through a link the sandbox can re-point, the protection would land on a directory it made, and the real hooks stay writable.",
-		Source:   "rules/common.yaml:2038",
+		Source:   "rules/common.yaml:2064",
 	},
 	{
 		ID:       "no-link-socket",
@@ -5798,7 +5817,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: socket",
 		Why:      "A granted socket named through a link the sandbox can re-point would grant whatever socket the link names at the next run (a Docker or ssh-agent socket).",
-		Source:   "rules/common.yaml:2046",
+		Source:   "rules/common.yaml:2072",
 	},
 	{
 		ID:       "no-link-redact",
@@ -5806,7 +5825,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: redact-file",
 		Why:      "A redacted file read through a link the sandbox can re-point would serve, at its path, the copy of whatever file the link names at the next run.",
-		Source:   "rules/common.yaml:2054",
+		Source:   "rules/common.yaml:2080",
 	},
 	{
 		ID:       "no-unreadable-hidden",
@@ -5814,7 +5833,7 @@ var ruleTable = [...]Rule{
 		When:     "unreadable-in-writable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden, home",
 		Why:      "A hidden path this process cannot look at is left unhidden; inside a writable root the sandboxed command can chmod its way back to it, in this run or the next.",
-		Source:   "rules/common.yaml:2062",
+		Source:   "rules/common.yaml:2088",
 	},
 	{
 		ID:       "no-home-grant",
@@ -5822,7 +5841,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-home",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "A writable home lets the command write ~/.bashrc, ~/.profile and the like, which run outside the sandbox at the next login, and move the default hidden paths out from under a later run.",
-		Source:   "rules/common.yaml:2070",
+		Source:   "rules/common.yaml:2096",
 	},
 	{
 		ID:       "no-hidden-second-name",
@@ -5830,7 +5849,7 @@ var ruleTable = [...]Rule{
 		When:     "second-name",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "bwrap hides a name, not a file: a hard link elsewhere (one a sandboxed run made next to a hidden path it found missing) still reads the same file.",
-		Source:   "rules/common.yaml:2078",
+		Source:   "rules/common.yaml:2104",
 	},
 	{
 		ID:       "no-loader-writable",
@@ -5838,7 +5857,7 @@ var ruleTable = [...]Rule{
 		When:     "loader-writable",
 		Emits:    "refuse: loader-env",
 		Why:      "bwrap runs outside the sandbox and honours the loader's variables: a library an earlier sandboxed run left where an entry leads would run on the host, with the caller's rights.",
-		Source:   "rules/common.yaml:2086",
+		Source:   "rules/common.yaml:2112",
 	},
 	{
 		ID:       "no-oversized-git-file",
@@ -5846,7 +5865,7 @@ var ruleTable = [...]Rule{
 		When:     "oversized",
 		Emits:    "refuse: git-file",
 		Why:      "The host reads git files a sandboxed run could have written to find what to protect: a bound keeps a planted file from costing the spawn its memory, and a file past it is refused rather than read in part.",
-		Source:   "rules/common.yaml:2094",
+		Source:   "rules/common.yaml:2120",
 	},
 	{
 		ID:       "no-symlink-git-dir",
@@ -5854,7 +5873,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: git-dir",
 		Why:      "The host reads a writable root's .git to find the hooks and config to protect: a .git the sandbox made a symlink leads it to a repository of the command's choosing, and the real one stays writable.",
-		Source:   "rules/common.yaml:2102",
+		Source:   "rules/common.yaml:2128",
 	},
 	{
 		ID:       "no-symlink-protected",
@@ -5862,7 +5881,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: protected-path",
 		Why:      "A protected path is bound read-only where it is: as a symlink in a writable root, the command can re-point it at a file it writes, and the file that runs later (a hook, an editor's task) is not the one protected.",
-		Source:   "rules/common.yaml:2110",
+		Source:   "rules/common.yaml:2136",
 	},
 	{
 		ID:       "no-symlink-cache",
@@ -5870,7 +5889,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory is bound writable: a symlink planted in its place would make whatever it names writable at the next run.",
-		Source:   "rules/common.yaml:2119",
+		Source:   "rules/common.yaml:2145",
 	},
 	{
 		ID:       "no-foreign-cache",
@@ -5878,7 +5897,7 @@ var ruleTable = [...]Rule{
 		When:     "foreign-owner",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory another user owns holds what that user put there, which the command's tools trust and run (compiled objects, module sources).",
-		Source:   "rules/common.yaml:2126",
+		Source:   "rules/common.yaml:2152",
 	},
 	{
 		ID:       "no-caret-hidden",
@@ -5886,7 +5905,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern matching every spelling APFS takes for its name (.ENV is .env there); ^ cannot be written in that pattern, and a deny of the spelling alone lets the command create the file under another one and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:2134",
+		Source:   "rules/common.yaml:2160",
 	},
 	{
 		ID:       "no-unfoldable-hidden",
@@ -5894,7 +5913,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern listing every spelling APFS takes for its name; for a character beyond the fold table the spellings are not known, and one the pattern misses lets the command create the file under it and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:2144",
+		Source:   "rules/common.yaml:2170",
 	},
 	{
 		ID:       "no-caret-protected",
@@ -5902,7 +5921,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching it in any letter case; ^ cannot be written in that pattern, which would then match nothing and leave the hooks and editor tasks writable.",
-		Source:   "rules/common.yaml:2154",
+		Source:   "rules/common.yaml:2180",
 	},
 	{
 		ID:       "no-caret-home",
@@ -5910,7 +5929,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: home",
 		Why:      "The macOS profile allows the toolchains under the home (nvm's node) by patterns that start with it; ^ cannot be written there, and the profile would silently allow none of them.",
-		Source:   "rules/common.yaml:2163",
+		Source:   "rules/common.yaml:2189",
 	},
 	{
 		ID:       "no-unclean-derived",
@@ -5918,7 +5937,7 @@ var ruleTable = [...]Rule{
 		When:     "not-clean-absolute",
 		Emits:    "refuse: derived-hidden",
 		Why:      "A variable that moves a secret (GNUPGHOME, KUBECONFIG, ...) set relative, or through .., names a place only the reader's directory or a symlink decides: skipped, the secret it moved would stay readable; guessed, the wrong file would be hidden. Refused, the caller sets it absolute or unsets it.",
-		Source:   "rules/common.yaml:2171",
+		Source:   "rules/common.yaml:2197",
 	},
 	{
 		ID:       "no-cache-grant",
@@ -5926,7 +5945,7 @@ var ruleTable = [...]Rule{
 		When:     "in-cache-root",
 		Emits:    "refuse: workspace, write-path, read-path",
 		Why:      "The cache root holds every workspace's caches, which rule hide-cache-root keeps from each run but its own: a workspace or grant at it or inside it would show, or let the command write, another workspace's (a module cache the next build there runs unchecked). A grant that holds the root still works; the root stays hidden inside it.",
-		Source:   "rules/common.yaml:2181",
+		Source:   "rules/common.yaml:2207",
 	},
 	{
 		ID:       "no-nonsocket-grant",
@@ -5934,7 +5953,7 @@ var ruleTable = [...]Rule{
 		When:     "not-socket",
 		Emits:    "refuse: socket",
 		Why:      "A socket grant binds what it names read-write (on macOS, allows connecting to it): a directory or file named there would be a write grant that the refusals of the workspace and write paths never saw (a home, ~/.ssh).",
-		Source:   "rules/common.yaml:2192",
+		Source:   "rules/common.yaml:2218",
 	},
 	{
 		ID:       "no-unfoldable-protected",
@@ -5942,7 +5961,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching its names below the root in every spelling APFS takes for them; for a character beyond the fold table (a Cyrillic or Greek letter, as core.hooksPath may name) the pattern holds only the spelling given, and the command writes or creates the path under another (ХУКИ/pre-commit for хуки/pre-commit), which git then runs on the host.",
-		Source:   "rules/common.yaml:2201",
+		Source:   "rules/common.yaml:2227",
 	},
 	{
 		ID:       "no-oversized-argv",
@@ -5950,7 +5969,7 @@ var ruleTable = [...]Rule{
 		When:     "too-many",
 		Emits:    "refuse: bwrap-argv",
 		Why:      "bwrap takes at most 9000 arguments after its name, the command's included (its MAX_ARGS), and refuses more with only \"Exceeded maximum number of arguments\", which read as a sandbox that cannot run here (3000 hidden files are 9000 arguments: three a mount). Refused before anything is spawned, with the count and what makes it.",
-		Source:   "rules/common.yaml:2213",
+		Source:   "rules/common.yaml:2239",
 	},
 	{
 		ID:       "no-tiny-memory-limit",
@@ -5958,7 +5977,7 @@ var ruleTable = [...]Rule{
 		When:     "below-bound",
 		Emits:    "refuse: memory-limit",
 		Why:      "bwrap is started in the run's memory group, so the caller's fork, bwrap's setup and the command's loader are charged to the limit too: below about 1 MiB here they fail in whatever allocation comes first, and the error names something else (--memory 1: \"too many open files in system\"; 64K: \"argument list too long\"; 512K: killed without a word). 16 MiB leaves room for that and for a shell or an interpreter's start (python3 needed 8 MiB); a limit below it bounds nothing a command could use.",
-		Source:   "rules/common.yaml:2224",
+		Source:   "rules/common.yaml:2250",
 	},
 	{
 		ID:       "no-full-cache",
@@ -5966,7 +5985,7 @@ var ruleTable = [...]Rule{
 		When:     "little-space",
 		Emits:    "refuse: cache-dir",
 		Why:      "The tool caches are bound writable on the file system that holds them, and tools write there first: on a full one they fail, and some say something else (go build: \"package fmt is not in std\", its package index unwritable, where outside the sandbox it says \"no space left on device\"). Refused before anything is spawned, naming the file system; --no-cache runs without the caches.",
-		Source:   "rules/common.yaml:2238",
+		Source:   "rules/common.yaml:2264",
 	},
 	{
 		ID:       "no-inodeless-cache",
@@ -5974,7 +5993,7 @@ var ruleTable = [...]Rule{
 		When:     "few-inodes",
 		Emits:    "refuse: cache-dir",
 		Why:      "The same for a file system out of inodes: the caches' directories alone are about 20, and a Go build cache's first use makes 257.",
-		Source:   "rules/common.yaml:2250",
+		Source:   "rules/common.yaml:2276",
 	},
 	{
 		ID:       "proxy-auth-darwin",
@@ -5982,42 +6001,50 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be. A connection takes a slot of limit-proxy-connections only once it has presented the credential: before, 256 idle connections from any local process took every slot for the 30 s header timeout and the run's own clients got 503. Until then it is one of at most 32 pending ones, the oldest closed when another arrives, and closed after 5 s without the credential; a client that has the token sends it in its first bytes, so a flood of idle connections only ever closes its own (TestProxyAuthFloodStarvesNot). 32 holds a package manager's burst of new connections; 5 s is far above a loopback round trip.",
-		Source:   "rules/common.yaml:2420",
+		Source:   "rules/common.yaml:2446",
+	},
+	{
+		ID:       "proxy-auth-landlock",
+		Platform: "linux",
+		When:     "network proxy, backend landlock",
+		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
+		Why:      "The reduced backend (Linux, Config.Backend BackendLandlock) has no network namespace either: its helper serves mode proxy on the host's 127.0.0.1, where every local process reaches it, so it asks for a token made for the run, exactly as proxy-auth-darwin does, carried by the command's proxy variables only. Another process of the caller's user outside the sandbox can read the command's environment (/proc/PID/environ); the sandboxed command cannot read another's (Landlock's ptrace restriction).",
+		Source:   "rules/common.yaml:2485",
 	},
 	{
 		ID:       "git-search-depth",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: depth 6",
 		Why:      "Directory levels below the root the walk lists: a repository whose work tree is at most 6 levels down is found (~/code/github.com/org/ repo is 3, a clone nested in its vendor/third_party/name 6).",
-		Source:   "rules/common.yaml:1652",
+		Source:   "rules/common.yaml:1678",
 	},
 	{
 		ID:       "git-search-dirs",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: dirs 1024",
 		Why:      "Directories listed for one root, at most: each is an open and a getdents, 4 to 8 µs of CPU here, so a root's walk costs at most 7 to 9 ms however large its tree (BenchmarkPrefixForLargeWorkspace/src: 100,000 files in 5,000 directories), and a workspace of a few dozen checkouts is listed to several levels inside each.",
-		Source:   "rules/common.yaml:1659",
+		Source:   "rules/common.yaml:1685",
 	},
 	{
 		ID:       "git-search-entries",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: entries 32768",
 		Why:      "Directory entries read for one root, at most: a directory of a hundred thousand files costs its whole listing, whatever the count of directories.",
-		Source:   "rules/common.yaml:1668",
+		Source:   "rules/common.yaml:1694",
 	},
 	{
 		ID:       "git-search-git-dirs",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: git-dirs 64",
 		Why:      "Git directories protected in one root (each repository's own, its submodules' and worktrees'): each costs reads before the spawn and some four mounts in it (its config, its hooks and the directories pinned above them), and bwrap's start slows faster than linearly with its mounts (1000 mounts, nearly a second).",
-		Source:   "rules/common.yaml:1675",
+		Source:   "rules/common.yaml:1701",
 	},
 	{
 		ID:       "git-search-skip",
 		Platform: "any",
 		Emits:    "search for repositories below each writable root: skip node_modules",
 		Why:      "Not descended: npm, yarn and pnpm install packages without their .git (a git dependency is packed, then unpacked), so no repository is there, and node_modules trees run to hundreds of thousands of files, which would spend the walk's bounds before the repositories beside them.",
-		Source:   "rules/common.yaml:1684",
+		Source:   "rules/common.yaml:1710",
 	},
 }
 
@@ -6535,6 +6562,272 @@ var limitTable = [limitCount]limitRow{
 	limitCPUTime: {rule: "limit-cpu-time", value: 0, arg: "0"},
 	// limit-proxy-connections
 	limitProxyConnections: {rule: "limit-proxy-connections", value: 256, arg: "256"},
+}
+
+// diagnoseRow is one row of the diagnose section: a cause the sandbox
+// finds when it cannot start (cause, a word of the generator's), the
+// sysctl that shows it (file under /, blocked the value that blocks),
+// the line that names it and its fixes, narrowest first.
+type diagnoseRow struct {
+	rule    string
+	cause   string
+	sysctl  string
+	file    string
+	blocked string
+	says    string
+	fixes   []string
+}
+
+// diagnoseRows are the table's causes, in table order.
+var diagnoseRows = [...]diagnoseRow{
+	{rule: "diagnose-no-bwrap", cause: "no-bwrap", says: "bubblewrap, the program that builds the sandbox, is not installed", fixes: []string{"install it: $install"}},
+	{rule: "diagnose-container-seccomp", cause: "container-seccomp", says: "this container's seccomp filter refuses to create user namespaces (Docker's and containerd's default profile, Kubernetes' RuntimeDefault), whatever the kernel allows", fixes: []string{"run the container with a seccomp profile that allows clone and unshare with CLONE_NEWUSER: the default profile with those two calls unconditional, passed as docker run --security-opt seccomp=PROFILE.json (Kubernetes: securityContext.seccompProfile of type Localhost)", "or run it with --security-opt seccomp=unconfined (Kubernetes: type Unconfined), which lifts every other refusal of the profile too"}},
+	{rule: "diagnose-apparmor-userns", cause: "apparmor-userns", sysctl: "kernel.apparmor_restrict_unprivileged_userns", file: "proc/sys/kernel/apparmor_restrict_unprivileged_userns", blocked: "1", says: "AppArmor restricts unprivileged user namespaces to the programs a profile allows (Ubuntu 23.10 and later), and bwrap has none (\"setting up uid map: Permission denied\")", fixes: []string{"give bwrap an AppArmor profile that allows them: write /etc/apparmor.d/bwrap containing abi <abi/4.0>, include <tunables/global> profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, } and load it with sudo apparmor_parser -r /etc/apparmor.d/bwrap", "or lift the restriction for every program: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"}},
+	{rule: "diagnose-userns-clone-off", cause: "userns-clone-off", sysctl: "kernel.unprivileged_userns_clone", file: "proc/sys/kernel/unprivileged_userns_clone", blocked: "0", says: "this kernel's unprivileged_userns_clone switch (a Debian and Arch patch) refuses user namespaces to unprivileged users", fixes: []string{"sudo sysctl -w kernel.unprivileged_userns_clone=1"}},
+	{rule: "diagnose-userns-limit", cause: "userns-limit", sysctl: "user.max_user_namespaces", file: "proc/sys/user/max_user_namespaces", blocked: "0", says: "the limit on user namespaces is 0 here (user.max_user_namespaces: a hardened kernel, or a container or parent namespace that set it), so none can be made (\"No space left on device\", ENOSPC)", fixes: []string{"raise it where it was set to 0, the host or the namespace that owns this one: sudo sysctl -w user.max_user_namespaces=65536"}},
+}
+
+// llSet is a set of the plan's paths a landlock grant row names.
+type llSet uint8
+
+const (
+	llRoot       llSet = iota // / (the whole host)
+	llHidden                  // each hidden path
+	llCacheRoots              // each cache root of sandtable's (every workspace's caches)
+	llRedacted                // each redacted file
+	llRead                    // each Config.Read path
+	llWorkspace               // the workspace
+	llWrite                   // each Config.Write path
+	llCaches                  // each tool cache
+	llTmpdir                  // the run's private temporary directory (TMPDIR)
+	llTerminals               // the terminals among the command's standard streams
+	llProtected               // each protected path (protect read-only only)
+	llPaths                   // constant paths
+)
+
+// The kinds of landlockSeccompRow.
+const (
+	llRefuseSocket = iota
+	llRefuseSyscall
+	llRefuseClone
+)
+
+// landlockGrant is one grant row: the rights (landlock.AccessFS) a set of
+// the plan's paths, or constant paths, gets.
+type landlockGrant struct {
+	rule   string
+	set    llSet
+	paths  []string
+	rights uint64
+}
+
+// landlockNetRow is one network row: in mode, the network rights the
+// ruleset restricts, and whether connect is allowed to the proxy's port.
+type landlockNetRow struct {
+	rule         string
+	mode         NetworkMode
+	handled      uint64
+	connectProxy bool
+}
+
+// landlockSeccompRow is one refuse row of the reduced backend's second
+// seccomp filter: socket(2) in families (unless of a kept type or
+// protocol), a system call (nr, by ABI as seccompSyscall's), or clone(2)
+// with any of flags, failing with errno.
+type landlockSeccompRow struct {
+	rule          string
+	kind          int
+	families      []uint32
+	keepTypes     []uint32
+	keepProtocols []uint32
+	nr            [4]uint32
+	flags         uint32
+	errno         uint32
+}
+
+// landlockRedirect is one redirect row: the redact row whose file's
+// copy the helper writes to the run's TMPDIR, and the variable naming it.
+type landlockRedirect struct {
+	rule   string
+	redact string
+	env    string
+}
+
+// backendColRow is one row's landlock column: how the reduced backend
+// keeps the row's guarantee (kept, weaker or lost) and why.
+type backendColRow struct {
+	rule    string
+	enforce string
+	why     string
+}
+
+// landlockHandled are the file system rights the ruleset restricts.
+const landlockHandled = uint64(0x17fff)
+
+// landlockScoped are the scopes of the domain, from landlockScopeRule.
+const landlockScoped = uint64(0x3)
+const landlockScopeRule = "landlock-scopes"
+
+// landlockProtectDefault is the protect mode a spawn takes.
+const landlockProtectDefault = "detect"
+
+// landlockGrants are the grant rows, in table order.
+var landlockGrants = [...]landlockGrant{
+	// landlock-read-host: execute, read-file, read-dir
+	{rule: "landlock-read-host", set: llRoot, rights: uint64(0xd)},
+	// landlock-hide: read-dir
+	{rule: "landlock-hide", set: llHidden, rights: uint64(0x8)},
+	// landlock-hide-cache-root: read-dir
+	{rule: "landlock-hide-cache-root", set: llCacheRoots, rights: uint64(0x8)},
+	// landlock-redacted: read-dir
+	{rule: "landlock-redacted", set: llRedacted, rights: uint64(0x8)},
+	// landlock-private-dirs: read-dir
+	{rule: "landlock-private-dirs", set: llPaths, paths: []string{"/tmp", "/dev/shm", "/dev"}, rights: uint64(0x8)},
+	// landlock-devices: read-dir, read-file, write-file, truncate
+	{rule: "landlock-devices", set: llPaths, paths: []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx"}, rights: uint64(0x400e)},
+	// landlock-terminals: read-dir, read-file, write-file, truncate
+	{rule: "landlock-terminals", set: llTerminals, rights: uint64(0x400e)},
+	// landlock-read-path: execute, read-file, read-dir
+	{rule: "landlock-read-path", set: llRead, rights: uint64(0xd)},
+	// landlock-workspace: execute, write-file, read-file, read-dir, remove-dir, remove-file, make-dir, make-reg, make-sock, make-fifo, make-sym, refer, truncate, resolve-unix
+	{rule: "landlock-workspace", set: llWorkspace, rights: uint64(0x177bf)},
+	// landlock-write-path: execute, write-file, read-file, read-dir, remove-dir, remove-file, make-dir, make-reg, make-sock, make-fifo, make-sym, refer, truncate, resolve-unix
+	{rule: "landlock-write-path", set: llWrite, rights: uint64(0x177bf)},
+	// landlock-cache: execute, write-file, read-file, read-dir, remove-dir, remove-file, make-dir, make-reg, make-sock, make-fifo, make-sym, refer, truncate, resolve-unix
+	{rule: "landlock-cache", set: llCaches, rights: uint64(0x177bf)},
+	// landlock-tmpdir-grant: execute, write-file, read-file, read-dir, remove-dir, remove-file, make-dir, make-reg, make-sock, make-fifo, make-sym, refer, truncate, resolve-unix
+	{rule: "landlock-tmpdir-grant", set: llTmpdir, rights: uint64(0x177bf)},
+	// landlock-protected-read-only: execute, read-file, read-dir
+	{rule: "landlock-protected-read-only", set: llProtected, rights: uint64(0xd)},
+}
+
+// landlockNetRows are the network rows, in table order.
+var landlockNetRows = [...]landlockNetRow{
+	{rule: "landlock-net-proxy", mode: NetworkProxy, handled: uint64(0x3), connectProxy: true},
+	{rule: "landlock-net-off", mode: NetworkOff, handled: uint64(0x3), connectProxy: false},
+	{rule: "landlock-net-host", mode: NetworkHost, handled: uint64(0x0), connectProxy: false},
+}
+
+// landlockSeccompRows are the refuse rows, in table order.
+var landlockSeccompRows = [...]landlockSeccompRow{
+	// landlock-refuse-unix-socket: socket(2) in AF_UNIX refused (EPERM)
+	{rule: "landlock-refuse-unix-socket", kind: llRefuseSocket, families: []uint32{1}, nr: [4]uint32{41, 359, 198, 281}, errno: 1},
+	// landlock-tcp-only: socket(2) in AF_INET, AF_INET6 unless of type SOCK_STREAM refused (EPERM)
+	{rule: "landlock-tcp-only", kind: llRefuseSocket, families: []uint32{2, 10}, keepTypes: []uint32{1}, nr: [4]uint32{41, 359, 198, 281}, errno: 1},
+	// landlock-plain-tcp: socket(2) in AF_INET, AF_INET6 unless of protocol IPPROTO_IP, IPPROTO_TCP refused (EPROTONOSUPPORT)
+	{rule: "landlock-plain-tcp", kind: llRefuseSocket, families: []uint32{2, 10}, keepProtocols: []uint32{0, 6}, nr: [4]uint32{41, 359, 198, 281}, errno: 93},
+	// landlock-refuse-unshare: syscall unshare refused (EPERM)
+	{rule: "landlock-refuse-unshare", kind: llRefuseSyscall, nr: [4]uint32{272, 310, 97, 337}, errno: 1},
+	// landlock-refuse-setns: syscall setns refused (EPERM)
+	{rule: "landlock-refuse-setns", kind: llRefuseSyscall, nr: [4]uint32{308, 346, 268, 375}, errno: 1},
+	// landlock-refuse-clone-namespaces: clone(2) with CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP, CLONE_NEWTIME refused (EPERM)
+	{rule: "landlock-refuse-clone-namespaces", kind: llRefuseClone, nr: [4]uint32{56, 120, 220, 120}, flags: 2114060416, errno: 1},
+	// landlock-refuse-clone3: syscall clone3 refused (ENOSYS)
+	{rule: "landlock-refuse-clone3", kind: llRefuseSyscall, nr: [4]uint32{435, 435, 435, 435}, errno: 38},
+}
+
+// landlockRedirects are the redirect rows, in table order.
+var landlockRedirects = [...]landlockRedirect{
+	{rule: "landlock-redirect-gitconfig", redact: "redact-gitconfig", env: "GIT_CONFIG_GLOBAL"},
+	{rule: "landlock-redirect-npmrc", redact: "redact-npmrc", env: "NPM_CONFIG_USERCONFIG"},
+	{rule: "landlock-redirect-pip-conf", redact: "redact-pip-conf", env: "PIP_CONFIG_FILE"},
+	{rule: "landlock-redirect-wgetrc", redact: "redact-wgetrc", env: "WGETRC"},
+}
+
+// landlockProtectRows name each protect mode's row.
+var landlockProtectRows = map[string]string{
+	"detect":    "landlock-protect-detect",
+	"read-only": "landlock-protect-read-only",
+}
+
+// landlockDoesRows name the row of each step of the helper.
+var landlockDoesRows = map[string]string{
+	"cap-drop":    "landlock-cap-drop",
+	"new-session": "landlock-new-session",
+	"say-reduced": "landlock-say-reduced",
+	"subreaper":   "landlock-subreaper",
+	"tmpdir":      "landlock-tmpdir",
+}
+
+// backendColumn is every linux row's landlock column, in table order.
+var backendColumn = [...]backendColRow{
+	{rule: "root-read-only", enforce: "kept", why: "landlock-read-host grants read-file, read-dir and execute on /, and only the writable grants add writes: the host stays read-only at its real paths."},
+	{rule: "dev", enforce: "weaker", why: "The host's /dev, listable (landlock-private-dirs), but only landlock-devices' nodes and the command's own terminals (landlock-terminals) open: no disk or other device can be read or written. Its names are the host's; a new pseudo-terminal (openpty's /dev/pts/N) cannot be opened."},
+	{rule: "proc", enforce: "lost", why: "The host's /proc: the command sees every process, and their command lines and status. Their environ, mem and descriptors stay out of reach (Landlock forbids ptrace-class access to processes outside the domain), and signals to them are scoped (landlock-scopes)."},
+	{rule: "proc-sys-read-only", enforce: "kept", why: "/proc is under no writable grant: no kernel tunable can be written, by any caller."},
+	{rule: "tmp", enforce: "weaker", why: "No private /tmp: the host's /tmp is listable but its contents unreadable and it takes no writes (landlock-private-dirs); TMPDIR names the run's own directory (landlock-tmpdir), on the host's disk. A program that writes /tmp by name, ignoring TMPDIR, fails."},
+	{rule: "shm", enforce: "weaker", why: "The host's /dev/shm is unreadable and takes no writes (landlock-private-dirs): nothing of the host's shared memory is reached, but shm_open fails in the sandbox."},
+	{rule: "dns-stub", enforce: "lost", why: "No DNS stub: UDP is refused (landlock-tcp-only), so nothing resolves inside; tools that ignore the proxy variables (Node 20's fetch, ssh) do not reach the network."},
+	{rule: "workspace-bind", enforce: "kept", why: "landlock-workspace grants the workspace every right but making devices."},
+	{rule: "read-path", enforce: "kept", why: "landlock-read-path, more specific than the hidden path it lies in, reads through it."},
+	{rule: "write-path", enforce: "kept", why: "landlock-write-path."},
+	{rule: "pin-dir", enforce: "lost", why: "Nothing can be pinned: the command can rename a directory above a hidden or protected path in a writable root. A hidden path's contents stay unreadable (a rule follows the inode), but a later run, which hides by path, misses it; a protected one is detected (landlock-protect-detect)."},
+	{rule: "hide-cache-root", enforce: "kept", why: "landlock-hide-cache-root grants the roots nothing but listing; the run's own caches are granted on their own (landlock-cache). Names in a root stay listable."},
+	{rule: "cache-bind", enforce: "kept", why: "landlock-cache."},
+	{rule: "protect-path", enforce: "weaker", why: "Detection instead of a read-only mount (landlock-protect-detect, the default): the path is writable during the run, watched, hashed and compared after it; a change kills the run and is restored, and the run fails (the helper's status 125, its reason on stderr). Between a write and the kill, a host process (the user's git) could read what was written."},
+	{rule: "protect-placeholder", enforce: "weaker", why: "No placeholder: a missing protected path can be created during the run; the helper removes it when the command ends, or kills the run as soon as it appears (landlock-protect-detect)."},
+	{rule: "redact-file", enforce: "weaker", why: "No copy can be shown at the file's path: a redacted file is hidden whole (landlock-redacted); for git, npm, pip and wget the copy without the secrets is written to the run's TMPDIR and the tool's variable names it (landlock-redirect-*), others lose the file's other settings too."},
+	{rule: "hide-dir", enforce: "weaker", why: "Its contents are unreadable through any path (landlock-hide: read on each sibling of each hidden path's ancestors, nothing under it), including files made in it later; its name, its entries' names and their metadata (stat) remain visible. One inside a writable root leaves that root's top level, and each directory down to it, without new entries."},
+	{rule: "hide-file", enforce: "weaker", why: "Unreadable through any path (landlock-hide), but its name and metadata stay visible, and where its directory is writable it can be removed."},
+	{rule: "hide-host-socket", enforce: "kept", why: "No unix socket can be made at all (landlock-refuse-unix-socket), so no named socket, the host's or one in the workspace, can be connected to; socketpair stays."},
+	{rule: "hide-socket-dir", enforce: "kept", why: "No unix socket can be made at all (landlock-refuse-unix-socket): no socket in such a directory can be connected to, and the directory needs no rebuild."},
+	{rule: "socket-dir-subdir", enforce: "kept", why: "Nothing is rebuilt: the host's directory is shown as it is, its sockets unreachable (landlock-refuse-unix-socket)."},
+	{rule: "socket-dir-link", enforce: "kept", why: "Nothing is rebuilt: the host's symlinks are there as they are."},
+	{rule: "socket-dir-entry", enforce: "kept", why: "Nothing is rebuilt: the host's entries are there as they are, read- only under landlock-read-host."},
+	{rule: "grant-socket", enforce: "lost", why: "Config.Sockets is refused under the reduced backend: no unix socket can be made to connect to it."},
+	{rule: "hide-dir-read-only", enforce: "kept", why: "A hidden directory is under no writable grant."},
+	{rule: "hide-cache-root-read-only", enforce: "kept", why: "A cache root is under no writable grant but the run's own caches."},
+	{rule: "hide-socket-dir-read-only", enforce: "kept", why: "A socket directory outside the writable roots is under no writable grant."},
+	{rule: "dev-read-only", enforce: "kept", why: "/dev takes no writes but to landlock-devices' nodes."},
+	{rule: "unshare-all", enforce: "lost", why: "No namespaces: the command shares the host's mount, pid, ipc, uts, cgroup and network namespaces; what each of them kept is a row of its own here (proc, tmp, proxy-net, the limits)."},
+	{rule: "unshare-user", enforce: "kept", why: "No user namespace is made, and the command cannot make one (landlock-refuse-clone-namespaces)."},
+	{rule: "disable-userns", enforce: "kept", why: "clone with any namespace flag, unshare and setns are refused by the second filter (landlock-refuse-clone-namespaces, landlock-refuse-unshare, landlock-refuse-setns), and a Landlock domain cannot mount anyway."},
+	{rule: "share-net", enforce: "kept", why: "Mode host shares the host's network as bwrap's does (landlock-net-host); abstract sockets are out of reach twice: no unix socket can be made, and the domain is scoped (landlock-scopes)."},
+	{rule: "proxy-net", enforce: "weaker", why: "The proxy (the same one) listens on the host's 127.0.0.1 with a token of the run's (proxy-auth-landlock), and the command may connect over TCP to its port only (landlock-net-proxy), but to that port on any address: Landlock's port rules carry no address. UDP, raw, SCTP and MPTCP sockets are refused (landlock-tcp-only, landlock-plain-tcp), since Landlock mediates plain TCP only; nothing can listen on TCP."},
+	{rule: "proxy-env", enforce: "kept", why: "The same variables, naming the proxy's port with the run's token."},
+	{rule: "die-with-parent", enforce: "kept", why: "The command dies with the helper (parent-death signal), the helper with its caller."},
+	{rule: "new-session", enforce: "kept", why: "landlock-new-session."},
+	{rule: "cap-drop", enforce: "kept", why: "landlock-cap-drop: a root caller's command has no capabilities, and no_new_privs keeps it from gaining any."},
+	{rule: "chdir", enforce: "kept", why: "The helper starts in /, the command in the workspace."},
+	{rule: "seccomp", enforce: "kept", why: "The helper loads the same filter, and a second one of the landlock section's refuse rows."},
+	{rule: "status-fd", enforce: "kept", why: "The helper reports its own failures itself (status 125 and a line on stderr)."},
+	{rule: "block-fd", enforce: "weaker", why: "No window: the helper sets the one run-time limit it can, RLIMIT_NPROC, before it starts the command; none that needs a cgroup or RLIMIT_CPU is applied."},
+	{rule: "end-of-options", enforce: "kept", why: "The helper reads no option of its own after its --."},
+	{rule: "refuse-add-key", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-request-key", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-keyctl", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocsti", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tioclinux", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-chmod", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-fchmod", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-fchmodat", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-fchmodat2", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-creat", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-open", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-openat", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-mknod", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-setid-mknodat", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-openat2", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-io-uring", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocsetd", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocexcl", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tioccons", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocsserial", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocvhangup", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tiocslcktrmios", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-tcxonc", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-socketcall", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "refuse-socket-families", enforce: "kept", why: "The same filter: the helper loads it, assembled from this section, on the thread that starts the command, with the second filter of the landlock section's refuse rows."},
+	{rule: "limit-tmp", enforce: "lost", why: "No private tmpfs: TMPDIR is a directory on the host's disk, unbounded. A Config.Limits.TmpSize is refused."},
+	{rule: "limit-shm", enforce: "kept", why: "/dev/shm takes no writes at all (landlock-private-dirs). A Config.Limits.ShmSize is refused."},
+	{rule: "limit-processes", enforce: "weaker", why: "RLIMIT_NPROC on the command, counted over every process of the caller's uid (there is no user namespace to count in); a root caller's is not bounded. A Config.Limits.Processes is refused."},
+	{rule: "limit-memory", enforce: "lost", why: "No cgroup: a Config.Limits.Memory is refused."},
+	{rule: "limit-cpu-time", enforce: "lost", why: "RLIMIT_CPU cannot be set on the command alone before it runs (no window, and the helper, which serves the proxy, must not share the bound): a Config.Limits.CPUTime is refused. The default is none."},
+	{rule: "limit-proxy-connections", enforce: "kept", why: "The proxy, in the helper, counts them itself."},
+	{rule: "stop-on-hidden-replaced", enforce: "weaker", why: "No watch is needed for most of it: rules follow inodes, so a file made at a hidden path during the run is unreadable. A file that existed beside a hidden one before the run and is renamed over it on the host becomes readable."},
+	{rule: "stop-on-protected-replaced", enforce: "kept", why: "The helper watches each protected path and its directory for the run (landlock-protect-detect)."},
+	{rule: "stop-on-cache-root-replaced", enforce: "weaker", why: "No watch is needed for most of it: rules follow inodes, so a root made during the run is unreadable. A directory that existed beside a root before the run and is renamed over it on the host becomes readable."},
+	{rule: "stop-with-caller", enforce: "kept", why: "The helper stops the command's processes before it stops, as the wrap helper does, and continues them with it."},
 }
 
 const darwinProgram = "/usr/bin/sandbox-exec" // program

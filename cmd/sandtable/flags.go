@@ -96,6 +96,7 @@ type sandboxFlags struct {
 	noCache                   bool
 	allowAllMach              bool
 	policy                    setString
+	backend                   setString
 	network                   setString
 	limits                    limitFlags
 	allowGitConfig            bool
@@ -119,6 +120,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noCache, "no-cache", false, "no private tool caches: GOCACHE, npm_config_cache and the rest of the\n        table's caches section stay as they are, their host caches read-only")
 	fs.BoolVar(&f.allowAllMach, "allow-all-mach", false, "macOS: every Mach service, not the table's list (the pasteboard,\n        launch services, Apple Events: a reviewed opt-in)")
 	fs.Var(&f.policy, "policy", "the `policy`: required (sandbox, or refuse to run) or off (never sandbox:\n        run unsandboxed); default: $"+sandbox.PolicyVariable+", else required")
+	fs.Var(&f.backend, "backend", "Linux: how to build the sandbox: bwrap (every rule), landlock (the\n        reduced backend, for where user namespaces cannot be made: it keeps less,\n        sandtable probe says what) or auto (bwrap where it works, else landlock);\n        default: $"+sandbox.BackendVariable+", else bwrap")
 	f.limits.register(fs)
 }
 
@@ -167,6 +169,13 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 			return cfg, usageError{fmt.Errorf("--policy: %w", err)}
 		}
 	} else if cfg.Policy, err = sandbox.PolicyFromEnv(); err != nil {
+		return cfg, err
+	}
+	if f.backend.set {
+		if cfg.Backend, err = sandbox.ParseBackend(f.backend.v); err != nil {
+			return cfg, usageError{fmt.Errorf("--backend: %w", err)}
+		}
+	} else if cfg.Backend, err = sandbox.BackendFromEnvironment(); err != nil {
 		return cfg, err
 	}
 	return cfg, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -46,6 +47,9 @@ func cmdProbe(args []string) int {
 	} else {
 		fmt.Println("sandbox: works")
 	}
+	if runtime.GOOS == "linux" && !probeReduced() {
+		ok = false
+	}
 	fmt.Println("limits:")
 	for _, l := range sandbox.LimitReport() {
 		fmt.Printf("  %s\n", l)
@@ -78,7 +82,7 @@ func probe() error {
 	defer os.RemoveAll(ws)
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	cmd, err := sandbox.Command(ctx, sandbox.Config{Workspace: ws, Policy: sandbox.Required}, "true")
+	cmd, err := sandbox.Command(ctx, sandbox.Config{Workspace: ws, Policy: sandbox.Required, Backend: sandbox.BackendBwrap}, "true")
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func TestProbe(t *testing.T) {
 		{"works", nil, 0, []string{"sandbox: works\n", "policy: required: commands run only inside the sandbox\n"}},
 		{"policy off", []string{"ASTRID_SANDBOX_POLICY=off"}, 0, []string{"sandbox: works\n", "policy: off (ASTRID_SANDBOX_POLICY): commands run WITHOUT a sandbox\n"}},
 		{"bad policy", []string{"ASTRID_SANDBOX_POLICY=maybe"}, 1, []string{"sandbox: works\n", "bad policy", "fix: unset ASTRID_SANDBOX_POLICY"}},
-		{"no bwrap", []string{"PATH=" + empty}, 1, []string{"sandbox: does not work here\n", "  sandbox: unavailable: bwrap not found on PATH", "\n  install ", "\n  or set ASTRID_SANDBOX_POLICY=off"}},
+		{"no bwrap", []string{"PATH=" + empty}, 1, []string{"sandbox: does not work here\n", "  sandbox: unavailable: bwrap not found on PATH", "\n  cause: bubblewrap", "\n  fix: install it: ", "\n  or set ASTRID_SANDBOX_POLICY=off"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e.vars = c.vars

@@ -34,7 +34,9 @@ A TARGET is
     by the table, passed, or unset.
 
 On Linux a path's answer is the last mount over it in the bwrap argv that
-'sandtable explain' prints. --os darwin answers from the plan's lists as the
+'sandtable explain' prints: the bwrap backend's. What the reduced backend
+(--backend landlock) keeps of each row is its landlock column in
+docs/POLICY.md. --os darwin answers from the plan's lists as the
 macOS profile's rows use them.
 
 --json prints one object per TARGET: {"target", "kind", "decision", "rule",

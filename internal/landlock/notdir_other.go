@@ -1,0 +1,5 @@
+//go:build !unix
+
+package landlock
+
+func isNotDir(error) bool { return false }
