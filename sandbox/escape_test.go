@@ -776,7 +776,8 @@ func (e *escEnv) run(m escMode) *escResult {
 }
 
 // vanishedMountPoint reports whether bwrap's output says it could not make
-// a mount point that is no longer there on the host.
+// a mount point that is no longer there on the host: a socket (the
+// attempts name theirs *.sock).
 func vanishedMountPoint(out string) bool {
 	for _, prefix := range []string{"bwrap: Can't create file at ", "bwrap: Can't mkdir parents for "} {
 		i := strings.Index(out, prefix)
@@ -785,7 +786,8 @@ func vanishedMountPoint(out string) bool {
 		}
 		rest := out[i+len(prefix):]
 		path, _, _ := strings.Cut(rest, ":")
-		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		// Sockets only: an attempt may remove a hidden path on purpose.
+		if _, err := os.Lstat(path); strings.HasSuffix(path, ".sock") && errors.Is(err, os.ErrNotExist) {
 			return true
 		}
 	}

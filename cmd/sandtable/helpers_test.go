@@ -151,12 +151,17 @@ func (u caller) own(t *testing.T, e *env) string {
 	t.Helper()
 	dir := filepath.Dir(e.home)
 	dst := filepath.Join(dir, "sandtable")
-	b, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, 0o755); err != nil {
-		t.Fatal(err)
+	// Written once per env: a run's closer (a child re-executing the
+	// binary) may still run it after the run, and a write then fails
+	// with ETXTBSY.
+	if _, err := os.Stat(dst); err != nil {
+		b, err := os.ReadFile(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if !u.self {
 		for _, d := range []string{dir, e.home, e.ws} {
