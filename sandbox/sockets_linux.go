@@ -31,15 +31,16 @@ func hostSockets() []string {
 }
 
 // readProcFile is os.ReadFile for a file of procfs, whose size says 0:
-// reads of 64 KiB, not of a buffer grown from 512 bytes, so that a list of
-// thousands of sockets is read in a few calls.
+// reads into a buffer of 16 KiB, doubled when full, not one grown from 512
+// bytes, so that a list of thousands of sockets is read in a few calls
+// and a host's usual few dozen cost one 16 KiB buffer.
 func readProcFile(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b := make([]byte, 0, 64<<10)
+	b := make([]byte, 0, 16<<10)
 	for {
 		if len(b) == cap(b) {
 			b = slices.Grow(b, cap(b))
