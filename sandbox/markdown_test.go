@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"bufio"
 	"fmt"
+	"github.com/sandtable/sandtable/sandbox"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -383,5 +384,46 @@ func TestMarkdownLinks(t *testing.T) {
 	}
 	if links == 0 {
 		t.Error("no relative link in README.md or docs/*.md: the extraction is broken")
+	}
+}
+
+// TestMarkdownRuleSources: where the README or a page of docs/ quotes a
+// rule with its place ("hide-ssh (rules/common.yaml:419)", as sandtable
+// why and the run hints print it), the place is the row's own in the
+// table as it is now, so an edit of rules/ that moves a row cannot leave
+// the docs pointing at another line. Control: a wrong line is found.
+func TestMarkdownRuleSources(t *testing.T) {
+	root, files := markdownFiles(t)
+	quoted := regexp.MustCompile(`\b([a-z0-9]+(?:-[a-z0-9]+)*) \((rules/[a-z]+\.yaml:[0-9]+)\)`)
+	place := func(id, src string) bool {
+		for _, r := range sandbox.Rules() {
+			if r.ID == id && r.Source == src {
+				return true
+			}
+		}
+		return false
+	}
+	seen := 0
+	for _, f := range files {
+		if filepath.Base(f) == "POLICY.md" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range quoted.FindAllStringSubmatch(string(b), -1) {
+			seen++
+			if !place(m[1], m[2]) {
+				rel, _ := filepath.Rel(root, f)
+				t.Errorf("%s quotes %s at %s, which is not that row's place now (sandtable rules %s)", rel, m[1], m[2], m[1])
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no quoted rule place found in README.md or docs/: is the pattern right?")
+	}
+	if place("hide-ssh", "rules/common.yaml:1") {
+		t.Error("control: a wrong place is taken for the row's")
 	}
 }
