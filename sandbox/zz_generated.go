@@ -810,38 +810,53 @@ var cacheDirs = [...]cacheDir{
 	{id: "cache-xdg", dir: "xdg", env: "XDG_CACHE_HOME", prefix: "", suffix: "", perWorkspace: true},
 }
 
-// redactFile is one file the command reads redacted: the lines whose key
-// is in keys removed, and with urls the credentials of every URL. path
-// is relative to $HOME when underHome, and to the value of the variable
-// env when env is set ("" for the value itself); yaml reads KEY: VALUE
-// lines, else KEY=VALUE (npm's //registry/:KEY=VALUE too).
+// redactFormat is the grammar a redacted file is read in: the reading of
+// the tool that reads it (gen/table_redact.go's redactFormats).
+type redactFormat uint8
+
+const (
+	redactFormatNpmrc     redactFormat = iota // npmrc
+	redactFormatYarnrc                        // yarnrc
+	redactFormatPipConf                       // pip-conf
+	redactFormatGitconfig                     // gitconfig
+	redactFormatUvToml                        // uv-toml
+	redactFormatWgetrc                        // wgetrc
+	numRedactFormats
+)
+
+// redactFile is one file the command reads redacted: read in format, the
+// keys in keys removed as that format compares them, with urls the
+// credentials of every URL, and with includes the files it includes
+// redacted too. path is relative to $HOME when underHome, and to the
+// value of the variable env when env is set ("" for the value itself).
 type redactFile struct {
 	id        string
 	underHome bool
 	env       string
 	path      string
-	yaml      bool
+	format    redactFormat
 	keys      []string
 	urls      bool
+	includes  bool
 }
 
 // redactFiles are the table's redact rows, in table order.
 var redactFiles = [...]redactFile{
-	{id: "redact-npmrc", underHome: true, env: "", path: ".npmrc", yaml: false, keys: []string{"_authToken", "_auth", "_password", "password", "username", "email", "key", "otp"}, urls: true},
-	{id: "redact-yarnrc-yml", underHome: true, env: "", path: ".yarnrc.yml", yaml: true, keys: []string{"npmAuthToken", "npmAuthIdent"}, urls: true},
-	{id: "redact-pip-conf", underHome: true, env: "", path: ".config/pip/pip.conf", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
-	{id: "redact-pip-conf-legacy", underHome: true, env: "", path: ".pip/pip.conf", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
-	{id: "redact-gitconfig", underHome: true, env: "", path: ".gitconfig", yaml: false, keys: []string{"extraheader"}, urls: true},
-	{id: "redact-gitconfig-xdg", underHome: true, env: "", path: ".config/git/config", yaml: false, keys: []string{"extraheader"}, urls: true},
-	{id: "redact-git-config-global", underHome: false, env: "GIT_CONFIG_GLOBAL", path: "", yaml: false, keys: []string{"extraheader"}, urls: true},
-	{id: "redact-gitconfig-xdg-env", underHome: false, env: "XDG_CONFIG_HOME", path: "git/config", yaml: false, keys: []string{"extraheader"}, urls: true},
-	{id: "redact-pip-config-file", underHome: false, env: "PIP_CONFIG_FILE", path: "", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
-	{id: "redact-pip-conf-xdg-env", underHome: false, env: "XDG_CONFIG_HOME", path: "pip/pip.conf", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
-	{id: "redact-uv-toml", underHome: true, env: "", path: ".config/uv/uv.toml", yaml: false, keys: []string{"password", "token"}, urls: true},
-	{id: "redact-uv-toml-xdg", underHome: false, env: "XDG_CONFIG_HOME", path: "uv/uv.toml", yaml: false, keys: []string{"password", "token"}, urls: true},
-	{id: "redact-uv-config-file", underHome: false, env: "UV_CONFIG_FILE", path: "", yaml: false, keys: []string{"password", "token"}, urls: true},
-	{id: "redact-wgetrc", underHome: true, env: "", path: ".wgetrc", yaml: false, keys: []string{"password", "http_password", "ftp_password", "proxy_password", "user", "http_user", "ftp_user", "proxy_user"}, urls: true},
-	{id: "redact-wgetrc-env", underHome: false, env: "WGETRC", path: "", yaml: false, keys: []string{"password", "http_password", "ftp_password", "proxy_password", "user", "http_user", "ftp_user", "proxy_user"}, urls: true},
+	{id: "redact-npmrc", underHome: true, env: "", path: ".npmrc", format: redactFormatNpmrc, keys: []string{"_authToken", "_auth", "_password", "password", "username", "email", "key", "otp"}, urls: true, includes: false},
+	{id: "redact-yarnrc-yml", underHome: true, env: "", path: ".yarnrc.yml", format: redactFormatYarnrc, keys: []string{"npmAuthToken", "npmAuthIdent"}, urls: true, includes: false},
+	{id: "redact-pip-conf", underHome: true, env: "", path: ".config/pip/pip.conf", format: redactFormatPipConf, keys: []string{"password", "client-cert"}, urls: true, includes: false},
+	{id: "redact-pip-conf-legacy", underHome: true, env: "", path: ".pip/pip.conf", format: redactFormatPipConf, keys: []string{"password", "client-cert"}, urls: true, includes: false},
+	{id: "redact-gitconfig", underHome: true, env: "", path: ".gitconfig", format: redactFormatGitconfig, keys: []string{"http.extraHeader", "credential.helper", "sendemail.smtpPass", "imap.pass", "gitcvs.dbPass", "git-p4.password", "remote.token", "receive.certNonceSeed"}, urls: true, includes: true},
+	{id: "redact-gitconfig-xdg", underHome: true, env: "", path: ".config/git/config", format: redactFormatGitconfig, keys: []string{"http.extraHeader", "credential.helper", "sendemail.smtpPass", "imap.pass", "gitcvs.dbPass", "git-p4.password", "remote.token", "receive.certNonceSeed"}, urls: true, includes: true},
+	{id: "redact-git-config-global", underHome: false, env: "GIT_CONFIG_GLOBAL", path: "", format: redactFormatGitconfig, keys: []string{"http.extraHeader", "credential.helper", "sendemail.smtpPass", "imap.pass", "gitcvs.dbPass", "git-p4.password", "remote.token", "receive.certNonceSeed"}, urls: true, includes: true},
+	{id: "redact-gitconfig-xdg-env", underHome: false, env: "XDG_CONFIG_HOME", path: "git/config", format: redactFormatGitconfig, keys: []string{"http.extraHeader", "credential.helper", "sendemail.smtpPass", "imap.pass", "gitcvs.dbPass", "git-p4.password", "remote.token", "receive.certNonceSeed"}, urls: true, includes: true},
+	{id: "redact-pip-config-file", underHome: false, env: "PIP_CONFIG_FILE", path: "", format: redactFormatPipConf, keys: []string{"password", "client-cert"}, urls: true, includes: false},
+	{id: "redact-pip-conf-xdg-env", underHome: false, env: "XDG_CONFIG_HOME", path: "pip/pip.conf", format: redactFormatPipConf, keys: []string{"password", "client-cert"}, urls: true, includes: false},
+	{id: "redact-uv-toml", underHome: true, env: "", path: ".config/uv/uv.toml", format: redactFormatUvToml, keys: []string{"password", "token"}, urls: true, includes: false},
+	{id: "redact-uv-toml-xdg", underHome: false, env: "XDG_CONFIG_HOME", path: "uv/uv.toml", format: redactFormatUvToml, keys: []string{"password", "token"}, urls: true, includes: false},
+	{id: "redact-uv-config-file", underHome: false, env: "UV_CONFIG_FILE", path: "", format: redactFormatUvToml, keys: []string{"password", "token"}, urls: true, includes: false},
+	{id: "redact-wgetrc", underHome: true, env: "", path: ".wgetrc", format: redactFormatWgetrc, keys: []string{"user", "password", "passwd", "login", "http_user", "http_password", "http_passwd", "ftp_user", "ftp_password", "ftp_passwd", "proxy_user", "proxy_password", "proxy_passwd", "header", "post_data", "body_data"}, urls: true, includes: false},
+	{id: "redact-wgetrc-env", underHome: false, env: "WGETRC", path: "", format: redactFormatWgetrc, keys: []string{"user", "password", "passwd", "login", "http_user", "http_password", "http_passwd", "ftp_user", "ftp_password", "ftp_passwd", "proxy_user", "proxy_password", "proxy_passwd", "header", "post_data", "body_data"}, urls: true, includes: false},
 }
 
 // offlineEnv is set in the child's environment when the network is off.
@@ -4711,106 +4726,106 @@ var ruleTable = [...]Rule{
 		ID:       "redact-npmrc",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
-		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too.",
+		Emits:    "redact $home/.npmrc as npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
+		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too. Read as npm reads it: the ini package's decode (lines end at any CR or LF; ; and # comment lines; [section]; KEY=VALUE split at the first =, key and value trimmed of JavaScript's white space, a quoted one parsed as JSON, an unquoted one cut at an unescaped ; or #) and @npmcli/config's ${VAR} expansion of keys and values, so a key holding ${ is not served (its name is the environment's to make), nor a line ini skips.",
 	},
 	{
 		ID:       "redact-yarnrc-yml",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.yarnrc.yml: remove npmAuthToken, npmAuthIdent; URL credentials",
-		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings.",
+		Emits:    "redact $home/.yarnrc.yml as yarnrc: remove npmAuthToken, npmAuthIdent; URL credentials",
+		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings. Yarn reads it with parseSyml (@yarnpkg/parsers): js-yaml's load with the failsafe schema (every scalar a string, duplicate keys allowed), or its legacy lockfile grammar when a \"# yarn lockfile v1\" comment leads. The copy is read as YAML's block and flow mappings and sequences, plain, quoted and block scalars, and written back in that form; a file with anchors, aliases, tags, a complex key, a multi-line plain or quoted scalar, more than one document or the legacy grammar is not served.",
 	},
 	{
 		ID:       "redact-pip-conf",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.config/pip/pip.conf: remove password, client-cert; URL credentials",
-		Why:      "pip's configuration: an index-url or extra-index-url with the index's user:password@ (or token@) in it, beside the index itself, proxy and timeout settings.",
+		Emits:    "redact $home/.config/pip/pip.conf as pip-conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration: an index-url, extra-index-url, find-links or proxy with the index's user:password@ (or token@) in it, a proxy's also without a scheme (requests reads user:password@host:port), beside the index itself, proxy and timeout settings. Read as pip reads it: Python's configparser (RawConfigParser._read, which pip's configuration.py uses) with CR, LF or CRLF line ends, [section] headers, KEY = VALUE or KEY: VALUE at the first = or :, option names as pip's _normalize_name makes them, a value continued on every more indented line after it, and # or ; comment lines.",
 	},
 	{
 		ID:       "redact-pip-conf-legacy",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.pip/pip.conf: remove password, client-cert; URL credentials",
-		Why:      "pip's configuration at its older place, read as well.",
+		Emits:    "redact $home/.pip/pip.conf as pip-conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration at its older place, read as redact-pip-conf reads it.",
 	},
 	{
 		ID:       "redact-gitconfig",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.gitconfig: remove extraheader; URL credentials",
-		Why:      "git's user configuration: an http.extraheader (an Authorization bearer or basic header) and tokens in remote or insteadOf URLs, beside the identity, aliases and settings git needs.",
+		Emits:    "redact $home/.gitconfig as gitconfig: remove http.extraHeader, credential.helper, sendemail.smtpPass, imap.pass, gitcvs.dbPass, git-p4.password, remote.token, receive.certNonceSeed; URL credentials; the files it includes too",
+		Why:      "git's user configuration: an http.extraHeader (an Authorization bearer or basic header, also as http.<url>.extraHeader), a credential helper (an inline \"!f() { echo password=...; }; f\" that git credential fill runs), the passwords of send-email, imap-send, cvsserver and git-p4, a promisor remote's token, and user:password@ in remote URLs and url.<base>.insteadOf bases, beside the identity, aliases and settings git needs. Read as git's config.c reads it (git_parse_source, get_base_var, get_extended_base_var, get_value, parse_value): sections and keys in any case, [section \"sub\"] with backslash escapes and the old [section.sub], a key on its header's line, a key without = (true), values quoted in parts, escaped (\\n, \\t, \\b, \\\\, \\\") and continued by a trailing backslash, # and ; comments, a leading byte-order mark; the copy is written back as git reads it, and a file git stops reading at an error stops there with a line git rejects. The files it includes ([include] and [includeIf \"...\"] path, relative to it or under ~/) are served redacted too, to git's depth of 10; an include the sandbox cannot place (~user/, %(prefix)/, past that depth) is left out.",
 	},
 	{
 		ID:       "redact-gitconfig-xdg",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.config/git/config: remove extraheader; URL credentials",
-		Why:      "git's user configuration where XDG_CONFIG_HOME puts it.",
+		Emits:    "redact $home/.config/git/config as gitconfig: remove http.extraHeader, credential.helper, sendemail.smtpPass, imap.pass, gitcvs.dbPass, git-p4.password, remote.token, receive.certNonceSeed; URL credentials; the files it includes too",
+		Why:      "git's user configuration where XDG_CONFIG_HOME puts it, read as redact-gitconfig reads it.",
 	},
 	{
 		ID:       "redact-git-config-global",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:GIT_CONFIG_GLOBAL: remove extraheader; URL credentials",
-		Why:      "git's user configuration where GIT_CONFIG_GLOBAL names it, in place of ~/.gitconfig.",
+		Emits:    "redact $env:GIT_CONFIG_GLOBAL as gitconfig: remove http.extraHeader, credential.helper, sendemail.smtpPass, imap.pass, gitcvs.dbPass, git-p4.password, remote.token, receive.certNonceSeed; URL credentials; the files it includes too",
+		Why:      "git's user configuration where GIT_CONFIG_GLOBAL names it, in place of ~/.gitconfig, read as redact-gitconfig reads it.",
 	},
 	{
 		ID:       "redact-gitconfig-xdg-env",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:XDG_CONFIG_HOME/git/config: remove extraheader; URL credentials",
-		Why:      "git's user configuration under XDG_CONFIG_HOME when it is set.",
+		Emits:    "redact $env:XDG_CONFIG_HOME/git/config as gitconfig: remove http.extraHeader, credential.helper, sendemail.smtpPass, imap.pass, gitcvs.dbPass, git-p4.password, remote.token, receive.certNonceSeed; URL credentials; the files it includes too",
+		Why:      "git's user configuration under XDG_CONFIG_HOME when it is set, read as redact-gitconfig reads it.",
 	},
 	{
 		ID:       "redact-pip-config-file",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:PIP_CONFIG_FILE: remove password, client-cert; URL credentials",
-		Why:      "pip's configuration where PIP_CONFIG_FILE names it, with its index URLs' user:password@.",
+		Emits:    "redact $env:PIP_CONFIG_FILE as pip-conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration where PIP_CONFIG_FILE names it, with its index URLs' user:password@, read as redact-pip-conf reads it.",
 	},
 	{
 		ID:       "redact-pip-conf-xdg-env",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:XDG_CONFIG_HOME/pip/pip.conf: remove password, client-cert; URL credentials",
-		Why:      "pip's configuration under XDG_CONFIG_HOME when it is set.",
+		Emits:    "redact $env:XDG_CONFIG_HOME/pip/pip.conf as pip-conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration under XDG_CONFIG_HOME when it is set, read as redact-pip-conf reads it.",
 	},
 	{
 		ID:       "redact-uv-toml",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.config/uv/uv.toml: remove password, token; URL credentials",
-		Why:      "uv's user configuration: an [[index]] url with user:password@ in it, beside the indexes and settings uv needs. TOML's KEY = VALUE lines read as ini's.",
+		Emits:    "redact $home/.config/uv/uv.toml as uv-toml: remove password, token; URL credentials",
+		Why:      "uv's user configuration: an [[index]] url, index-url, extra-index-url, find-links or publish-url with user:password@ in it, beside the indexes and settings uv needs. Read as TOML 1.0, which uv's toml crate reads: bare, quoted and dotted keys, [table] and [[array]] headers, basic and literal strings (multi-line too) whose escapes are decoded before a URL's credentials are looked for, arrays over several lines, inline tables; a key path naming a removed key goes with its value (a table's with its keys), and a file the reader cannot take apart (invalid UTF-8, a newline in an inline table, a control character) is not served.",
 	},
 	{
 		ID:       "redact-uv-toml-xdg",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:XDG_CONFIG_HOME/uv/uv.toml: remove password, token; URL credentials",
-		Why:      "uv's user configuration under XDG_CONFIG_HOME when it is set.",
+		Emits:    "redact $env:XDG_CONFIG_HOME/uv/uv.toml as uv-toml: remove password, token; URL credentials",
+		Why:      "uv's user configuration under XDG_CONFIG_HOME when it is set, read as redact-uv-toml reads it.",
 	},
 	{
 		ID:       "redact-uv-config-file",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:UV_CONFIG_FILE: remove password, token; URL credentials",
-		Why:      "uv's configuration where UV_CONFIG_FILE names it.",
+		Emits:    "redact $env:UV_CONFIG_FILE as uv-toml: remove password, token; URL credentials",
+		Why:      "uv's configuration where UV_CONFIG_FILE names it, read as redact-uv-toml reads it.",
 	},
 	{
 		ID:       "redact-wgetrc",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.wgetrc: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
-		Why:      "wget's configuration, read on every run: its password lines, beside settings a build relies on (timeouts, proxies, retries).",
+		Emits:    "redact $home/.wgetrc as wgetrc: remove user, password, passwd, login, http_user, http_password, http_passwd, ftp_user, ftp_password, ftp_passwd, proxy_user, proxy_password, proxy_passwd, header, post_data, body_data; URL credentials",
+		Why:      "wget's configuration, read on every run: its user and password commands (the deprecated passwd, login and *_passwd spellings too), every header line (an Authorization, Proxy-Authorization, Cookie or Private-Token header carries a credential under any name), POST data (a login form's fields), and a proxy's user:password@ with or without a scheme, beside settings a build relies on (timeouts, proxies, retries). Read as wget's init.c reads it (run_wgetrc, parse_line, command_by_name): one NAME = VALUE per line, trimmed, the name's - and _ dropped and its case ignored (http-password, httppassword and HTTP_PASSWORD are one command), # comment lines, and nothing after a NUL; a line wget rejects is replaced by one it rejects too.",
 	},
 	{
 		ID:       "redact-wgetrc-env",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:WGETRC: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
-		Why:      "wget's configuration where WGETRC names it.",
+		Emits:    "redact $env:WGETRC as wgetrc: remove user, password, passwd, login, http_user, http_password, http_passwd, ftp_user, ftp_password, ftp_passwd, proxy_user, proxy_password, proxy_passwd, header, post_data, body_data; URL credentials",
+		Why:      "wget's configuration where WGETRC names it, read as redact-wgetrc reads it.",
 	},
 	{
 		ID:       "proxy-auth-darwin",
