@@ -53,7 +53,7 @@ var refuseChecks = []refuseCheck{
 	{"holds-home", "is, or contains, a home directory ($HOME or the password database's)",
 		[]string{"workspace", "write-path"}},
 	{"second-name", "is a file with more than one name (hard links)",
-		[]string{"hidden-path", "default-hidden", "derived-hidden"}},
+		[]string{"hidden-path", "default-hidden", "derived-hidden", "redact-file"}},
 	{"loader-writable", "an entry leads into a writable root, is expanded by the loader ($ORIGIN, $LIB, $PLATFORM), or has . or .. components",
 		[]string{"loader-env"}},
 	{"oversized", "is larger than the bound its reader sets",

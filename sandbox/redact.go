@@ -18,7 +18,8 @@ const redactMax = 1 << 20
 // revealed file, or one that is not a regular file, is left as it is on
 // Linux; on macOS, whose rule denies the file whole, every one but a
 // hidden or revealed file is listed, missing or not, as the default
-// hidden set is.
+// hidden set is. A file with another name is refused by the refuse stage
+// (no-redact-second-name) on both.
 func redactFacts(res *resolved, goos string, cfg Config, p *plan) error {
 	r, homeDirs := res.r, res.homes
 	if homeDirs.err != nil || len(redactFiles) == 0 {
@@ -41,7 +42,10 @@ func redactFacts(res *resolved, goos string, cfg Config, p *plan) error {
 				rd.add(rf, path, 0)
 				continue
 			}
-			real, _, err := r.resolve(path)
+			real, fi, err := r.resolve(path)
+			if err == nil && fi.Mode().IsRegular() {
+				res.input(refuseSubject{in: refuseRedactFile, field: "redacted path", path: path, fi: fi})
+			}
 			if (err == nil || isMissing(err)) && !rd.seenReal[real] && !underHidden(p, real) {
 				rd.seenReal[real] = true
 				p.redacted = append(p.redacted, fact(real, kindFile, p.workspace))
@@ -83,7 +87,7 @@ func (rd *redactor) add(rf redactFile, path string, depth int) bool {
 	if depth > 0 && (isRevealed(rd.reveal, path) || r.within(real, p.roots)) {
 		return true // passed whole, or the command's own to write
 	}
-	viaInput(rd.res, refuseRedactFile, "redacted path", path)
+	rd.res.input(refuseSubject{in: refuseRedactFile, field: "redacted path", path: path, via: viaOf(r), fi: fi})
 	if underHidden(p, real) {
 		return true
 	}

@@ -1002,6 +1002,8 @@ var refuseRows = [...]refuseRow{
 	{id: "no-home-grant", check: refuseCheckHoldsHome, inputs: refuseWorkspace | refuseWritePath},
 	// no-hidden-second-name
 	{id: "no-hidden-second-name", check: refuseCheckSecondName, inputs: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden},
+	// no-redact-second-name
+	{id: "no-redact-second-name", check: refuseCheckSecondName, inputs: refuseRedactFile},
 	// no-loader-writable
 	{id: "no-loader-writable", check: refuseCheckLoaderWritable, inputs: refuseLoaderEnv},
 	// no-oversized-git-file
