@@ -357,20 +357,40 @@ func (t *tomlReader) strText() string {
 	}
 }
 
+// tomlEscapeChar is a TOML one-character escape's text (\e is TOML 1.1's).
+func tomlEscapeChar(c byte) (string, bool) {
+	switch c {
+	case 'b':
+		return "\b", true
+	case 't':
+		return "\t", true
+	case 'n':
+		return "\n", true
+	case 'f':
+		return "\f", true
+	case 'r':
+		return "\r", true
+	case '"', '\\':
+		return string(c), true
+	case 'e':
+		return "\x1b", true
+	}
+	return "", false
+}
+
 // escape reads a basic string's escape at its backslash.
 func (t *tomlReader) escape(b *strings.Builder, multi bool) {
 	t.pos++
 	if t.pos >= len(t.s) {
 		t.fail("a string not closed")
 	}
-	simple := map[byte]string{'b': "\b", 't': "\t", 'n': "\n", 'f': "\f", 'r': "\r", '"': `"`, '\\': `\`, 'e': "\x1b"}
 	c := t.s[t.pos]
-	if v, ok := simple[c]; ok {
+	if v, ok := tomlEscapeChar(c); ok {
 		b.WriteString(v)
 		t.pos++
 		return
 	}
-	if width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]; width > 0 {
+	if width := escapeWidth(c); width > 0 {
 		if t.pos+1+width > len(t.s) {
 			t.fail("a short escape")
 		}

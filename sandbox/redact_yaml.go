@@ -401,19 +401,66 @@ func yQuoted(text string) (s, rest string, ok bool) {
 	return "", "", false
 }
 
+// yEscapeChar is a YAML one-character escape's text.
+func yEscapeChar(c byte) (string, bool) {
+	switch c {
+	case '0':
+		return "\x00", true
+	case 'a':
+		return "\a", true
+	case 'b':
+		return "\b", true
+	case 't', '\t':
+		return "\t", true
+	case 'n':
+		return "\n", true
+	case 'v':
+		return "\v", true
+	case 'f':
+		return "\f", true
+	case 'r':
+		return "\r", true
+	case 'e':
+		return "\x1b", true
+	case ' ', '"', '/', '\\':
+		return string(c), true
+	case 'N':
+		return "\u0085", true
+	case '_':
+		return "\u00a0", true
+	case 'L':
+		return "\u2028", true
+	case 'P':
+		return "\u2029", true
+	}
+	return "", false
+}
+
+// escapeWidth is how many hex digits follow \x, \u or \U (YAML's and
+// TOML's), 0 after another letter.
+func escapeWidth(c byte) int {
+	switch c {
+	case 'x':
+		return 2
+	case 'u':
+		return 4
+	case 'U':
+		return 8
+	}
+	return 0
+}
+
 // yEscape decodes the escape after a backslash at the start of s into b,
 // and returns how many bytes it took.
 func yEscape(b *strings.Builder, s string) (int, bool) {
 	if s == "" {
 		return 0, false
 	}
-	simple := map[byte]string{'0': "\x00", 'a': "\a", 'b': "\b", 't': "\t", '\t': "\t", 'n': "\n", 'v': "\v", 'f': "\f",
-		'r': "\r", 'e': "\x1b", ' ': " ", '"': "\"", '/': "/", '\\': "\\", 'N': "\u0085", '_': "\u00a0", 'L': "\u2028", 'P': "\u2029"}
-	if v, ok := simple[s[0]]; ok {
+	if v, ok := yEscapeChar(s[0]); ok {
 		b.WriteString(v)
 		return 1, true
 	}
-	width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[0]]
+	width := escapeWidth(s[0])
 	if width == 0 || len(s) < 1+width {
 		return 0, false
 	}
