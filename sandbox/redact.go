@@ -74,27 +74,28 @@ const (
 	maxRedactIncludes  = 32
 )
 
-// add serves path, read by row rf, as a redacted copy; depth is how many
-// includes led to it. It reports whether git may read path through an
-// include: the file is served redacted, or is not the sandbox's to serve
-// (missing, not a regular file, hidden, revealed, in a writable root).
-func (rd *redactor) add(rf redactFile, path string, depth int) bool {
+// add serves path, read by row rf, as a redacted copy, unless it is not the
+// sandbox's to serve (missing, not a regular file, hidden, already served,
+// and for an included file revealed or in a writable root); depth is how
+// many includes led to it.
+func (rd *redactor) add(rf redactFile, path string, depth int) {
 	r, p := rd.res.r, rd.p
 	real, fi, err := r.resolve(path)
+	via := viaOf(r)
 	if err != nil || !fi.Mode().IsRegular() || rd.seenReal[real] {
-		return true
+		return
 	}
 	if depth > 0 && (isRevealed(rd.reveal, path) || r.within(real, p.roots)) {
-		return true // passed whole, or the command's own to write
+		return // passed whole, or the command's own to write
 	}
-	rd.res.input(refuseSubject{in: refuseRedactFile, field: "redacted path", path: path, via: viaOf(r), fi: fi})
+	rd.res.input(refuseSubject{in: refuseRedactFile, field: "redacted path", path: path, via: via, fi: fi})
 	if underHidden(p, real) {
-		return true
+		return
 	}
 	rd.seenReal[real] = true
 	data, ok := readRedactable(real)
 	if !ok {
-		return true
+		return
 	}
 	var copy []byte
 	if rf.format == redactFormatGitconfig && rf.includes {
@@ -104,12 +105,15 @@ func (rd *redactor) add(rf redactFile, path string, depth int) bool {
 			if !it.isInclude() {
 				continue
 			}
+			// Kept when its file is served redacted, or is not the
+			// sandbox's to serve; left out when it is not followed.
 			target, ok := gitIncludePath(it.value, path, rd.home)
-			if ok && depth < gitMaxIncludeDepth && rd.included < maxRedactIncludes {
-				rd.included++
-				ok = rd.add(rf, target, depth+1)
+			if !ok || depth >= gitMaxIncludeDepth || rd.included >= maxRedactIncludes {
+				left[i] = true
+				continue
 			}
-			left[i] = !ok || depth >= gitMaxIncludeDepth
+			rd.included++
+			rd.add(rf, target, depth+1)
 		}
 		copy = cfg.write(rf, func(i int) bool { return left[i] })
 	} else {
@@ -117,7 +121,6 @@ func (rd *redactor) add(rf redactFile, path string, depth int) bool {
 	}
 	p.redacted = append(p.redacted, fact(real, kindFile, p.workspace))
 	p.redactData = append(p.redactData, copy)
-	return true
 }
 
 // gitIncludePath is the file an include's path names, as git's
