@@ -167,18 +167,18 @@ func FuzzCopyChunked(f *testing.F) {
 		if err := copyChunked(&out, br); err != nil {
 			return
 		}
-		want, n, why := strictChunked(data)
+		want, n, _, why := strictChunked(data)
 		if why != "" {
 			t.Fatalf("copyChunked takes a body the strict reading rejects (%s): %q", why, data)
 		}
 		if got := consumed(data, rd, br); got != n {
 			t.Fatalf("copyChunked took %d bytes, the body is %d: %q", got, n, data)
 		}
-		fwd, m, why := strictChunked(out.Bytes())
+		fwd, m, extra, why := strictChunked(out.Bytes())
 		if why != "" || m != out.Len() || !bytes.Equal(fwd, want) {
 			t.Fatalf("copyChunked sends %q (%s, %d of %d bytes read), which is not the body %q", out.Bytes(), why, m, out.Len(), want)
 		}
-		if bytes.Contains(out.Bytes(), []byte(";")) {
+		if extra {
 			t.Fatalf("copyChunked sends an extension or a trailer on: %q", out.Bytes())
 		}
 	})
@@ -188,8 +188,9 @@ func FuzzCopyChunked(f *testing.F) {
 // chunks of 1*HEXDIG size (an extension after ; without control
 // characters), CRLF, the data and CRLF, then a last chunk of zeros and
 // its trailer lines up to an empty line, every line ended by CRLF. It
-// returns the data and the body's length in d.
-func strictChunked(d []byte) (data []byte, n int, why string) {
+// returns the data, the body's length in d, and whether it has an
+// extension or a trailer.
+func strictChunked(d []byte) (data []byte, n int, extra bool, why string) {
 	line := func() (string, bool) {
 		i := bytes.Index(d[n:], []byte("\r\n"))
 		if i < 0 {
@@ -207,26 +208,28 @@ func strictChunked(d []byte) (data []byte, n int, why string) {
 	for {
 		l, ok := line()
 		if !ok {
-			return nil, 0, "a size line"
+			return nil, 0, false, "a size line"
 		}
-		hex, _, _ := strings.Cut(l, ";")
+		hex, _, ext := strings.Cut(l, ";")
+		extra = extra || ext
 		size, err := strconv.ParseUint(hex, 16, 63)
 		if hex == "" || strings.Trim(hex, "0123456789abcdefABCDEF") != "" || err != nil {
-			return nil, 0, "a chunk size " + strconv.Quote(hex)
+			return nil, 0, false, "a chunk size " + strconv.Quote(hex)
 		}
 		if size == 0 {
 			for trailers := 0; ; trailers++ {
 				l, ok := line()
 				if !ok || trailers > maxHeaderLines {
-					return nil, 0, "a trailer line"
+					return nil, 0, false, "a trailer line"
 				}
 				if l == "" {
-					return data, n, ""
+					return data, n, extra, ""
 				}
+				extra = true
 			}
 		}
 		if uint64(len(d)-n) < size+2 || string(d[n+int(size):n+int(size)+2]) != "\r\n" {
-			return nil, 0, "chunk data without its CRLF"
+			return nil, 0, false, "chunk data without its CRLF"
 		}
 		data = append(data, d[n:n+int(size)]...)
 		n += int(size) + 2
