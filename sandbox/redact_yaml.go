@@ -62,7 +62,8 @@ type yError struct {
 
 func (p *yParser) fail(why string) { panic(yError{p.i + 1, why}) }
 
-// parseYarnrc reads data; err is "" when it is within the subset.
+// parseYarnrc reads data; doc is nil, and err says why and where, when
+// data is outside the subset.
 func parseYarnrc(data []byte) (doc *yNode, err yError) {
 	text := string(data)
 	if !utf8.ValidString(text) {
