@@ -11,8 +11,14 @@ import (
 
 var redactKeyName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 
+// redactGitKey is a gitconfig row's key: SECTION.KEY as git names a
+// variable, without the subsection it matches with or without.
+var redactGitKey = regexp.MustCompile(`^[A-Za-z0-9-]+\.[A-Za-z][A-Za-z0-9-]*$`)
+
 // checkRedact checks the redact section: unique ids and paths, paths as
-// default-hidden takes them, a known format, and something to remove.
+// default-hidden takes them, a known format, something to remove, keys
+// spelled as the format names them, and includes followed only where the
+// format has them.
 func checkRedact(c *errs, cm *Common, local, ids map[string]Pos) {
 	paths := map[string]Pos{}
 	for _, e := range cm.Redact {
@@ -45,15 +51,21 @@ func checkRedact(c *errs, cm *Common, local, ids map[string]Pos) {
 				}
 			}
 		}
-		if e.Format != "" && !slices.Contains(redactFormats, e.Format) {
-			c.at(e.Pos, e.ID, "format %q: unknown (want one of %s)", e.Format, words(redactFormats))
+		if _, ok := redactFormatNamed(e.Format); e.Format != "" && !ok {
+			c.at(e.Pos, e.ID, "format %q: unknown (want one of %s)", e.Format, words(redactFormatNames()))
+		}
+		if e.Includes && e.Format != "gitconfig" {
+			c.at(e.Pos, e.ID, "follow-includes: format %q has no includes (want it on gitconfig rows only)", e.Format)
 		}
 		if len(e.Keys) == 0 && !e.URLs {
 			c.at(e.Pos, e.ID, "removes nothing (want remove: [KEY, ...] or url-credentials: true)")
 		}
 		for _, k := range e.Keys {
-			if !redactKeyName.MatchString(k) {
+			switch {
+			case !redactKeyName.MatchString(k):
 				c.at(e.Pos, e.ID, "remove: %q is not a key name (want letters, digits, _ . -)", k)
+			case e.Format == "gitconfig" && !redactGitKey.MatchString(k):
+				c.at(e.Pos, e.ID, "remove: %q is not a git variable (want SECTION.KEY, matched with or without a subsection)", k)
 			}
 		}
 	}

@@ -17,7 +17,7 @@ var refuseInputDoc = map[string]string{
 	"cache-dir":      "the tool caches' root",
 	"git-pointer":    "where a `.git` file, `commondir` or `gitdir` in a writable root leads",
 	"git-file":       "a git file (`.git` file, config, pointer) read from a writable root",
-	"redact-file":    "a file the redact section serves a copy of (Linux)",
+	"redact-file":    "a file the redact section serves a copy of (Linux) or denies (macOS)",
 	"git-dir":        "a writable root's `.git`",
 	"protected-path": "a path of the protect section inside a writable root",
 	"cache-made":     "each directory of sandtable's own tool caches, as a spawn makes or finds it",

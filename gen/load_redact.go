@@ -2,12 +2,12 @@ package gen
 
 import "gopkg.in/yaml.v3"
 
-var redactKeys = []string{"id", "path", "format", "remove", "url-credentials", "why"}
+var redactKeys = []string{"id", "path", "format", "remove", "url-credentials", "follow-includes", "why"}
 
 var redactKeyWant = map[string]string{
 	"id":     "a unique kebab-case id",
 	"path":   "an absolute path, " + varHome + "/REL or " + varEnv + "NAME[/REL]",
-	"format": "ini or yaml",
+	"format": "one of " + words(redactFormatNames()),
 	"why":    "the reason a reviewer reads",
 }
 
@@ -39,6 +39,12 @@ func (l *loader) redact(n *yaml.Node) []RedactEntry {
 					return
 				}
 				en.URLs = v.Value == "true"
+			case "follow-includes":
+				if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+					l.at(l.pos(v), en.ID, "follow-includes: got %q (want true or false)", v.Value)
+					return
+				}
+				en.Includes = v.Value == "true"
 			case "why":
 				en.Why, _ = l.str(v, en.ID, "why")
 			}

@@ -29,7 +29,7 @@ func redactDiff(line func(string, ...any), old, new []RedactEntry) {
 			line("redact %q: added: %s (narrowed)", e.ID, show(e))
 			continue
 		}
-		if show(o) == show(e) && o.Format == e.Format {
+		if show(o) == show(e) {
 			continue
 		}
 		r := reach{}
@@ -48,6 +48,9 @@ func redactDiff(line func(string, ...any), old, new []RedactEntry) {
 		}
 		if o.URLs != e.URLs {
 			r.wider, r.narrower = r.wider || o.URLs, r.narrower || e.URLs
+		}
+		if o.Includes != e.Includes {
+			r.wider, r.narrower = r.wider || o.Includes, r.narrower || e.Includes
 		}
 		line("redact %q: changed: %s -> %s (%s)", e.ID, show(o), show(e), r)
 	}

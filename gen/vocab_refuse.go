@@ -60,7 +60,7 @@ var refuseChecks = []refuseCheck{
 	{"holds-home", "is, or contains, a home directory ($HOME or the password database's)",
 		[]string{"workspace", "write-path"}, "", false},
 	{"second-name", "is a file with more than one name (hard links)",
-		[]string{"hidden-path", "default-hidden", "derived-hidden"}, "", false},
+		[]string{"hidden-path", "default-hidden", "derived-hidden", "redact-file"}, "", false},
 	{"loader-writable", "an entry leads into a writable root, is expanded by the loader ($ORIGIN, $LIB, $PLATFORM), or has . or .. components",
 		[]string{"loader-env"}, "", false},
 	{"oversized", "is larger than the bound its reader sets",

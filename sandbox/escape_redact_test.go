@@ -55,6 +55,38 @@ var redactAttempts = []*attempt{
 		script:  `cat "$HOME/.gitconfig"`,
 		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".gitconfig")) },
 	},
+	{
+		name:    "gitconfig-credential-helper",
+		what:    "have git credential fill run an inline credential helper from ~/.gitconfig that prints the password (redacted: redact-gitconfig)",
+		needs:   []string{"git"},
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-helper-secret"] },
+		script:  `printf 'protocol=https\nhost=git.example\n\n' | GIT_CONFIG_GLOBAL="$HOME/.gitconfig" GIT_TERMINAL_PROMPT=0 GIT_ASKPASS=false git credential fill`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".gitconfig")) },
+	},
+	{
+		name:    "gitconfig-smtp-pass",
+		what:    "read send-email's password, sendemail.smtpPass, with git config (redacted: redact-gitconfig)",
+		needs:   []string{"git"},
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-smtp-secret"] },
+		script:  `GIT_CONFIG_GLOBAL="$HOME/.gitconfig" git config --global --get sendemail.smtppass`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".gitconfig")) },
+	},
+	{
+		name:    "gitconfig-insteadof-url",
+		what:    "read the token in a url.<base>.insteadOf base, its subsection written with a backslash (https:/\\/user:TOKEN@host), with git config (redacted: redact-gitconfig)",
+		needs:   []string{"git"},
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-insteadof-secret"] },
+		script:  `GIT_CONFIG_GLOBAL="$HOME/.gitconfig" git config --global --get-regexp '^url\.'`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".gitconfig")) },
+	},
+	{
+		name:    "gitconfig-included-file",
+		what:    "read the http.extraHeader of the file ~/.gitconfig includes ([include] path = ~/.gitconfig.work) through git (redacted: redact-gitconfig's follow-includes)",
+		needs:   []string{"git"},
+		setup:   func(e *escEnv) { e.secret = e.fixture["redact-included-secret"] },
+		script:  `GIT_CONFIG_GLOBAL="$HOME/.gitconfig" git config --global --includes --get-all http.extraheader; cat "$HOME/.gitconfig.work"`,
+		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".gitconfig.work")) },
+	},
 }
 
 func init() {

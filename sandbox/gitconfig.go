@@ -13,62 +13,19 @@ type gitEntry struct {
 	noValue            bool
 }
 
-// parseGitConfig reads a git config file as git's own parser does
-// (git-config(1) CONFIGURATION FILE): comments after # or ; outside
-// quotes, a key on its section header's line, values with "quoted"
-// parts, \n \t \b \\ \" escapes and a backslash at the end of a line
-// continuing the value, whitespace outside quotes trimmed at both ends.
-// What git would refuse is skipped up to the end of its line.
+// parseGitConfig is the keys of a git config file as git reads them
+// (readGitConfig, git's config.c, which the redaction reads with too): up
+// to the first line git refuses, where git stops. A key before any
+// section header is none.
 func parseGitConfig(data []byte) []gitEntry {
-	var out []gitEntry
-	s := string(data)
-	section, sub := "", ""
-	i := 0
-	skipLine := func() {
-		for i < len(s) && s[i] != '\n' {
-			i++
+	cfg := readGitConfig(data)
+	out := make([]gitEntry, 0, len(cfg.items))
+	for _, it := range cfg.items {
+		if it.header || it.base == "" {
+			continue
 		}
-	}
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-		case c == '#' || c == ';':
-			skipLine()
-		case c == '[':
-			var ok bool
-			section, sub, i, ok = gitSection(s, i+1)
-			if !ok {
-				section, sub = "", ""
-				skipLine()
-			}
-		case isGitAlpha(c):
-			start := i
-			for i < len(s) && (isGitAlpha(s[i]) || s[i] >= '0' && s[i] <= '9' || s[i] == '-') {
-				i++
-			}
-			name := strings.ToLower(s[start:i])
-			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-				i++
-			}
-			e := gitEntry{section: section, sub: sub, name: name}
-			switch {
-			case i >= len(s) || s[i] == '\n' || s[i] == '\r' || s[i] == '#' || s[i] == ';':
-				e.noValue = true
-				skipLine()
-			case s[i] == '=':
-				e.value, i = gitValueAt(s, i+1)
-			default:
-				skipLine()
-				continue
-			}
-			if section != "" {
-				out = append(out, e)
-			}
-		default:
-			skipLine()
-		}
+		section, sub, _ := gitSplitBase(it.base)
+		out = append(out, gitEntry{section: section, sub: sub, name: it.key, value: it.value, noValue: !it.valued})
 	}
 	return out
 }

@@ -306,12 +306,8 @@ const (
 )
 
 func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
-	hdr := make([]byte, 2)
-	if _, err := io.ReadFull(br, hdr); err != nil {
-		return
-	}
-	methods := make([]byte, hdr[1])
-	if _, err := io.ReadFull(br, methods); err != nil {
+	methods, err := readSocksGreeting(br)
+	if err != nil {
 		return
 	}
 	if !p.socksMethod(c, br, methods) {
@@ -320,46 +316,19 @@ func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
 	if p.cred != nil {
 		_ = c.SetReadDeadline(time.Now().Add(proxyHeaderTimeout))
 	}
-	req := make([]byte, 4)
-	if _, err := io.ReadFull(br, req); err != nil || req[0] != 5 {
+	req, code, err := readSocksRequest(br)
+	if err != nil {
+		if code != 0 {
+			socksReply(c, code)
+		}
 		return
 	}
-	var host string
-	switch req[3] {
-	case 1, 4:
-		b := make([]byte, 4)
-		if req[3] == 4 {
-			b = make([]byte, 16)
-		}
-		if _, err := io.ReadFull(br, b); err != nil {
-			return
-		}
-		ip, _ := netip.AddrFromSlice(b)
-		host = ip.String()
-	case 3:
-		n, err := br.ReadByte()
-		if err != nil {
-			return
-		}
-		b := make([]byte, n)
-		if _, err := io.ReadFull(br, b); err != nil {
-			return
-		}
-		host = string(b)
-	default:
-		socksReply(c, socksNoAddrType)
-		return
-	}
-	pb := make([]byte, 2)
-	if _, err := io.ReadFull(br, pb); err != nil {
-		return
-	}
-	if req[1] != 1 {
+	if req.cmd != 1 {
 		socksReply(c, socksNoCommand)
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	up, err := p.connect(context.Background(), host, int(binary.BigEndian.Uint16(pb)))
+	up, err := p.connect(context.Background(), req.host, req.port)
 	if err != nil {
 		var r *refusal
 		var re *resolveError
@@ -381,6 +350,77 @@ func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
 		return
 	}
 	relay(c, up, br)
+}
+
+// readSocksGreeting reads a client's greeting (RFC 1928 section 3):
+// version 5 and the methods it offers, nothing past them.
+func readSocksGreeting(br *bufio.Reader) ([]byte, error) {
+	hdr := make([]byte, 2)
+	if _, err := io.ReadFull(br, hdr); err != nil {
+		return nil, err
+	}
+	if hdr[0] != 5 {
+		return nil, errors.New("socks: not version 5")
+	}
+	methods := make([]byte, hdr[1])
+	if _, err := io.ReadFull(br, methods); err != nil {
+		return nil, err
+	}
+	return methods, nil
+}
+
+// socksRequest is a SOCKS5 request as read: its command and the
+// destination it names.
+type socksRequest struct {
+	cmd  byte
+	host string
+	port int
+}
+
+// readSocksRequest reads a request (RFC 1928 section 4) after the method
+// negotiation, and nothing past it: version 5, the command, a reserved
+// byte, an IPv4 address, a name of up to 255 bytes or an IPv6 address,
+// and the port. An address type it does not know is an error with the
+// reply code socksNoAddrType (the length of what follows is unknown);
+// another error has no reply.
+func readSocksRequest(br *bufio.Reader) (socksRequest, byte, error) {
+	req := make([]byte, 4)
+	if _, err := io.ReadFull(br, req); err != nil {
+		return socksRequest{}, 0, err
+	}
+	if req[0] != 5 {
+		return socksRequest{}, 0, errors.New("socks: not version 5")
+	}
+	var host string
+	switch req[3] {
+	case 1, 4:
+		b := make([]byte, 4)
+		if req[3] == 4 {
+			b = make([]byte, 16)
+		}
+		if _, err := io.ReadFull(br, b); err != nil {
+			return socksRequest{}, 0, err
+		}
+		ip, _ := netip.AddrFromSlice(b)
+		host = ip.String()
+	case 3:
+		n, err := br.ReadByte()
+		if err != nil {
+			return socksRequest{}, 0, err
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(br, b); err != nil {
+			return socksRequest{}, 0, err
+		}
+		host = string(b)
+	default:
+		return socksRequest{}, socksNoAddrType, errors.New("socks: unknown address type")
+	}
+	pb := make([]byte, 2)
+	if _, err := io.ReadFull(br, pb); err != nil {
+		return socksRequest{}, 0, err
+	}
+	return socksRequest{cmd: req[1], host: host, port: int(binary.BigEndian.Uint16(pb))}, 0, nil
 }
 
 func socksReply(c net.Conn, code byte) bool {

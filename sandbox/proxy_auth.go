@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -126,6 +127,35 @@ const (
 	socksUserPassVer = 1
 )
 
+// readSocksUserPass reads the RFC 1929 sub-negotiation, and nothing past
+// it: version 1, then the user name and the password, each after its
+// length.
+func readSocksUserPass(br *bufio.Reader) (user, pass []byte, err error) {
+	ver, err := br.ReadByte()
+	if err != nil {
+		return nil, nil, err
+	}
+	if ver != socksUserPassVer {
+		return nil, nil, errors.New("socks: not user name and password version 1")
+	}
+	field := func() ([]byte, error) {
+		n, err := br.ReadByte()
+		if err != nil {
+			return nil, err
+		}
+		b := make([]byte, n)
+		_, err = io.ReadFull(br, b)
+		return b, err
+	}
+	if user, err = field(); err != nil {
+		return nil, nil, err
+	}
+	if pass, err = field(); err != nil {
+		return nil, nil, err
+	}
+	return user, pass, nil
+}
+
 // socksMethod chooses the greeting's method and, when the proxy asks for
 // the credential, reads and checks it (RFC 1929); false ends the
 // connection.
@@ -146,25 +176,8 @@ func (p *proxy) socksMethod(c net.Conn, br *bufio.Reader, methods []byte) bool {
 	if _, err := c.Write([]byte{5, socksUserPass}); err != nil {
 		return false
 	}
-	field := func() ([]byte, bool) {
-		n, err := br.ReadByte()
-		if err != nil {
-			return nil, false
-		}
-		b := make([]byte, n)
-		_, err = io.ReadFull(br, b)
-		return b, err == nil
-	}
-	ver, err := br.ReadByte()
-	if err != nil || ver != socksUserPassVer {
-		return false
-	}
-	user, ok := field()
-	if !ok {
-		return false
-	}
-	pass, ok := field()
-	if !ok {
+	user, pass, err := readSocksUserPass(br)
+	if err != nil {
 		return false
 	}
 	if !p.cred.match(user, pass) {

@@ -40,12 +40,14 @@ func (h *httpHead) get(name string) (string, bool) {
 }
 
 // readHead reads a request's head. No line is held beyond what is left of
-// maxHeaderBytes (a line without an end stops there). A control character
-// (other than a tab in a header value) or DEL in any line is refused, and
-// so is a header name that is not a token (RFC 9110: no space before the
-// colon, ASCII only): a bare CR would end a header line early for a
-// lenient upstream, and a name the proxy and the upstream read apart
-// ("Content-Length :") would frame the body apart.
+// maxHeaderBytes (a line without an end stops there). The method must be a
+// token, and the version HTTP/1.0 or HTTP/1.1, as they are forwarded: an upstream that reads
+// HTTP/1.00 or HTTP/1.1x as 1.0 reads a chunked body as the next request.
+// A control character (other than a tab in a header value) or DEL in any
+// line is refused, and so is a header name that is not a token (RFC 9110:
+// no space before the colon, ASCII only): a bare CR would end a header
+// line early for a lenient upstream, and a name the proxy and the upstream
+// read apart ("Content-Length :") would frame the body apart.
 func readHead(br *bufio.Reader) (*httpHead, error) {
 	left := maxHeaderBytes
 	line := func() (string, error) {
@@ -61,7 +63,7 @@ func readHead(br *bufio.Reader) (*httpHead, error) {
 		return nil, err
 	}
 	parts := strings.Split(first, " ")
-	if len(parts) != 3 || !strings.HasPrefix(parts[2], "HTTP/1.") || parts[0] == "" || parts[1] == "" || strings.ContainsFunc(first, isCTL) {
+	if len(parts) != 3 || parts[2] != "HTTP/1.0" && parts[2] != "HTTP/1.1" || !isToken(parts[0]) || parts[1] == "" || strings.ContainsFunc(first, isCTL) {
 		return nil, fmt.Errorf("malformed request line %s", strconv.QuoteToASCII(first))
 	}
 	h := &httpHead{method: parts[0], target: parts[1], proto: parts[2]}
@@ -239,11 +241,11 @@ func (p *proxy) http(c net.Conn, br *bufio.Reader) {
 	_, _ = copyConn(c, up)
 }
 
-// bodyLength is the length of the body h declares: Content-Length, or -1
-// for Transfer-Encoding: chunked, or 0 for none. A head whose framing two
-// readers could take apart (both headers, differing lengths, another
-// coding) is an error: what one server reads as a body another reads as
-// a second request.
+// bodyLength is the length of the body h declares: Content-Length (digits
+// only, not -0 or +5), or -1 for Transfer-Encoding: chunked, or 0 for
+// none. A head whose framing two readers could take apart (both headers,
+// differing lengths, another coding) is an error: what one server reads
+// as a body another reads as a second request.
 func bodyLength(h *httpHead) (int64, error) {
 	length, chunked := int64(0), false
 	seenLength := false
@@ -258,7 +260,7 @@ func bodyLength(h *httpHead) (int64, error) {
 			chunked = true
 		case equalFoldASCII(k, "Content-Length"):
 			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 0 || v[0] == '+' || seenLength && n != length {
+			if err != nil || strings.Trim(v, "0123456789") != "" || seenLength && n != length {
 				return 0, fmt.Errorf("Content-Length %s", strconv.QuoteToASCII(v))
 			}
 			length, seenLength = n, true

@@ -107,12 +107,19 @@ func TestProxyRefusesAmbiguousHeads(t *testing.T) {
 		{"nbsp-length", "Content-Length: \u00a05\r\n"},
 		// An HTTP/1.0 upstream reads no chunked framing.
 		{"chunked-in-1.0", "1.0 Transfer-Encoding: chunked\r\n"},
+		// Nor one that reads these versions as 1.0 (FuzzReadHead).
+		{"version-1.00", "HTTP/1.00 Transfer-Encoding: chunked\r\n"},
+		{"version-1.1x", "HTTP/1.1x Transfer-Encoding: chunked\r\n"},
+		{"minus-zero-length", "Content-Length: -0\r\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			up, got := upstreamOnce(t)
 			proto := "HTTP/1.1"
 			if head, ok := strings.CutPrefix(c.head, "1.0 "); ok {
 				proto, c.head = "HTTP/1.0", head
+			}
+			if v, head, ok := strings.Cut(c.head, " "); ok && strings.HasPrefix(v, "HTTP/") {
+				proto, c.head = v, head
 			}
 			status := proxySays(t, up, "POST http://"+up+"/a "+proto+"\r\n"+c.head+"\r\nhello")
 			if !strings.HasPrefix(status, "HTTP/1.1 400 ") {

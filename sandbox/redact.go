@@ -1,12 +1,10 @@
 package sandbox
 
 import (
-	"bytes"
 	"io"
 	"os"
-	"regexp"
+	"path"
 	"strings"
-	"sync"
 )
 
 // redactMax is the largest file the sandbox redacts; a larger one is
@@ -15,17 +13,21 @@ const redactMax = 1 << 20
 
 // redactFacts finds the redact section's files under $HOME (and the
 // password database's home, as the default hidden set does) and reads
-// each one's redacted copy. A missing, unreadable, hidden or revealed
-// file, or one that is not a regular file, is left as it is on Linux; on
-// macOS, whose rule denies the file whole, every one but a hidden or
-// revealed file is listed, missing or not, as the default hidden set is.
+// each one's redacted copy, and with a gitconfig row's includes the
+// copies of the files it includes. A missing, unreadable, hidden or
+// revealed file, or one that is not a regular file, is left as it is on
+// Linux; on macOS, whose rule denies the file whole, every one but a
+// hidden or revealed file is listed, missing or not, as the default
+// hidden set is. A file with another name is refused by the refuse stage
+// (no-redact-second-name) on both.
 func redactFacts(res *resolved, goos string, cfg Config, p *plan) error {
 	r, homeDirs := res.r, res.homes
 	if homeDirs.err != nil || len(redactFiles) == 0 {
 		return nil // hiddenFacts reported a bad home
 	}
 	homes := homeDirs.list()
-	seen, seenReal := map[string]bool{}, map[string]bool{}
+	rd := &redactor{res: res, p: p, reveal: cfg.Reveal, home: homeDirs.home, seenReal: map[string]bool{}}
+	seen := map[string]bool{}
 	for _, h := range homes {
 		for _, rf := range redactFiles {
 			if rf.underHome && h == "" {
@@ -36,32 +38,108 @@ func redactFacts(res *resolved, goos string, cfg Config, p *plan) error {
 				continue
 			}
 			seen[path] = true
+			if goos != "darwin" {
+				rd.add(rf, path, 0)
+				continue
+			}
 			real, fi, err := r.resolve(path)
-			if goos == "darwin" {
-				if (err == nil || isMissing(err)) && !seenReal[real] && !underHidden(p, real) {
-					seenReal[real] = true
-					p.redacted = append(p.redacted, ruled(fact(real, kindFile, p.workspace), rf.id))
-					p.redactData = append(p.redactData, nil)
-				}
-				continue
+			if err == nil && fi.Mode().IsRegular() {
+				res.input(refuseSubject{in: refuseRedactFile, field: "redacted path", path: path, fi: fi})
 			}
-			if err != nil || !fi.Mode().IsRegular() || seenReal[real] {
-				continue
+			if (err == nil || isMissing(err)) && !rd.seenReal[real] && !underHidden(p, real) {
+				rd.seenReal[real] = true
+				p.redacted = append(p.redacted, ruled(fact(real, kindFile, p.workspace), rf.id))
+				p.redactData = append(p.redactData, nil)
 			}
-			viaInput(res, refuseRedactFile, "redacted path", path)
-			if underHidden(p, real) {
-				continue
-			}
-			seenReal[real] = true
-			data, ok := readRedactable(real)
-			if !ok {
-				continue
-			}
-			p.redacted = append(p.redacted, ruled(fact(real, kindFile, p.workspace), rf.id))
-			p.redactData = append(p.redactData, redact(data, rf))
 		}
 	}
 	return nil
+}
+
+// redactor adds the Linux copies of one plan's redacted files.
+type redactor struct {
+	res      *resolved
+	p        *plan
+	reveal   []string
+	home     string // $HOME, for an include under ~/
+	seenReal map[string]bool
+	included int // the included files served so far
+}
+
+// Bounds on the files a gitconfig row's includes add: git's own depth
+// (MAX_INCLUDE_DEPTH), and a count. An include past either is left out of
+// the copy, so git never reads its file unredacted.
+const (
+	gitMaxIncludeDepth = 10
+	maxRedactIncludes  = 32
+)
+
+// add serves path, read by row rf, as a redacted copy, unless it is not the
+// sandbox's to serve (missing, not a regular file, hidden, already served,
+// and for an included file revealed or in a writable root); depth is how
+// many includes led to it.
+func (rd *redactor) add(rf redactFile, path string, depth int) {
+	r, p := rd.res.r, rd.p
+	real, fi, err := r.resolve(path)
+	via := viaOf(r)
+	if err != nil || !fi.Mode().IsRegular() || rd.seenReal[real] {
+		return
+	}
+	if depth > 0 && (isRevealed(rd.reveal, path) || r.within(real, p.roots)) {
+		return // passed whole, or the command's own to write
+	}
+	rd.res.input(refuseSubject{in: refuseRedactFile, field: "redacted path", path: path, via: via, fi: fi})
+	if underHidden(p, real) {
+		return
+	}
+	rd.seenReal[real] = true
+	data, ok := readRedactable(real)
+	if !ok {
+		return
+	}
+	var copy []byte
+	if rf.format == redactFormatGitconfig && rf.includes {
+		cfg := readGitConfig(data)
+		left := map[int]bool{}
+		for i, it := range cfg.items {
+			if !it.isInclude() {
+				continue
+			}
+			// Kept when its file is served redacted, or is not the
+			// sandbox's to serve; left out when it is not followed.
+			target, ok := gitIncludePath(it.value, path, rd.home)
+			if !ok || depth >= gitMaxIncludeDepth || rd.included >= maxRedactIncludes {
+				left[i] = true
+				continue
+			}
+			rd.included++
+			rd.add(rf, target, depth+1)
+		}
+		copy = cfg.write(rf, func(i int) bool { return left[i] })
+	} else {
+		copy = redact(data, rf)
+	}
+	p.redacted = append(p.redacted, ruled(fact(real, kindFile, p.workspace), rf.id))
+	p.redactData = append(p.redactData, copy)
+}
+
+// gitIncludePath is the file an include's path names, as git's
+// handle_path_include finds it: ~/ under home, a relative path beside the
+// including file from, an absolute one as it is. A path the sandbox cannot
+// place as git would (~user/, %(prefix)/, ~ without a home) is not ok.
+func gitIncludePath(value, from, home string) (string, bool) {
+	switch {
+	case value == "~" || strings.HasPrefix(value, "~/"):
+		if home == "" {
+			return "", false
+		}
+		return home + value[1:], true
+	case strings.HasPrefix(value, "~"), strings.HasPrefix(value, "%("):
+		return "", false
+	case strings.HasPrefix(value, "/"):
+		return value, true
+	}
+	return path.Dir(from) + "/" + value, true
 }
 
 func redactPath(rf redactFile, home string) string {
@@ -130,61 +208,26 @@ func readRedactable(real string) ([]byte, bool) {
 	return data, true
 }
 
-// urlCredentials is the user:password@ (or token@) of a URL.
-var urlCredentials = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s"'<>]*@`) })
-
-// redact returns data without the lines whose key is one of rf.keys (a
-// commented-out line too, and in ini one after a [section] header on the
-// same line), and, with rf.urls, without the credentials of any URL. In
-// ini, a removed value continued with a trailing backslash goes with its
-// lines; in yaml, a removed key's block (the more indented lines after
-// it) does, and a line naming a removed key inside a flow mapping ({...})
-// goes whole, with the lines until its brackets close.
+// redact returns the copy of data that row rf serves: read in the row's
+// format, without its keys, and with rf.urls without URL credentials.
+// (A gitconfig row's includes are kept as they are: redactor.add follows
+// them.)
 func redact(data []byte, rf redactFile) []byte {
-	out := make([]byte, 0, len(data))
-	skipIndent, skipFlow, continued := -1, 0, false
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line = data[:i+1]
-		}
-		data = data[len(line):]
-		text := string(line)
-		indent := len(text) - len(strings.TrimLeft(text, " \t"))
-		if continued {
-			continued = endsContinued(text)
-			continue
-		}
-		if skipFlow > 0 {
-			skipFlow += flowDepth(text)
-			continue
-		}
-		if skipIndent >= 0 {
-			if strings.TrimSpace(text) == "" || indent > skipIndent {
-				continue
-			}
-			skipIndent = -1
-		}
-		if key, value := lineKey(text, rf.yaml); key != "" && hasKey(rf.keys, key) {
-			if v := strings.TrimSpace(value); rf.yaml && (v == "" || v[0] == '|' || v[0] == '>') {
-				skipIndent = indent
-			}
-			continued = !rf.yaml && endsContinued(text)
-			if rf.yaml {
-				skipFlow = max(flowDepth(text), 0)
-			}
-			continue
-		}
-		if rf.yaml && flowNamesKey(text, rf.keys) {
-			skipFlow = max(flowDepth(text), 0)
-			continue
-		}
-		if rf.urls {
-			line = urlCredentials().ReplaceAll(line, []byte("$1"))
-		}
-		out = append(out, line...)
+	switch rf.format {
+	case redactFormatNpmrc:
+		return redactNpmrc(data, rf)
+	case redactFormatYarnrc:
+		return redactYarnrc(data, rf)
+	case redactFormatPipConf:
+		return redactPipConf(data, rf)
+	case redactFormatGitconfig:
+		return redactGitConfig(data, rf)
+	case redactFormatUvToml:
+		return redactUvTOML(data, rf)
+	case redactFormatWgetrc:
+		return redactWgetrc(data, rf)
 	}
-	return out
+	return []byte{} // a format without a reader: nothing of the file
 }
 
 func hasKey(keys []string, key string) bool {
@@ -194,34 +237,6 @@ func hasKey(keys []string, key string) bool {
 		}
 	}
 	return false
-}
-
-// lineKey is the key a configuration line sets, and the rest of it, with a
-// comment marker before it ignored: KEY=VALUE, npm's //registry/:KEY=VALUE,
-// and ini's KEY: VALUE; in yaml KEY: VALUE (a list item's "- " and
-// quotes around the key dropped).
-func lineKey(line string, yaml bool) (key, value string) {
-	s := strings.TrimSpace(line)
-	s = strings.TrimSpace(strings.TrimLeft(s, "#;"))
-	if yaml {
-		s = strings.TrimSpace(strings.TrimPrefix(s, "- "))
-		k, v, ok := strings.Cut(s, ":")
-		if !ok {
-			return "", ""
-		}
-		return strings.Trim(strings.TrimSpace(k), `"'`), v
-	}
-	s = strings.TrimSpace(afterSection(s))
-	if k, v, ok := strings.Cut(s, "="); ok {
-		if i := strings.LastIndexByte(k, ':'); i >= 0 {
-			k = k[i+1:]
-		}
-		return strings.Trim(strings.TrimSpace(k), `"'`), v
-	}
-	if k, v, ok := strings.Cut(s, ":"); ok {
-		return strings.Trim(strings.TrimSpace(k), `"'`), v
-	}
-	return "", ""
 }
 
 // afterSection drops an ini [section] or git [section "sub"] header from
@@ -242,34 +257,6 @@ func afterSection(s string) string {
 		}
 	}
 	return ""
-}
-
-// endsContinued reports whether an ini line ends in a backslash that
-// continues its value on the next line (git's syntax).
-func endsContinued(line string) bool {
-	s := strings.TrimRight(line, "\r\n")
-	n := len(s) - len(strings.TrimRight(s, "\\"))
-	return n%2 == 1
-}
-
-// flowDepth is how many more yaml flow brackets line opens than it closes.
-func flowDepth(line string) int {
-	return strings.Count(line, "{") + strings.Count(line, "[") - strings.Count(line, "}") - strings.Count(line, "]")
-}
-
-// flowNamesKey reports whether a yaml line sets one of keys inside a flow
-// mapping: {KEY: ...} or , "KEY": ... after the line's own key.
-func flowNamesKey(line string, keys []string) bool {
-	for i := 0; i < len(line); i++ {
-		if c := line[i]; c != '{' && c != ',' {
-			continue
-		}
-		k, _, ok := strings.Cut(line[i+1:], ":")
-		if ok && hasKey(keys, strings.Trim(strings.TrimSpace(k), `"'`)) {
-			return true
-		}
-	}
-	return false
 }
 
 // redactFD is the descriptor a redacted file's copy is read from.

@@ -99,6 +99,13 @@ func refuseCases() map[string]refuseCase {
 			}
 			return Config{Workspace: ws, Hidden: []string{env}}
 		},
+		"no-redact-second-name": func(t *testing.T, dir, ws string) Config {
+			npmrc := writeFile(t, os.Getenv("HOME"), ".npmrc", "//r.example/:_authToken=SECRET\n")
+			if err := os.Link(npmrc, mkdir(t, dir, "backup")+"/npmrc"); err != nil {
+				t.Fatal(err)
+			}
+			return Config{Workspace: ws}
+		},
 		"no-loader-writable": func(t *testing.T, dir, ws string) Config {
 			t.Setenv("LD_LIBRARY_PATH", mkdir(t, ws, "lib"))
 			return Config{Workspace: ws}

@@ -851,38 +851,53 @@ var cacheDirs = [...]cacheDir{
 	{id: "cache-xdg", dir: "xdg", env: "XDG_CACHE_HOME", prefix: "", suffix: "", perWorkspace: true},
 }
 
-// redactFile is one file the command reads redacted: the lines whose key
-// is in keys removed, and with urls the credentials of every URL. path
-// is relative to $HOME when underHome, and to the value of the variable
-// env when env is set ("" for the value itself); yaml reads KEY: VALUE
-// lines, else KEY=VALUE (npm's //registry/:KEY=VALUE too).
+// redactFormat is the grammar a redacted file is read in: the reading of
+// the tool that reads it (gen/table_redact.go's redactFormats).
+type redactFormat uint8
+
+const (
+	redactFormatNpmrc     redactFormat = iota // npmrc
+	redactFormatYarnrc                        // yarnrc
+	redactFormatPipConf                       // pip-conf
+	redactFormatGitconfig                     // gitconfig
+	redactFormatUvToml                        // uv-toml
+	redactFormatWgetrc                        // wgetrc
+	numRedactFormats
+)
+
+// redactFile is one file the command reads redacted: read in format, the
+// keys in keys removed as that format compares them, with urls the
+// credentials of every URL, and with includes the files it includes
+// redacted too. path is relative to $HOME when underHome, and to the
+// value of the variable env when env is set ("" for the value itself).
 type redactFile struct {
 	id        string
 	underHome bool
 	env       string
 	path      string
-	yaml      bool
+	format    redactFormat
 	keys      []string
 	urls      bool
+	includes  bool
 }
 
 // redactFiles are the table's redact rows, in table order.
 var redactFiles = [...]redactFile{
-	{id: "redact-npmrc", underHome: true, env: "", path: ".npmrc", yaml: false, keys: []string{"_authToken", "_auth", "_password", "password", "username", "email", "key", "otp"}, urls: true},
-	{id: "redact-yarnrc-yml", underHome: true, env: "", path: ".yarnrc.yml", yaml: true, keys: []string{"npmAuthToken", "npmAuthIdent"}, urls: true},
-	{id: "redact-pip-conf", underHome: true, env: "", path: ".config/pip/pip.conf", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
-	{id: "redact-pip-conf-legacy", underHome: true, env: "", path: ".pip/pip.conf", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
-	{id: "redact-gitconfig", underHome: true, env: "", path: ".gitconfig", yaml: false, keys: []string{"extraheader"}, urls: true},
-	{id: "redact-gitconfig-xdg", underHome: true, env: "", path: ".config/git/config", yaml: false, keys: []string{"extraheader"}, urls: true},
-	{id: "redact-git-config-global", underHome: false, env: "GIT_CONFIG_GLOBAL", path: "", yaml: false, keys: []string{"extraheader"}, urls: true},
-	{id: "redact-gitconfig-xdg-env", underHome: false, env: "XDG_CONFIG_HOME", path: "git/config", yaml: false, keys: []string{"extraheader"}, urls: true},
-	{id: "redact-pip-config-file", underHome: false, env: "PIP_CONFIG_FILE", path: "", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
-	{id: "redact-pip-conf-xdg-env", underHome: false, env: "XDG_CONFIG_HOME", path: "pip/pip.conf", yaml: false, keys: []string{"password", "client-cert"}, urls: true},
-	{id: "redact-uv-toml", underHome: true, env: "", path: ".config/uv/uv.toml", yaml: false, keys: []string{"password", "token"}, urls: true},
-	{id: "redact-uv-toml-xdg", underHome: false, env: "XDG_CONFIG_HOME", path: "uv/uv.toml", yaml: false, keys: []string{"password", "token"}, urls: true},
-	{id: "redact-uv-config-file", underHome: false, env: "UV_CONFIG_FILE", path: "", yaml: false, keys: []string{"password", "token"}, urls: true},
-	{id: "redact-wgetrc", underHome: true, env: "", path: ".wgetrc", yaml: false, keys: []string{"password", "http_password", "ftp_password", "proxy_password", "user", "http_user", "ftp_user", "proxy_user"}, urls: true},
-	{id: "redact-wgetrc-env", underHome: false, env: "WGETRC", path: "", yaml: false, keys: []string{"password", "http_password", "ftp_password", "proxy_password", "user", "http_user", "ftp_user", "proxy_user"}, urls: true},
+	{id: "redact-npmrc", underHome: true, env: "", path: ".npmrc", format: redactFormatNpmrc, keys: []string{"_authToken", "_auth", "_password", "password", "username", "email", "key", "otp"}, urls: true, includes: false},
+	{id: "redact-yarnrc-yml", underHome: true, env: "", path: ".yarnrc.yml", format: redactFormatYarnrc, keys: []string{"npmAuthToken", "npmAuthIdent"}, urls: true, includes: false},
+	{id: "redact-pip-conf", underHome: true, env: "", path: ".config/pip/pip.conf", format: redactFormatPipConf, keys: []string{"password", "client-cert"}, urls: true, includes: false},
+	{id: "redact-pip-conf-legacy", underHome: true, env: "", path: ".pip/pip.conf", format: redactFormatPipConf, keys: []string{"password", "client-cert"}, urls: true, includes: false},
+	{id: "redact-gitconfig", underHome: true, env: "", path: ".gitconfig", format: redactFormatGitconfig, keys: []string{"http.extraHeader", "credential.helper", "sendemail.smtpPass", "imap.pass", "gitcvs.dbPass", "git-p4.password", "remote.token", "receive.certNonceSeed"}, urls: true, includes: true},
+	{id: "redact-gitconfig-xdg", underHome: true, env: "", path: ".config/git/config", format: redactFormatGitconfig, keys: []string{"http.extraHeader", "credential.helper", "sendemail.smtpPass", "imap.pass", "gitcvs.dbPass", "git-p4.password", "remote.token", "receive.certNonceSeed"}, urls: true, includes: true},
+	{id: "redact-git-config-global", underHome: false, env: "GIT_CONFIG_GLOBAL", path: "", format: redactFormatGitconfig, keys: []string{"http.extraHeader", "credential.helper", "sendemail.smtpPass", "imap.pass", "gitcvs.dbPass", "git-p4.password", "remote.token", "receive.certNonceSeed"}, urls: true, includes: true},
+	{id: "redact-gitconfig-xdg-env", underHome: false, env: "XDG_CONFIG_HOME", path: "git/config", format: redactFormatGitconfig, keys: []string{"http.extraHeader", "credential.helper", "sendemail.smtpPass", "imap.pass", "gitcvs.dbPass", "git-p4.password", "remote.token", "receive.certNonceSeed"}, urls: true, includes: true},
+	{id: "redact-pip-config-file", underHome: false, env: "PIP_CONFIG_FILE", path: "", format: redactFormatPipConf, keys: []string{"password", "client-cert"}, urls: true, includes: false},
+	{id: "redact-pip-conf-xdg-env", underHome: false, env: "XDG_CONFIG_HOME", path: "pip/pip.conf", format: redactFormatPipConf, keys: []string{"password", "client-cert"}, urls: true, includes: false},
+	{id: "redact-uv-toml", underHome: true, env: "", path: ".config/uv/uv.toml", format: redactFormatUvToml, keys: []string{"password", "token"}, urls: true, includes: false},
+	{id: "redact-uv-toml-xdg", underHome: false, env: "XDG_CONFIG_HOME", path: "uv/uv.toml", format: redactFormatUvToml, keys: []string{"password", "token"}, urls: true, includes: false},
+	{id: "redact-uv-config-file", underHome: false, env: "UV_CONFIG_FILE", path: "", format: redactFormatUvToml, keys: []string{"password", "token"}, urls: true, includes: false},
+	{id: "redact-wgetrc", underHome: true, env: "", path: ".wgetrc", format: redactFormatWgetrc, keys: []string{"user", "password", "passwd", "login", "http_user", "http_password", "http_passwd", "ftp_user", "ftp_password", "ftp_passwd", "proxy_user", "proxy_password", "proxy_passwd", "header", "post_data", "body_data"}, urls: true, includes: false},
+	{id: "redact-wgetrc-env", underHome: false, env: "WGETRC", path: "", format: redactFormatWgetrc, keys: []string{"user", "password", "passwd", "login", "http_user", "http_password", "http_passwd", "ftp_user", "ftp_password", "ftp_passwd", "proxy_user", "proxy_password", "proxy_passwd", "header", "post_data", "body_data"}, urls: true, includes: false},
 }
 
 // offlineEnv is set in the child's environment when the network is off.
@@ -1074,6 +1089,8 @@ var refuseRows = [...]refuseRow{
 	{id: "no-home-grant", check: refuseCheckHoldsHome, inputs: refuseWorkspace | refuseWritePath},
 	// no-hidden-second-name
 	{id: "no-hidden-second-name", check: refuseCheckSecondName, inputs: refuseHiddenPath | refuseDefaultHidden | refuseDerivedHidden},
+	// no-redact-second-name
+	{id: "no-redact-second-name", check: refuseCheckSecondName, inputs: refuseRedactFile},
 	// no-loader-writable
 	{id: "no-loader-writable", check: refuseCheckLoaderWritable, inputs: refuseLoaderEnv},
 	// no-oversized-git-file
@@ -1490,7 +1507,7 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		When:     "network-proxy",
 		Emits:    "--share-net",
-		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy, the default: network-default-linux): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), and the DNS stub's (dns-stub), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials, and so is every address the host delivers to itself: its interfaces', and any a local route names (the kernel's route for TCP to that port is of type local). An IPv6 literal with a %zone is refused. A plain http:// request goes on alone, with the body its head declares and nothing after it (a chunked one in plain framing), and a head a lenient server could read otherwise (a control character, a header name that is not a token, ambiguous framing) is answered 400.",
+		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy, the default: network-default-linux): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), and the DNS stub's (dns-stub), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials, and so is every address the host delivers to itself: its interfaces', and any a local route names (the kernel's route for TCP to that port is of type local). An IPv6 literal with a %zone is refused. A plain http:// request goes on alone, with the body its head declares and nothing after it (a chunked one in plain framing), and a head a lenient server could read otherwise (a control character, a header name that is not a token, ambiguous framing, a method that is not a token, a version other than HTTP/1.0 and HTTP/1.1, a Content-Length of more than digits) is answered 400.",
 		Source:   "rules/linux.yaml:557",
 	},
 	{
@@ -1499,14 +1516,14 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1 --setenv JAVA_TOOL_OPTIONS -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]",
 		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both, and reaches the proxy through the DNS stub). NO_PROXY keeps the sandbox's own loopback direct. The JVM reads none of them: JAVA_TOOL_OPTIONS gives it the same proxy for http and https and the same exceptions (nonProxyHosts); it replaces the caller's value, and every JVM prints it on stderr when it starts (\"Picked up JAVA_TOOL_OPTIONS\"). ssh needs nothing: it resolves the host through the DNS stub, which serves port 22 (git@host: remotes).",
-		Source:   "rules/linux.yaml:593",
+		Source:   "rules/linux.yaml:595",
 	},
 	{
 		ID:       "die-with-parent",
 		Platform: "linux",
 		Emits:    "--die-with-parent",
 		Why:      "The sandbox is killed when the thread that started it dies, so nothing is orphaned.",
-		Source:   "rules/linux.yaml:642",
+		Source:   "rules/linux.yaml:644",
 	},
 	{
 		ID:       "new-session",
@@ -1514,21 +1531,21 @@ var ruleTable = [...]Rule{
 		When:     "not interactive",
 		Emits:    "--new-session",
 		Why:      "A new session has no controlling terminal, so the child cannot push keystrokes into the caller's terminal with TIOCSTI (CVE-2017-5226). Interactive use trades this away for job control and /dev/tty.",
-		Source:   "rules/linux.yaml:651",
+		Source:   "rules/linux.yaml:653",
 	},
 	{
 		ID:       "cap-drop",
 		Platform: "linux",
 		Emits:    "--cap-drop ALL",
 		Why:      "A root caller's child otherwise keeps every capability, and can remount / read-write, unmount a hiding tmpfs, or write anywhere.",
-		Source:   "rules/linux.yaml:663",
+		Source:   "rules/linux.yaml:665",
 	},
 	{
 		ID:       "chdir",
 		Platform: "linux",
 		Emits:    "--chdir $workspace",
 		Why:      "The command starts in the workspace, while bwrap itself starts in /: bwrap runs outside the sandbox, and a working directory the sandbox can write is one where an earlier run could have left a library for the dynamic loader to find (an empty or relative LD_LIBRARY_PATH entry means the working directory).",
-		Source:   "rules/linux.yaml:674",
+		Source:   "rules/linux.yaml:676",
 	},
 	{
 		ID:       "seccomp",
@@ -1536,7 +1553,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "--seccomp $seccompfd",
 		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures sandbox/seccomp.go assembles a filter for; an ABI it does not know is refused everything.",
-		Source:   "rules/linux.yaml:687",
+		Source:   "rules/linux.yaml:689",
 	},
 	{
 		ID:       "status-fd",
@@ -1544,7 +1561,7 @@ var ruleTable = [...]Rule{
 		When:     "status-fd",
 		Emits:    "--json-status-fd $statusfd",
 		Why:      "bwrap reports on this descriptor whether it built the sandbox and ran the command, so the first spawn is also the availability check (one bwrap execution instead of a probe and then the command). Only for NewCmd, which reads it; Command and explain leave it out.",
-		Source:   "rules/linux.yaml:702",
+		Source:   "rules/linux.yaml:704",
 	},
 	{
 		ID:       "block-fd",
@@ -1552,14 +1569,14 @@ var ruleTable = [...]Rule{
 		When:     "block-fd",
 		Emits:    "--block-fd $blockfd",
 		Why:      "bwrap builds the sandbox and then waits on this pipe before it runs the command: the window in which NewCmd applies the run-time limits (processes, memory, CPU time) to the sandbox's first process alone, which the command and everything it starts inherit. Only while NewCmd starts a spawn that has such a limit.",
-		Source:   "rules/linux.yaml:716",
+		Source:   "rules/linux.yaml:718",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
 		Why:      "Nothing after this is read as a bwrap option, whatever the command is called.",
-		Source:   "rules/linux.yaml:732",
+		Source:   "rules/linux.yaml:734",
 	},
 	{
 		ID:       "refuse-add-key",
@@ -1567,7 +1584,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall add_key (EPERM)",
 		Why:      "Keys are not namespaced: the child shares the caller's session keyring. Adding to it plants a key the caller's later processes use.",
-		Source:   "rules/linux.yaml:744",
+		Source:   "rules/linux.yaml:746",
 	},
 	{
 		ID:       "refuse-request-key",
@@ -1575,7 +1592,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall request_key (EPERM)",
 		Why:      "Finds, and with it possesses, a key in the caller's keyrings.",
-		Source:   "rules/linux.yaml:755",
+		Source:   "rules/linux.yaml:757",
 	},
 	{
 		ID:       "refuse-keyctl",
@@ -1583,7 +1600,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall keyctl (EPERM)",
 		Why:      "Reads every key the caller's session keyring holds (Kerberos tickets, ecryptfs and AFS tokens), or joins another keyring.",
-		Source:   "rules/linux.yaml:764",
+		Source:   "rules/linux.yaml:766",
 	},
 	{
 		ID:       "refuse-tiocsti",
@@ -1591,7 +1608,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSTI (EPERM)",
 		Why:      "Pushes input into a terminal (CVE-2017-5226): typed into the caller's shell, it runs outside the sandbox. Refused even under Config.Interactive, which keeps the caller's terminal.",
-		Source:   "rules/linux.yaml:775",
+		Source:   "rules/linux.yaml:777",
 	},
 	{
 		ID:       "refuse-tioclinux",
@@ -1599,7 +1616,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCLINUX (EPERM)",
 		Why:      "Can paste a console's selection as input, the same hole as TIOCSTI on a virtual console.",
-		Source:   "rules/linux.yaml:787",
+		Source:   "rules/linux.yaml:789",
 	},
 	{
 		ID:       "refuse-setid-chmod",
@@ -1607,7 +1624,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in chmod (EPERM)",
 		Why:      "A setuid or setgid file the sandbox leaves in the workspace keeps its bit on the host, where the workspace is no nosuid mount: from a root caller's sandbox, a root shell for any local user. The mode is refused; every other chmod works.",
-		Source:   "rules/linux.yaml:796",
+		Source:   "rules/linux.yaml:798",
 	},
 	{
 		ID:       "refuse-setid-fchmod",
@@ -1615,7 +1632,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmod (EPERM)",
 		Why:      "The same bits, set through a descriptor.",
-		Source:   "rules/linux.yaml:809",
+		Source:   "rules/linux.yaml:811",
 	},
 	{
 		ID:       "refuse-setid-fchmodat",
@@ -1623,7 +1640,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat (EPERM)",
 		Why:      "The same bits, set relative to a directory.",
-		Source:   "rules/linux.yaml:818",
+		Source:   "rules/linux.yaml:820",
 	},
 	{
 		ID:       "refuse-setid-fchmodat2",
@@ -1631,7 +1648,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat2 (EPERM)",
 		Why:      "The same bits, through the newer call with flags.",
-		Source:   "rules/linux.yaml:827",
+		Source:   "rules/linux.yaml:829",
 	},
 	{
 		ID:       "refuse-setid-creat",
@@ -1639,7 +1656,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in creat (EPERM)",
 		Why:      "A file created with the bits already set.",
-		Source:   "rules/linux.yaml:836",
+		Source:   "rules/linux.yaml:838",
 	},
 	{
 		ID:       "refuse-setid-open",
@@ -1647,7 +1664,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in open (EPERM)",
 		Why:      "A file created (O_CREAT, O_TMPFILE) with the bits already set.",
-		Source:   "rules/linux.yaml:845",
+		Source:   "rules/linux.yaml:847",
 	},
 	{
 		ID:       "refuse-setid-openat",
@@ -1655,7 +1672,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in openat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:854",
+		Source:   "rules/linux.yaml:856",
 	},
 	{
 		ID:       "refuse-setid-mknod",
@@ -1663,7 +1680,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknod (EPERM)",
 		Why:      "A regular file made by mknod with the bits set.",
-		Source:   "rules/linux.yaml:863",
+		Source:   "rules/linux.yaml:865",
 	},
 	{
 		ID:       "refuse-setid-mknodat",
@@ -1671,7 +1688,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknodat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:872",
+		Source:   "rules/linux.yaml:874",
 	},
 	{
 		ID:       "refuse-openat2",
@@ -1679,7 +1696,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall openat2 (ENOSYS)",
 		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it. ENOSYS, as on a kernel older than 5.6: programs that try it first fall back to openat.",
-		Source:   "rules/linux.yaml:881",
+		Source:   "rules/linux.yaml:883",
 	},
 	{
 		ID:       "refuse-io-uring",
@@ -1687,7 +1704,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall io_uring_setup (ENOSYS)",
 		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold. ENOSYS, as on a kernel without it, is what programs (fio, liburing users) check before falling back to plain I/O.",
-		Source:   "rules/linux.yaml:894",
+		Source:   "rules/linux.yaml:896",
 	},
 	{
 		ID:       "refuse-tiocsetd",
@@ -1695,7 +1712,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSETD (EPERM)",
 		Why:      "Changes the terminal's line discipline: N_NULL on the caller's terminal (the command's stdout, with or without Config.Interactive) discards every key typed and every byte written after sandtable exits, and no reset of the settings brings it back. Programs that attach a discipline (slattach, pppd) have no place in the sandbox.",
-		Source:   "rules/linux.yaml:908",
+		Source:   "rules/linux.yaml:910",
 	},
 	{
 		ID:       "refuse-tiocexcl",
@@ -1703,7 +1720,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCEXCL (EPERM)",
 		Why:      "Puts the terminal in exclusive mode, which outlives the run: every later open of it by the caller's unprivileged programs (a password prompt on /dev/tty, a new shell on the pty) fails with EBUSY. Only serial-port tools ask for it.",
-		Source:   "rules/linux.yaml:922",
+		Source:   "rules/linux.yaml:924",
 	},
 	{
 		ID:       "refuse-tioccons",
@@ -1711,7 +1728,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCCONS (EPERM)",
 		Why:      "Redirects the system console's messages to this terminal, or off another one. The kernel asks for a capability the sandbox lacks; the row keeps it refused if one is ever granted.",
-		Source:   "rules/linux.yaml:935",
+		Source:   "rules/linux.yaml:937",
 	},
 	{
 		ID:       "refuse-tiocsserial",
@@ -1719,7 +1736,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSSERIAL (EPERM)",
 		Why:      "Reconfigures a serial port, such as a caller's serial console passed as stdout: its custom divisor, which the owner may set without privilege, garbles the line after the run, and restoring the terminal settings does not undo it.",
-		Source:   "rules/linux.yaml:947",
+		Source:   "rules/linux.yaml:949",
 	},
 	{
 		ID:       "refuse-tiocvhangup",
@@ -1727,7 +1744,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCVHANGUP (EPERM)",
 		Why:      "Hangs up the terminal, killing the caller's session on it. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:960",
+		Source:   "rules/linux.yaml:962",
 	},
 	{
 		ID:       "refuse-tiocslcktrmios",
@@ -1735,7 +1752,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSLCKTRMIOS (EPERM)",
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:971",
+		Source:   "rules/linux.yaml:973",
 	},
 	{
 		ID:       "refuse-tcxonc",
@@ -1743,7 +1760,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TCXONC (EPERM)",
 		Why:      "tcflow(TCOOFF) stops output on the terminal, and the stop outlives the run: every later write of the caller's (its shell's prompt, an agent host's output) waits for a ^Q that a program driving a pty never types, and no reset of the settings restarts it. Only serial-line tools pace output this way.",
-		Source:   "rules/linux.yaml:983",
+		Source:   "rules/linux.yaml:985",
 	},
 	{
 		ID:       "refuse-socketcall",
@@ -1751,7 +1768,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall socketcall (ENOSYS)",
 		Why:      "i386's multiplexer for the socket calls passes their arguments in memory the filter cannot read, so socket(AF_VSOCK) through it would pass every family check; i386 has had the direct calls, which the filter checks, since Linux 4.3. ENOSYS, as on an architecture without it. The price: a 32-bit x86 program whose libc still multiplexes (glibc on i386, Go's 386 port) cannot use sockets in the sandbox.",
-		Source:   "rules/linux.yaml:997",
+		Source:   "rules/linux.yaml:999",
 	},
 	{
 		ID:       "refuse-socket-families",
@@ -1759,7 +1776,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse socket and socketpair in every family but AF_UNIX AF_INET AF_INET6 AF_NETLINK (EAFNOSUPPORT)",
 		Why:      "A development sandbox needs local sockets (AF_UNIX), the network when it is on (AF_INET, AF_INET6) and the interface and route queries of getaddrinfo and ip (AF_NETLINK). Every other family reaches what the namespaces do not cover: AF_VSOCK the host's vsock port space (the hypervisor's agents, which --unshare-net leaves reachable); AF_ALG, AF_RDS, AF_TIPC, AF_CAN, AF_KEY, AF_BLUETOOTH, AF_XDP, AF_PACKET and the rest kernel code few hosts exercise, where local root exploits have been found (AF_RDS CVE-2010-3904, AF_PACKET CVE-2017-7308, AF_CAN CVE-2021-3609, AF_TIPC CVE-2021-43267); families a later kernel adds are refused until a row keeps them. An allow-list, so nothing new passes unseen. EAFNOSUPPORT is what a kernel without the family says, which programs that probe for one expect.",
-		Source:   "rules/linux.yaml:1013",
+		Source:   "rules/linux.yaml:1015",
 	},
 	{
 		ID:       "stop-on-hidden-replaced",
@@ -1768,7 +1785,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a hidden path changes on the host",
 		Why:      "A hidden file replaced by rename on the host, or a hidden path that appears during the run, would be readable in the sandbox.",
-		Source:   "rules/linux.yaml:1141",
+		Source:   "rules/linux.yaml:1143",
 	},
 	{
 		ID:       "stop-on-protected-replaced",
@@ -1777,7 +1794,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a protected path changes on the host",
 		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
-		Source:   "rules/linux.yaml:1153",
+		Source:   "rules/linux.yaml:1155",
 	},
 	{
 		ID:       "stop-on-cache-root-replaced",
@@ -1786,7 +1803,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a cache-root path changes on the host",
 		Why:      "A cache root replaced by rename on the host, or one that appears during the run (the home's default root, made by a run that uses it), would show every workspace's caches in the sandbox.",
-		Source:   "rules/linux.yaml:1164",
+		Source:   "rules/linux.yaml:1166",
 	},
 	{
 		ID:       "stop-with-caller",
@@ -1795,7 +1812,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the whole sandbox before the caller stops (^Z), or kill the run after 2s",
 		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would. A process still running after stop-timeout gets the run killed rather than sandtable stopping with it still running (a process inside the kernel takes its SIGSTOP only when it comes out; one that waits there for its vfork child, as sh does for each command, counts as stopped once that child is). Until then the ^Z waits and that process runs on, so a longer stop-timeout widens (a process of the sandbox outlives the ^Z longer) and a shorter one narrows (and kills more runs that were only slow to stop). 2s leaves a loaded machine room for many passes over /proc without letting a process that will not stop run on for long.",
-		Source:   "rules/linux.yaml:1177",
+		Source:   "rules/linux.yaml:1179",
 	},
 	{
 		ID:       "limit-tmp",
@@ -1803,7 +1820,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default tmp-size 1GiB, at most 1/4 of RAM",
 		Why:      "The private /tmp is memory: without a size a tmpfs is half of RAM, and what a command stores there is charged to no process of its own, so the OOM killer picks others. 1 GiB holds a compiler's or a test runner's scratch files; a quarter of RAM on a small machine.",
-		Source:   "rules/linux.yaml:1040",
+		Source:   "rules/linux.yaml:1042",
 	},
 	{
 		ID:       "limit-shm",
@@ -1811,7 +1828,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default shm-size 64MiB, at most 1/4 of RAM",
 		Why:      "/dev/shm is memory too. 64 MiB is what container runtimes give it by default, enough for POSIX semaphores and the shared memory of a test's worker pool.",
-		Source:   "rules/linux.yaml:1054",
+		Source:   "rules/linux.yaml:1056",
 	},
 	{
 		ID:       "limit-processes",
@@ -1819,7 +1836,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default processes 4096; where it cannot be enforced: run",
 		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 processes and threads at once is far above what a build or a test suite runs. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace (kernel 5.14 and later; before, with the caller's other processes); uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
-		Source:   "rules/linux.yaml:1067",
+		Source:   "rules/linux.yaml:1069",
 	},
 	{
 		ID:       "limit-memory",
@@ -1827,7 +1844,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default memory none",
 		Why:      "No default: what a compiler or a test needs varies too much to guess. Config.Limits.Memory sets a memory cgroup's limit (tmpfs pages the sandbox writes are charged to it too), where this process may create one beneath its own; elsewhere the spawn is refused.",
-		Source:   "rules/linux.yaml:1087",
+		Source:   "rules/linux.yaml:1089",
 	},
 	{
 		ID:       "limit-cpu-time",
@@ -1835,7 +1852,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default cpu-time none",
 		Why:      "No default: a long build is legitimate. Config.Limits.CPUTime sets RLIMIT_CPU on the sandbox's first process, which every process inherits: it bounds each process's CPU time, not the run's total.",
-		Source:   "rules/linux.yaml:1099",
+		Source:   "rules/linux.yaml:1101",
 	},
 	{
 		ID:       "limit-proxy-connections",
@@ -1843,7 +1860,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default proxy-connections 256",
 		Why:      "Network mode proxy's server runs in the caller's process, outside the sandbox's process and memory limits, and keeps two descriptors, a goroutine and, while bytes wait for a slow reader, a 1 MiB buffer for each connection it relays: a command that opened thousands of tunnels and read none of them made the caller hold a MiB each, without bound (TestProxyConnectionLimit: 32 tunnels, 32 MiB). At most 256 at once (512 MiB at worst, both ways stalled) is far above what a package manager opens (npm 15 a registry, browsers 6 a site); the next is answered 503 and closed at once, and Network.Refused hears of it once. Config.Limits.ProxyConnections (--max-proxy-connections) changes it, -1 for none.",
-		Source:   "rules/linux.yaml:1112",
+		Source:   "rules/linux.yaml:1114",
 	},
 	{
 		ID:       "version",
@@ -2921,14 +2938,14 @@ var ruleTable = [...]Rule{
 		Platform: "any",
 		Emits:    "remove any variable whose value is url-password",
 		Why:      "A URL with user:password@ (or :password@) in it is a credential whatever the variable is called: REDIS_URL, AMQP_URL, MONGO_URI, a project's SERVICE_URL, pip's PIP_INDEX_URL with an index token, an HTTPS_PROXY with the proxy's login. A URL with a user alone, or none, stays. The whole variable goes, as for the names above: a command that needs the service gets it with --keep-env NAME.",
-		Source:   "rules/common.yaml:2317",
+		Source:   "rules/common.yaml:2380",
 	},
 	{
 		ID:       "strip-dsn-password",
 		Platform: "any",
 		Emits:    "remove any variable whose value is dsn-password",
 		Why:      "A connection string in key=value form with a password in it (libpq's password=, ODBC's and ADO.NET's Password= or PWD=), or Go's MySQL user:password@tcp(host)/db, under whatever name a project gives it.",
-		Source:   "rules/common.yaml:2341",
+		Source:   "rules/common.yaml:2404",
 	},
 	{
 		ID:       "keep-home",
@@ -5369,7 +5386,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set npm_config_offline=true",
 		Why:      "npm installs from its cache and fails at once with ENOTCACHED for what is not there, instead of 70 s of retries (fetch-retries 2, up to 60 s apart) on a network it cannot reach.",
-		Source:   "rules/common.yaml:1974",
+		Source:   "rules/common.yaml:2029",
 	},
 	{
 		ID:       "offline-yarn",
@@ -5377,7 +5394,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set YARN_ENABLE_NETWORK=0",
 		Why:      "Yarn 2+ works from its cache and says the network is disabled, instead of retrying.",
-		Source:   "rules/common.yaml:1981",
+		Source:   "rules/common.yaml:2036",
 	},
 	{
 		ID:       "offline-go",
@@ -5385,7 +5402,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set GOPROXY=off",
 		Why:      "go builds from its module cache and names a missing module at once (\"module lookup disabled by GOPROXY=off\") instead of a dial error per proxy in the list.",
-		Source:   "rules/common.yaml:1985",
+		Source:   "rules/common.yaml:2040",
 	},
 	{
 		ID:       "offline-cargo",
@@ -5393,7 +5410,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set CARGO_NET_OFFLINE=true",
 		Why:      "cargo resolves from its downloaded index and crates, and says what it lacks, instead of retrying.",
-		Source:   "rules/common.yaml:1992",
+		Source:   "rules/common.yaml:2047",
 	},
 	{
 		ID:       "offline-pip",
@@ -5401,7 +5418,7 @@ var ruleTable = [...]Rule{
 		When:     "network off",
 		Emits:    "offline: set PIP_RETRIES=0",
 		Why:      "pip tries the index once instead of five times with back-off.",
-		Source:   "rules/common.yaml:1996",
+		Source:   "rules/common.yaml:2051",
 	},
 	{
 		ID:       "refuse-this-network",
@@ -5409,7 +5426,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 0.0.0.0/8 in the proxy",
 		Why:      "\"This network\" and the unspecified address, which connect() takes as the host itself.",
-		Source:   "rules/common.yaml:2363",
+		Source:   "rules/common.yaml:2426",
 	},
 	{
 		ID:       "refuse-private-10",
@@ -5417,7 +5434,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 10.0.0.0/8 in the proxy",
 		Why:      "A private network (RFC 1918), the local network's servers and routers.",
-		Source:   "rules/common.yaml:2366",
+		Source:   "rules/common.yaml:2429",
 	},
 	{
 		ID:       "refuse-cgnat",
@@ -5425,7 +5442,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100.64.0.0/10 in the proxy",
 		Why:      "Carrier-grade NAT's shared space (RFC 6598), the provider's side of the local network.",
-		Source:   "rules/common.yaml:2369",
+		Source:   "rules/common.yaml:2432",
 	},
 	{
 		ID:       "refuse-loopback-v4",
@@ -5433,7 +5450,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 127.0.0.0/8 in the proxy",
 		Why:      "Loopback, the host's own services (databases, dev servers, agents).",
-		Source:   "rules/common.yaml:2372",
+		Source:   "rules/common.yaml:2435",
 	},
 	{
 		ID:       "refuse-link-local-v4",
@@ -5441,7 +5458,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 169.254.0.0/16 in the proxy",
 		Why:      "Link-local, where cloud metadata services hand out the machine's credentials (169.254.169.254).",
-		Source:   "rules/common.yaml:2375",
+		Source:   "rules/common.yaml:2438",
 	},
 	{
 		ID:       "refuse-private-172",
@@ -5449,7 +5466,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 172.16.0.0/12 in the proxy",
 		Why:      "A private network (RFC 1918), Docker's default bridges among them.",
-		Source:   "rules/common.yaml:2378",
+		Source:   "rules/common.yaml:2441",
 	},
 	{
 		ID:       "refuse-ietf-protocol",
@@ -5457,7 +5474,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.0.0.0/24 in the proxy",
 		Why:      "IETF protocol assignments, not hosts on the internet.",
-		Source:   "rules/common.yaml:2381",
+		Source:   "rules/common.yaml:2444",
 	},
 	{
 		ID:       "refuse-private-192",
@@ -5465,7 +5482,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 192.168.0.0/16 in the proxy",
 		Why:      "A private network (RFC 1918), home and office routers.",
-		Source:   "rules/common.yaml:2384",
+		Source:   "rules/common.yaml:2447",
 	},
 	{
 		ID:       "refuse-benchmarking",
@@ -5473,7 +5490,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 198.18.0.0/15 in the proxy",
 		Why:      "Benchmarking (RFC 2544), used by some proxies and VPNs for local fake addresses.",
-		Source:   "rules/common.yaml:2387",
+		Source:   "rules/common.yaml:2450",
 	},
 	{
 		ID:       "refuse-multicast-v4",
@@ -5481,7 +5498,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 224.0.0.0/4 in the proxy",
 		Why:      "Multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2390",
+		Source:   "rules/common.yaml:2453",
 	},
 	{
 		ID:       "refuse-reserved-v4",
@@ -5489,7 +5506,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 240.0.0.0/4 in the proxy",
 		Why:      "Reserved for future use, and the limited broadcast address.",
-		Source:   "rules/common.yaml:2393",
+		Source:   "rules/common.yaml:2456",
 	},
 	{
 		ID:       "refuse-v4-compatible",
@@ -5497,7 +5514,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::/96 in the proxy",
 		Why:      "The IPv6 unspecified and loopback addresses, and the deprecated IPv4-compatible ones, an IPv4 address by another name.",
-		Source:   "rules/common.yaml:2396",
+		Source:   "rules/common.yaml:2459",
 	},
 	{
 		ID:       "refuse-nat64",
@@ -5505,7 +5522,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b::/96 in the proxy",
 		Why:      "NAT64, an IPv4 address behind a gateway, which could be a private one.",
-		Source:   "rules/common.yaml:2399",
+		Source:   "rules/common.yaml:2462",
 	},
 	{
 		ID:       "refuse-nat64-local",
@@ -5513,7 +5530,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 64:ff9b:1::/48 in the proxy",
 		Why:      "Local-use NAT64, the same for a local translator.",
-		Source:   "rules/common.yaml:2402",
+		Source:   "rules/common.yaml:2465",
 	},
 	{
 		ID:       "refuse-6to4",
@@ -5521,7 +5538,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2002::/16 in the proxy",
 		Why:      "6to4, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2405",
+		Source:   "rules/common.yaml:2468",
 	},
 	{
 		ID:       "refuse-unique-local",
@@ -5529,7 +5546,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fc00::/7 in the proxy",
 		Why:      "IPv6 unique local addresses, the private networks of IPv6.",
-		Source:   "rules/common.yaml:2408",
+		Source:   "rules/common.yaml:2471",
 	},
 	{
 		ID:       "refuse-link-local-v6",
@@ -5537,7 +5554,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fe80::/10 in the proxy",
 		Why:      "IPv6 link-local, the local segment's hosts.",
-		Source:   "rules/common.yaml:2411",
+		Source:   "rules/common.yaml:2474",
 	},
 	{
 		ID:       "refuse-site-local",
@@ -5545,7 +5562,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse fec0::/10 in the proxy",
 		Why:      "IPv6 site-local (deprecated), still local where used.",
-		Source:   "rules/common.yaml:2414",
+		Source:   "rules/common.yaml:2477",
 	},
 	{
 		ID:       "refuse-multicast-v6",
@@ -5553,7 +5570,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ff00::/8 in the proxy",
 		Why:      "IPv6 multicast, the local network's discovery services.",
-		Source:   "rules/common.yaml:2417",
+		Source:   "rules/common.yaml:2480",
 	},
 	{
 		ID:       "refuse-v4-mapped",
@@ -5561,7 +5578,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse ::ffff:0.0.0.0/96 in the proxy",
 		Why:      "IPv4-mapped IPv6; the proxy also checks the IPv4 address it maps, against the rows above.",
-		Source:   "rules/common.yaml:2420",
+		Source:   "rules/common.yaml:2483",
 	},
 	{
 		ID:       "refuse-discard",
@@ -5569,7 +5586,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 100::/64 in the proxy",
 		Why:      "The IPv6 discard prefix, not hosts.",
-		Source:   "rules/common.yaml:2423",
+		Source:   "rules/common.yaml:2486",
 	},
 	{
 		ID:       "refuse-teredo",
@@ -5577,7 +5594,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001::/32 in the proxy",
 		Why:      "Teredo, an IPv4 address behind a relay, which could be a private one.",
-		Source:   "rules/common.yaml:2426",
+		Source:   "rules/common.yaml:2489",
 	},
 	{
 		ID:       "refuse-orchid",
@@ -5585,7 +5602,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:10::/28 in the proxy",
 		Why:      "ORCHID identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2429",
+		Source:   "rules/common.yaml:2492",
 	},
 	{
 		ID:       "refuse-orchid-v2",
@@ -5593,7 +5610,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 2001:20::/28 in the proxy",
 		Why:      "ORCHIDv2 identifiers, not routable addresses.",
-		Source:   "rules/common.yaml:2432",
+		Source:   "rules/common.yaml:2495",
 	},
 	{
 		ID:       "refuse-srv6",
@@ -5601,7 +5618,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 5f00::/16 in the proxy",
 		Why:      "SRv6 segment identifiers, the operator's routing, not hosts.",
-		Source:   "rules/common.yaml:2435",
+		Source:   "rules/common.yaml:2498",
 	},
 	{
 		ID:       "refuse-broadcast",
@@ -5609,7 +5626,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "refuse 255.255.255.255/32 in the proxy",
 		Why:      "The limited broadcast address (also within refuse-reserved-v4, named for the reader).",
-		Source:   "rules/common.yaml:2438",
+		Source:   "rules/common.yaml:2501",
 	},
 	{
 		ID:       "network-default-linux",
@@ -5617,7 +5634,7 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode proxy",
 		Why:      "A private network namespace whose only way out is the proxy: package managers and HTTP clients still fetch, but nothing of the host's network is in reach (its loopback services, its abstract unix sockets: an X server, D-Bus) and no private or loopback address unless listed. Mode host (--network host) is the explicit opt-in for tools that need raw sockets or UDP; mode off (--network off) for commands that need no network.",
-		Source:   "rules/common.yaml:2288",
+		Source:   "rules/common.yaml:2351",
 	},
 	{
 		ID:       "network-default-darwin",
@@ -5625,127 +5642,127 @@ var ruleTable = [...]Rule{
 		When:     "network mode not named",
 		Emits:    "default network mode host",
 		Why:      "Mode host on macOS, for every entry point: mode proxy there is a listener on the host's loopback that NewCmd and sandtable run serve while the command runs (its port in the profile, proxy-outbound; its token in the proxy variables, proxy-auth-darwin), and Command and Prefix, which return before the command runs, have nothing to serve it from and refuse it. One default for every entry point keeps a Config sandboxed the same way wherever it is used; --network proxy opts in on NewCmd and sandtable run. The profile allows outbound IP, and no unix socket outside the workspace (network-outbound-ip).",
-		Source:   "rules/common.yaml:2299",
+		Source:   "rules/common.yaml:2362",
 	},
 	{
 		ID:       "redact-npmrc",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
-		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too.",
+		Emits:    "redact $home/.npmrc as npmrc: remove _authToken, _auth, _password, password, username, email, key, otp; URL credentials",
+		Why:      "npm's user configuration: registry tokens and passwords (also under a //registry/: scope), the login's username and email, an inline client key, beside settings the command needs (registry, nodedir, update-notifier, proxy). A registry URL's user:password@ goes too. Read as npm reads it: the ini package's decode (lines end at any CR or LF; ; and # comment lines; [section]; KEY=VALUE split at the first =, key and value trimmed of JavaScript's white space, a quoted one parsed as JSON, an unquoted one cut at an unescaped ; or #) and @npmcli/config's ${VAR} expansion of keys and values, so a key holding ${ is not served (its name is the environment's to make), nor a line ini skips.",
 		Source:   "rules/common.yaml:1855",
 	},
 	{
 		ID:       "redact-yarnrc-yml",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.yarnrc.yml: remove npmAuthToken, npmAuthIdent; URL credentials",
-		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings.",
-		Source:   "rules/common.yaml:1865",
+		Emits:    "redact $home/.yarnrc.yml as yarnrc: remove npmAuthToken, npmAuthIdent; URL credentials",
+		Why:      "Yarn 2+'s user configuration: the registries' npmAuthToken and npmAuthIdent (user:password), at the top or under npmScopes and npmRegistries, beside its settings. Yarn reads it with parseSyml (@yarnpkg/parsers): js-yaml's load with the failsafe schema (every scalar a string, duplicate keys allowed), or its legacy lockfile grammar when a \"# yarn lockfile v1\" comment leads. The copy is read as YAML's block and flow mappings and sequences, plain, quoted and block scalars, and written back in that form; a file with anchors, aliases, tags, a complex key, a multi-line plain or quoted scalar, more than one document or the legacy grammar is not served.",
+		Source:   "rules/common.yaml:1872",
 	},
 	{
 		ID:       "redact-pip-conf",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.config/pip/pip.conf: remove password, client-cert; URL credentials",
-		Why:      "pip's configuration: an index-url or extra-index-url with the index's user:password@ (or token@) in it, beside the index itself, proxy and timeout settings.",
-		Source:   "rules/common.yaml:1874",
+		Emits:    "redact $home/.config/pip/pip.conf as pip-conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration: an index-url, extra-index-url, find-links or proxy with the index's user:password@ (or token@) in it, a proxy's also without a scheme (requests reads user:password@host:port), beside the index itself, proxy and timeout settings. Read as pip reads it: Python's configparser (RawConfigParser._read, which pip's configuration.py uses) with CR, LF or CRLF line ends, [section] headers, KEY = VALUE or KEY: VALUE at the first = or :, option names as pip's _normalize_name makes them, a value continued on every more indented line after it, and # or ; comment lines.",
+		Source:   "rules/common.yaml:1888",
 	},
 	{
 		ID:       "redact-pip-conf-legacy",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.pip/pip.conf: remove password, client-cert; URL credentials",
-		Why:      "pip's configuration at its older place, read as well.",
-		Source:   "rules/common.yaml:1883",
+		Emits:    "redact $home/.pip/pip.conf as pip-conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration at its older place, read as redact-pip-conf reads it.",
+		Source:   "rules/common.yaml:1903",
 	},
 	{
 		ID:       "redact-gitconfig",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.gitconfig: remove extraheader; URL credentials",
-		Why:      "git's user configuration: an http.extraheader (an Authorization bearer or basic header) and tokens in remote or insteadOf URLs, beside the identity, aliases and settings git needs.",
-		Source:   "rules/common.yaml:1889",
+		Emits:    "redact $home/.gitconfig as gitconfig: remove http.extraHeader, credential.helper, sendemail.smtpPass, imap.pass, gitcvs.dbPass, git-p4.password, remote.token, receive.certNonceSeed; URL credentials; the files it includes too",
+		Why:      "git's user configuration: an http.extraHeader (an Authorization bearer or basic header, also as http.<url>.extraHeader), a credential helper (an inline \"!f() { echo password=...; }; f\" that git credential fill runs), the passwords of send-email, imap-send, cvsserver and git-p4, a promisor remote's token, and user:password@ in remote URLs and url.<base>.insteadOf bases, beside the identity, aliases and settings git needs. Read as git's config.c reads it (git_parse_source, get_base_var, get_extended_base_var, get_value, parse_value): sections and keys in any case, [section \"sub\"] with backslash escapes and the old [section.sub], a key on its header's line, a key without = (true), values quoted in parts, escaped (\\n, \\t, \\b, \\\\, \\\") and continued by a trailing backslash, # and ; comments, a leading byte-order mark; the copy is written back as git reads it, and a file git stops reading at an error stops there with a line git rejects. The files it includes ([include] and [includeIf \"...\"] path, relative to it or under ~/) are served redacted too, to git's depth of 10; an include the sandbox cannot place (~user/, %(prefix)/, past that depth) is left out.",
+		Source:   "rules/common.yaml:1909",
 	},
 	{
 		ID:       "redact-gitconfig-xdg",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.config/git/config: remove extraheader; URL credentials",
-		Why:      "git's user configuration where XDG_CONFIG_HOME puts it.",
-		Source:   "rules/common.yaml:1898",
+		Emits:    "redact $home/.config/git/config as gitconfig: remove http.extraHeader, credential.helper, sendemail.smtpPass, imap.pass, gitcvs.dbPass, git-p4.password, remote.token, receive.certNonceSeed; URL credentials; the files it includes too",
+		Why:      "git's user configuration where XDG_CONFIG_HOME puts it, read as redact-gitconfig reads it.",
+		Source:   "rules/common.yaml:1934",
 	},
 	{
 		ID:       "redact-git-config-global",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:GIT_CONFIG_GLOBAL: remove extraheader; URL credentials",
-		Why:      "git's user configuration where GIT_CONFIG_GLOBAL names it, in place of ~/.gitconfig.",
-		Source:   "rules/common.yaml:1907",
+		Emits:    "redact $env:GIT_CONFIG_GLOBAL as gitconfig: remove http.extraHeader, credential.helper, sendemail.smtpPass, imap.pass, gitcvs.dbPass, git-p4.password, remote.token, receive.certNonceSeed; URL credentials; the files it includes too",
+		Why:      "git's user configuration where GIT_CONFIG_GLOBAL names it, in place of ~/.gitconfig, read as redact-gitconfig reads it.",
+		Source:   "rules/common.yaml:1944",
 	},
 	{
 		ID:       "redact-gitconfig-xdg-env",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:XDG_CONFIG_HOME/git/config: remove extraheader; URL credentials",
-		Why:      "git's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1913",
+		Emits:    "redact $env:XDG_CONFIG_HOME/git/config as gitconfig: remove http.extraHeader, credential.helper, sendemail.smtpPass, imap.pass, gitcvs.dbPass, git-p4.password, remote.token, receive.certNonceSeed; URL credentials; the files it includes too",
+		Why:      "git's user configuration under XDG_CONFIG_HOME when it is set, read as redact-gitconfig reads it.",
+		Source:   "rules/common.yaml:1951",
 	},
 	{
 		ID:       "redact-pip-config-file",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:PIP_CONFIG_FILE: remove password, client-cert; URL credentials",
-		Why:      "pip's configuration where PIP_CONFIG_FILE names it, with its index URLs' user:password@.",
-		Source:   "rules/common.yaml:1919",
+		Emits:    "redact $env:PIP_CONFIG_FILE as pip-conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration where PIP_CONFIG_FILE names it, with its index URLs' user:password@, read as redact-pip-conf reads it.",
+		Source:   "rules/common.yaml:1958",
 	},
 	{
 		ID:       "redact-pip-conf-xdg-env",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:XDG_CONFIG_HOME/pip/pip.conf: remove password, client-cert; URL credentials",
-		Why:      "pip's configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1925",
+		Emits:    "redact $env:XDG_CONFIG_HOME/pip/pip.conf as pip-conf: remove password, client-cert; URL credentials",
+		Why:      "pip's configuration under XDG_CONFIG_HOME when it is set, read as redact-pip-conf reads it.",
+		Source:   "rules/common.yaml:1964",
 	},
 	{
 		ID:       "redact-uv-toml",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.config/uv/uv.toml: remove password, token; URL credentials",
-		Why:      "uv's user configuration: an [[index]] url with user:password@ in it, beside the indexes and settings uv needs. TOML's KEY = VALUE lines read as ini's.",
-		Source:   "rules/common.yaml:1931",
+		Emits:    "redact $home/.config/uv/uv.toml as uv-toml: remove password, token; URL credentials",
+		Why:      "uv's user configuration: an [[index]] url, index-url, extra-index-url, find-links or publish-url with user:password@ in it, beside the indexes and settings uv needs. Read as TOML 1.0, which uv's toml crate reads: bare, quoted and dotted keys, [table] and [[array]] headers, basic and literal strings (multi-line too) whose escapes are decoded before a URL's credentials are looked for, arrays over several lines, inline tables; a key path naming a removed key goes with its value (a table's with its keys), and a file the reader cannot take apart (invalid UTF-8, a newline in an inline table, a control character) is not served.",
+		Source:   "rules/common.yaml:1970",
 	},
 	{
 		ID:       "redact-uv-toml-xdg",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:XDG_CONFIG_HOME/uv/uv.toml: remove password, token; URL credentials",
-		Why:      "uv's user configuration under XDG_CONFIG_HOME when it is set.",
-		Source:   "rules/common.yaml:1940",
+		Emits:    "redact $env:XDG_CONFIG_HOME/uv/uv.toml as uv-toml: remove password, token; URL credentials",
+		Why:      "uv's user configuration under XDG_CONFIG_HOME when it is set, read as redact-uv-toml reads it.",
+		Source:   "rules/common.yaml:1986",
 	},
 	{
 		ID:       "redact-uv-config-file",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:UV_CONFIG_FILE: remove password, token; URL credentials",
-		Why:      "uv's configuration where UV_CONFIG_FILE names it.",
-		Source:   "rules/common.yaml:1946",
+		Emits:    "redact $env:UV_CONFIG_FILE as uv-toml: remove password, token; URL credentials",
+		Why:      "uv's configuration where UV_CONFIG_FILE names it, read as redact-uv-toml reads it.",
+		Source:   "rules/common.yaml:1992",
 	},
 	{
 		ID:       "redact-wgetrc",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $home/.wgetrc: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
-		Why:      "wget's configuration, read on every run: its password lines, beside settings a build relies on (timeouts, proxies, retries).",
-		Source:   "rules/common.yaml:1952",
+		Emits:    "redact $home/.wgetrc as wgetrc: remove user, password, passwd, login, http_user, http_password, http_passwd, ftp_user, ftp_password, ftp_passwd, proxy_user, proxy_password, proxy_passwd, header, post_data, body_data; URL credentials",
+		Why:      "wget's configuration, read on every run: its user and password commands (the deprecated passwd, login and *_passwd spellings too), every header line (an Authorization, Proxy-Authorization, Cookie or Private-Token header carries a credential under any name), POST data (a login form's fields), and a proxy's user:password@ with or without a scheme, beside settings a build relies on (timeouts, proxies, retries). Read as wget's init.c reads it (run_wgetrc, parse_line, command_by_name): one NAME = VALUE per line, trimmed, the name's - and _ dropped and its case ignored (http-password, httppassword and HTTP_PASSWORD are one command), # comment lines, and nothing after a NUL; a line wget rejects is replaced by one it rejects too.",
+		Source:   "rules/common.yaml:1998",
 	},
 	{
 		ID:       "redact-wgetrc-env",
 		Platform: "any",
 		When:     "not revealed; on linux, a regular file",
-		Emits:    "redact $env:WGETRC: remove password, http_password, ftp_password, proxy_password, user, http_user, ftp_user, proxy_user; URL credentials",
-		Why:      "wget's configuration where WGETRC names it.",
-		Source:   "rules/common.yaml:1960",
+		Emits:    "redact $env:WGETRC as wgetrc: remove user, password, passwd, login, http_user, http_password, http_passwd, ftp_user, ftp_password, ftp_passwd, proxy_user, proxy_password, proxy_passwd, header, post_data, body_data; URL credentials",
+		Why:      "wget's configuration where WGETRC names it, read as redact-wgetrc reads it.",
+		Source:   "rules/common.yaml:2015",
 	},
 	{
 		ID:       "no-root-grant",
@@ -5753,7 +5770,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "The root as the workspace or a write path makes the whole host writable.",
-		Source:   "rules/common.yaml:2011",
+		Source:   "rules/common.yaml:2066",
 	},
 	{
 		ID:       "no-root-hidden",
@@ -5761,7 +5778,7 @@ var ruleTable = [...]Rule{
 		When:     "is-root",
 		Emits:    "refuse: hidden-path, derived-hidden, home",
 		Why:      "Hiding the root hides the system the command needs to run; a home at the root would hide the defaults under it (/.ssh) and nothing the caller meant.",
-		Source:   "rules/common.yaml:2016",
+		Source:   "rules/common.yaml:2071",
 	},
 	{
 		ID:       "no-hidden-workspace",
@@ -5769,7 +5786,7 @@ var ruleTable = [...]Rule{
 		When:     "is-workspace",
 		Emits:    "refuse: hidden-path",
 		Why:      "Hiding the workspace contradicts granting it: one of the two would silently lose, depending on mount order.",
-		Source:   "rules/common.yaml:2024",
+		Source:   "rules/common.yaml:2079",
 	},
 	{
 		ID:       "no-link-grant",
@@ -5777,7 +5794,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: workspace, write-path, read-path",
 		Why:      "A grant named through a symlink in a writable root follows whatever the link names at the next run: a sandboxed command re-points it at ~/.ssh, and the next run reads it, or at any host directory, and the next run writes there.",
-		Source:   "rules/common.yaml:2031",
+		Source:   "rules/common.yaml:2086",
 	},
 	{
 		ID:       "no-link-hidden",
@@ -5785,7 +5802,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "A hidden path named through a symlink in a writable root is hidden wherever the link points at the next run: a sandboxed command re-points it elsewhere, and the secret it hid is readable.",
-		Source:   "rules/common.yaml:2040",
+		Source:   "rules/common.yaml:2095",
 	},
 	{
 		ID:       "no-link-home",
@@ -5793,7 +5810,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: home",
 		Why:      "The default hidden set lies under the home: a $HOME reached through a link the sandbox can re-point moves every default off the secrets it hides.",
-		Source:   "rules/common.yaml:2048",
+		Source:   "rules/common.yaml:2103",
 	},
 	{
 		ID:       "no-link-cache",
@@ -5801,7 +5818,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: cache-dir",
 		Why:      "The tool caches are bound writable: a cache root reached through a link the sandbox can re-point would bind any host directory writable at the next run.",
-		Source:   "rules/common.yaml:2056",
+		Source:   "rules/common.yaml:2111",
 	},
 	{
 		ID:       "no-link-git",
@@ -5809,7 +5826,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: git-pointer",
 		Why:      "A git directory is protected where its .git file points: through a link the sandbox can re-point, the protection would land on a directory it made, and the real hooks stay writable.",
-		Source:   "rules/common.yaml:2064",
+		Source:   "rules/common.yaml:2119",
 	},
 	{
 		ID:       "no-link-socket",
@@ -5817,7 +5834,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: socket",
 		Why:      "A granted socket named through a link the sandbox can re-point would grant whatever socket the link names at the next run (a Docker or ssh-agent socket).",
-		Source:   "rules/common.yaml:2072",
+		Source:   "rules/common.yaml:2127",
 	},
 	{
 		ID:       "no-link-redact",
@@ -5825,7 +5842,7 @@ var ruleTable = [...]Rule{
 		When:     "through-writable-link",
 		Emits:    "refuse: redact-file",
 		Why:      "A redacted file read through a link the sandbox can re-point would serve, at its path, the copy of whatever file the link names at the next run.",
-		Source:   "rules/common.yaml:2080",
+		Source:   "rules/common.yaml:2135",
 	},
 	{
 		ID:       "no-unreadable-hidden",
@@ -5833,7 +5850,7 @@ var ruleTable = [...]Rule{
 		When:     "unreadable-in-writable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden, home",
 		Why:      "A hidden path this process cannot look at is left unhidden; inside a writable root the sandboxed command can chmod its way back to it, in this run or the next.",
-		Source:   "rules/common.yaml:2088",
+		Source:   "rules/common.yaml:2143",
 	},
 	{
 		ID:       "no-home-grant",
@@ -5841,7 +5858,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-home",
 		Emits:    "refuse: workspace, write-path",
 		Why:      "A writable home lets the command write ~/.bashrc, ~/.profile and the like, which run outside the sandbox at the next login, and move the default hidden paths out from under a later run.",
-		Source:   "rules/common.yaml:2096",
+		Source:   "rules/common.yaml:2151",
 	},
 	{
 		ID:       "no-hidden-second-name",
@@ -5849,7 +5866,15 @@ var ruleTable = [...]Rule{
 		When:     "second-name",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "bwrap hides a name, not a file: a hard link elsewhere (one a sandboxed run made next to a hidden path it found missing) still reads the same file.",
-		Source:   "rules/common.yaml:2104",
+		Source:   "rules/common.yaml:2159",
+	},
+	{
+		ID:       "no-redact-second-name",
+		Platform: "any",
+		When:     "second-name",
+		Emits:    "refuse: redact-file",
+		Why:      "A redacted file is served redacted at its own path only: a hard link elsewhere (ln ~/.npmrc ~/backup/npmrc) reads the whole file, token and all.",
+		Source:   "rules/common.yaml:2167",
 	},
 	{
 		ID:       "no-loader-writable",
@@ -5857,7 +5882,7 @@ var ruleTable = [...]Rule{
 		When:     "loader-writable",
 		Emits:    "refuse: loader-env",
 		Why:      "bwrap runs outside the sandbox and honours the loader's variables: a library an earlier sandboxed run left where an entry leads would run on the host, with the caller's rights.",
-		Source:   "rules/common.yaml:2112",
+		Source:   "rules/common.yaml:2175",
 	},
 	{
 		ID:       "no-oversized-git-file",
@@ -5865,7 +5890,7 @@ var ruleTable = [...]Rule{
 		When:     "oversized",
 		Emits:    "refuse: git-file",
 		Why:      "The host reads git files a sandboxed run could have written to find what to protect: a bound keeps a planted file from costing the spawn its memory, and a file past it is refused rather than read in part.",
-		Source:   "rules/common.yaml:2120",
+		Source:   "rules/common.yaml:2183",
 	},
 	{
 		ID:       "no-symlink-git-dir",
@@ -5873,7 +5898,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: git-dir",
 		Why:      "The host reads a writable root's .git to find the hooks and config to protect: a .git the sandbox made a symlink leads it to a repository of the command's choosing, and the real one stays writable.",
-		Source:   "rules/common.yaml:2128",
+		Source:   "rules/common.yaml:2191",
 	},
 	{
 		ID:       "no-symlink-protected",
@@ -5881,7 +5906,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: protected-path",
 		Why:      "A protected path is bound read-only where it is: as a symlink in a writable root, the command can re-point it at a file it writes, and the file that runs later (a hook, an editor's task) is not the one protected.",
-		Source:   "rules/common.yaml:2136",
+		Source:   "rules/common.yaml:2199",
 	},
 	{
 		ID:       "no-symlink-cache",
@@ -5889,7 +5914,7 @@ var ruleTable = [...]Rule{
 		When:     "is-symlink",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory is bound writable: a symlink planted in its place would make whatever it names writable at the next run.",
-		Source:   "rules/common.yaml:2145",
+		Source:   "rules/common.yaml:2208",
 	},
 	{
 		ID:       "no-foreign-cache",
@@ -5897,7 +5922,7 @@ var ruleTable = [...]Rule{
 		When:     "foreign-owner",
 		Emits:    "refuse: cache-made",
 		Why:      "A cache directory another user owns holds what that user put there, which the command's tools trust and run (compiled objects, module sources).",
-		Source:   "rules/common.yaml:2152",
+		Source:   "rules/common.yaml:2215",
 	},
 	{
 		ID:       "no-caret-hidden",
@@ -5905,7 +5930,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern matching every spelling APFS takes for its name (.ENV is .env there); ^ cannot be written in that pattern, and a deny of the spelling alone lets the command create the file under another one and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:2160",
+		Source:   "rules/common.yaml:2223",
 	},
 	{
 		ID:       "no-unfoldable-hidden",
@@ -5913,7 +5938,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: hidden-path, default-hidden, derived-hidden",
 		Why:      "On macOS a hidden path that does not exist yet, inside a writable root, is denied by a pattern listing every spelling APFS takes for its name; for a character beyond the fold table the spellings are not known, and one the pattern misses lets the command create the file under it and read what the caller later keeps there.",
-		Source:   "rules/common.yaml:2170",
+		Source:   "rules/common.yaml:2233",
 	},
 	{
 		ID:       "no-caret-protected",
@@ -5921,7 +5946,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching it in any letter case; ^ cannot be written in that pattern, which would then match nothing and leave the hooks and editor tasks writable.",
-		Source:   "rules/common.yaml:2180",
+		Source:   "rules/common.yaml:2243",
 	},
 	{
 		ID:       "no-caret-home",
@@ -5929,7 +5954,7 @@ var ruleTable = [...]Rule{
 		When:     "holds-caret",
 		Emits:    "refuse: home",
 		Why:      "The macOS profile allows the toolchains under the home (nvm's node) by patterns that start with it; ^ cannot be written there, and the profile would silently allow none of them.",
-		Source:   "rules/common.yaml:2189",
+		Source:   "rules/common.yaml:2252",
 	},
 	{
 		ID:       "no-unclean-derived",
@@ -5937,7 +5962,7 @@ var ruleTable = [...]Rule{
 		When:     "not-clean-absolute",
 		Emits:    "refuse: derived-hidden",
 		Why:      "A variable that moves a secret (GNUPGHOME, KUBECONFIG, ...) set relative, or through .., names a place only the reader's directory or a symlink decides: skipped, the secret it moved would stay readable; guessed, the wrong file would be hidden. Refused, the caller sets it absolute or unsets it.",
-		Source:   "rules/common.yaml:2197",
+		Source:   "rules/common.yaml:2260",
 	},
 	{
 		ID:       "no-cache-grant",
@@ -5945,7 +5970,7 @@ var ruleTable = [...]Rule{
 		When:     "in-cache-root",
 		Emits:    "refuse: workspace, write-path, read-path",
 		Why:      "The cache root holds every workspace's caches, which rule hide-cache-root keeps from each run but its own: a workspace or grant at it or inside it would show, or let the command write, another workspace's (a module cache the next build there runs unchecked). A grant that holds the root still works; the root stays hidden inside it.",
-		Source:   "rules/common.yaml:2207",
+		Source:   "rules/common.yaml:2270",
 	},
 	{
 		ID:       "no-nonsocket-grant",
@@ -5953,7 +5978,7 @@ var ruleTable = [...]Rule{
 		When:     "not-socket",
 		Emits:    "refuse: socket",
 		Why:      "A socket grant binds what it names read-write (on macOS, allows connecting to it): a directory or file named there would be a write grant that the refusals of the workspace and write paths never saw (a home, ~/.ssh).",
-		Source:   "rules/common.yaml:2218",
+		Source:   "rules/common.yaml:2281",
 	},
 	{
 		ID:       "no-unfoldable-protected",
@@ -5961,7 +5986,7 @@ var ruleTable = [...]Rule{
 		When:     "unfoldable",
 		Emits:    "refuse: protected-path",
 		Why:      "On macOS a protected path inside a writable root is kept read-only by a pattern matching its names below the root in every spelling APFS takes for them; for a character beyond the fold table (a Cyrillic or Greek letter, as core.hooksPath may name) the pattern holds only the spelling given, and the command writes or creates the path under another (ХУКИ/pre-commit for хуки/pre-commit), which git then runs on the host.",
-		Source:   "rules/common.yaml:2227",
+		Source:   "rules/common.yaml:2290",
 	},
 	{
 		ID:       "no-oversized-argv",
@@ -5969,7 +5994,7 @@ var ruleTable = [...]Rule{
 		When:     "too-many",
 		Emits:    "refuse: bwrap-argv",
 		Why:      "bwrap takes at most 9000 arguments after its name, the command's included (its MAX_ARGS), and refuses more with only \"Exceeded maximum number of arguments\", which read as a sandbox that cannot run here (3000 hidden files are 9000 arguments: three a mount). Refused before anything is spawned, with the count and what makes it.",
-		Source:   "rules/common.yaml:2239",
+		Source:   "rules/common.yaml:2302",
 	},
 	{
 		ID:       "no-tiny-memory-limit",
@@ -5977,7 +6002,7 @@ var ruleTable = [...]Rule{
 		When:     "below-bound",
 		Emits:    "refuse: memory-limit",
 		Why:      "bwrap is started in the run's memory group, so the caller's fork, bwrap's setup and the command's loader are charged to the limit too: below about 1 MiB here they fail in whatever allocation comes first, and the error names something else (--memory 1: \"too many open files in system\"; 64K: \"argument list too long\"; 512K: killed without a word). 16 MiB leaves room for that and for a shell or an interpreter's start (python3 needed 8 MiB); a limit below it bounds nothing a command could use.",
-		Source:   "rules/common.yaml:2250",
+		Source:   "rules/common.yaml:2313",
 	},
 	{
 		ID:       "no-full-cache",
@@ -5985,7 +6010,7 @@ var ruleTable = [...]Rule{
 		When:     "little-space",
 		Emits:    "refuse: cache-dir",
 		Why:      "The tool caches are bound writable on the file system that holds them, and tools write there first: on a full one they fail, and some say something else (go build: \"package fmt is not in std\", its package index unwritable, where outside the sandbox it says \"no space left on device\"). Refused before anything is spawned, naming the file system; --no-cache runs without the caches.",
-		Source:   "rules/common.yaml:2264",
+		Source:   "rules/common.yaml:2327",
 	},
 	{
 		ID:       "no-inodeless-cache",
@@ -5993,7 +6018,7 @@ var ruleTable = [...]Rule{
 		When:     "few-inodes",
 		Emits:    "refuse: cache-dir",
 		Why:      "The same for a file system out of inodes: the caches' directories alone are about 20, and a Go build cache's first use makes 257.",
-		Source:   "rules/common.yaml:2276",
+		Source:   "rules/common.yaml:2339",
 	},
 	{
 		ID:       "proxy-auth-darwin",
@@ -6001,7 +6026,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy",
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "macOS has no private loopback, so NewCmd serves mode proxy on the host's 127.0.0.1 (proxy-outbound), where every local process reaches it: another user's, and a command sandboxed in mode host, whose profile allows localhost. Without this row any of them could use a run's proxy, and through it what the run's lists allow (an --allow-private service, an internal registry) while it runs. So each spawn makes a 128-bit random token; the proxy answers HTTP (forwarding and CONNECT) without Proxy-Authorization: Basic for this user and the token with a 407, and SOCKS5 without RFC 1929 user name and password with a refusal, compared in constant time. Only the command's proxy variables carry it (http://sandtable:TOKEN@127.0.0.1:PORT, socks5h://...), the form curl, git, Python's urllib, pip, npm and Go's net/http read (TestProxyAuthToolClients; Node 20's fetch reads no proxy variable, and macOS has no DNS stub); not the argv (ps shows it to every user), the profile, a file or a message, nor JAVA_TOOL_OPTIONS (every JVM prints it), so the JVM's proxy properties get a 407. The token is worthless once the run ends. A process of the same user outside any sandbox can still read the command's environment (kern.procargs2); a sandboxed one cannot (sysctl-read leaves that name out). Linux needs no row: the proxy's listeners are bound in the sandbox's own network namespace and reach the caller over a socketpair, so no process outside it can connect to them (TestProxyListenersPrivate) but root or the caller's own user entering that namespace, which can read the command's environment too, where a token would be. A connection takes a slot of limit-proxy-connections only once it has presented the credential: before, 256 idle connections from any local process took every slot for the 30 s header timeout and the run's own clients got 503. Until then it is one of at most 32 pending ones, the oldest closed when another arrives, and closed after 5 s without the credential; a client that has the token sends it in its first bytes, so a flood of idle connections only ever closes its own (TestProxyAuthFloodStarvesNot). 32 holds a package manager's burst of new connections; 5 s is far above a loopback round trip.",
-		Source:   "rules/common.yaml:2446",
+		Source:   "rules/common.yaml:2509",
 	},
 	{
 		ID:       "proxy-auth-landlock",
@@ -6009,7 +6034,7 @@ var ruleTable = [...]Rule{
 		When:     "network proxy, backend landlock",
 		Emits:    "ask the proxy's clients for user sandtable and the spawn's token",
 		Why:      "The reduced backend (Linux, Config.Backend BackendLandlock) has no network namespace either: its helper serves mode proxy on the host's 127.0.0.1, where every local process reaches it, so it asks for a token made for the run, exactly as proxy-auth-darwin does, carried by the command's proxy variables only. Another process of the caller's user outside the sandbox can read the command's environment (/proc/PID/environ); the sandboxed command cannot read another's (Landlock's ptrace restriction).",
-		Source:   "rules/common.yaml:2485",
+		Source:   "rules/common.yaml:2548",
 	},
 	{
 		ID:       "git-search-depth",
