@@ -417,6 +417,19 @@ type pipModelOption struct {
 	first int
 }
 
+// pipJoinedCreds reports whether one of opts, each line without URL
+// credentials, holds some once its lines are joined (configparser joins
+// them with a newline; a URL parser drops newlines): then the redactor
+// serves none of the file.
+func pipJoinedCreds(opts []pipModelOption) bool {
+	for _, o := range opts {
+		if oracleURLCreds(o.value(), true) {
+			return true
+		}
+	}
+	return false
+}
+
 func (o pipModelOption) value() string {
 	return strings.TrimRightFunc(strings.Join(o.parts, "\n"), unicode.IsSpace)
 }

@@ -18,7 +18,7 @@ import (
 
 // pipStopLine ends a copy where pip stops reading the file: a line
 // before any [section], or a file that is not UTF-8.
-const pipStopLine = "!sandtable pip stops reading here (no [section] before this line, or not UTF-8)\n"
+const pipStopLine = "!sandtable pip stops reading here (no [section] before this line, not UTF-8, or a value whose lines join into a URL with credentials)\n"
 
 // pipRejected stands for a line configparser rejects.
 const pipRejected = "!sandtable a line pip rejects is not served"
@@ -72,6 +72,17 @@ func redactPipConf(data []byte, rf redactFile) []byte {
 	}
 	var b strings.Builder
 	inSection, option, dropping, level := false, "", false, 0
+	// cur is the current option's value as written to the copy, its
+	// lines joined; joined is whether such a value holds URL credentials
+	// that none of its lines held alone.
+	var cur strings.Builder
+	joined := false
+	endOption := func() {
+		if v := dropURLBlanks(cur.String()); rf.urls && stripURLCredentials(v, true) != v {
+			joined = true
+		}
+		cur.Reset()
+	}
 	for _, line := range pyLines(text) {
 		value := strings.TrimFunc(line, pySpace)
 		if strings.HasPrefix(value, "#") || strings.HasPrefix(value, ";") {
@@ -91,16 +102,24 @@ func redactPipConf(data []byte, rf redactFile) []byte {
 				// may be blank: a blank line, as configparser reads it.
 				if l := strip(line, true); strings.TrimFunc(l, pySpace) != "" {
 					b.WriteString(l)
+					cur.WriteString("\n" + strings.TrimFunc(l, pySpace))
 				}
 				b.WriteByte('\n')
 			}
 			continue
 		}
+		endOption()
 		level = indent // an error line keeps the option, and what goes with it
 		pad := strings.Repeat(" ", indent)
 		if end := strings.LastIndexByte(value, ']'); value[0] == '[' && end >= 2 {
 			inSection, option, dropping = true, "", false
-			b.WriteString(strip(line, false) + "\n")
+			// configparser takes the name up to the last ] and ignores the
+			// rest of the line: only the name is a section's.
+			if name := strip(value[1:end], false); name != value[1:end] {
+				b.WriteString(pad + "[" + name + "]\n")
+			} else {
+				b.WriteString(line + "\n")
+			}
 			continue
 		}
 		if !inSection {
@@ -122,12 +141,20 @@ func redactPipConf(data []byte, rf redactFile) []byte {
 		case dropping:
 		default:
 			v := strings.TrimFunc(value[i+1:], pySpace)
-			if sv, sn := strip(v, true), strip(name, false); sv != v || sn != name {
+			sv, sn := strip(v, true), strip(name, false)
+			if sv != v || sn != name {
 				b.WriteString(pad + sn + " = " + sv + "\n")
 			} else {
 				b.WriteString(line + "\n")
 			}
+			cur.WriteString(sv)
 		}
+	}
+	endOption()
+	if joined {
+		// configparser joins a value's lines with a newline, and a URL
+		// parser drops newlines: none of it is served.
+		return []byte(pipStopLine)
 	}
 	return []byte(b.String())
 }

@@ -134,6 +134,9 @@ func TestRedactToolsAgree(t *testing.T) {
 			if got, want := read[2*i], pipPythonOrder(all); !slices.Equal(got, want) {
 				t.Errorf("%s: configparser reads\n%q\nthe model reads\n%q", name, got, want)
 			}
+			if pipJoinedCreds(kept) {
+				kept = nil
+			}
 			if got, want := read[2*i+1], pipPythonOrder(kept); !slices.Equal(got, want) {
 				t.Errorf("%s: configparser reads from the copy\n%q\nwant\n%q", name, got, want)
 			}

@@ -676,6 +676,11 @@ func (f *yFlow) mapping() *yNode {
 	}
 	for {
 		k := f.node(true)
+		if len(k.str) > 1024 {
+			// YAML's implicit keys hold at most 1024 characters, and the
+			// copy writes each key as a block mapping's: not served.
+			f.fail("a key longer than 1024 characters")
+		}
 		f.space()
 		v := &yNode{kind: yNull}
 		if f.s[0] == ':' {
