@@ -10,14 +10,15 @@ import (
 
 // TestParseGitConfig pins the config syntax git reads (git-config(1)
 // CONFIGURATION FILE): a key on its header's line, subsections old and
-// new, quotes, escapes, continuations, comments, a key with no value.
+// new, quotes, escapes, continuations, comments, a key with no value,
+// and nothing after a header git refuses (git stops reading there).
 func TestParseGitConfig(t *testing.T) {
 	cfg := "# c\n[Core]\n\tFSMonitor = \"tools/fs mon\" ; note\n\tbare\n" +
 		"[filter \"Team\"] clean = ./a\\\n/b  c  # x\n" +
 		"[alias] x = !echo \"a;b\" \\\"q\\\\\n" +
 		"[Remote.Origin]\nurl = u\n" +
-		"[broken\nhooksPath = lost\n" +
-		"[credential \"https://h\\\"x\"]\n\thelper = /abs/h --a\n"
+		"[credential \"https://h\\\"x\"]\n\thelper = /abs/h --a\n" +
+		"[broken\nhooksPath = lost\n[core]\n\thooksPath = lost too\n"
 	got := parseGitConfig([]byte(cfg))
 	want := []gitEntry{
 		{section: "core", name: "fsmonitor", value: "tools/fs mon"},
