@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -47,17 +46,14 @@ func iniUnsafe(s string) (string, int) {
 		if v[0] == '\'' {
 			v = v[1:max(len(v)-1, 1)]
 		}
-		var parsed any
-		if err := json.Unmarshal([]byte(v), &parsed); err != nil {
+		str, kind, ok := jsonParse(v)
+		if !ok {
 			return v, iniString
 		}
-		switch p := parsed.(type) {
-		case string:
-			return p, iniString
-		case map[string]any, []any:
-			return "", iniObject
+		if kind != iniString {
+			str = ""
 		}
-		return "", iniScalar
+		return str, kind
 	}
 	var b strings.Builder
 	esc := false
