@@ -67,7 +67,7 @@ func TestLints(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := fstest.MapFS{}
-			for p, f := range dirFS(t, "testdata/TestGen/minimal") {
+			for p, f := range dirFS(t, fixtures+"/TestGen/minimal") {
 				fsys[p] = f
 			}
 			if tc.linux != "" {

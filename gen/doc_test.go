@@ -28,10 +28,10 @@ func docOf(t *testing.T, dir string) []byte {
 }
 
 func TestDoc(t *testing.T) {
-	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestDoc"), goldie.WithNameSuffix(".md.golden"))
+	g := goldie.New(t, goldie.WithFixtureDir(fixtures+"/TestDoc"), goldie.WithNameSuffix(".md.golden"))
 	for _, name := range cases(t, "TestGen") {
 		t.Run(name, func(t *testing.T) {
-			doc := docOf(t, filepath.Join("testdata/TestGen", name))
+			doc := docOf(t, filepath.Join(fixtures, "TestGen", name))
 			checkTables(t, doc)
 			g.Assert(t, name, doc)
 		})

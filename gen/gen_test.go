@@ -13,10 +13,10 @@ import (
 )
 
 func TestGen(t *testing.T) {
-	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestGen"), goldie.WithNameSuffix(".go.golden"))
+	g := goldie.New(t, goldie.WithFixtureDir(fixtures+"/TestGen"), goldie.WithNameSuffix(".go.golden"))
 	for _, name := range cases(t, "TestGen") {
 		t.Run(name, func(t *testing.T) {
-			outs, err := GenerateFS(os.DirFS(filepath.Join("testdata/TestGen", name)), "rules")
+			outs, err := GenerateFS(os.DirFS(filepath.Join(fixtures, "TestGen", name)), "rules")
 			if err != nil {
 				t.Fatalf("generate: %v", err)
 			}
@@ -28,15 +28,15 @@ func TestGen(t *testing.T) {
 // TestGenBad overlays each bad table's files on the minimal valid table and
 // pins the exact error text: every problem, with its position.
 func TestGenBad(t *testing.T) {
-	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestGenBad"), goldie.WithNameSuffix(".err.golden"))
+	g := goldie.New(t, goldie.WithFixtureDir(fixtures+"/TestGenBad"), goldie.WithNameSuffix(".err.golden"))
 	names := cases(t, "TestGenBad")
 	if len(names) < 12 {
 		t.Fatalf("%d bad tables, want at least 12", len(names))
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			fsys := dirFS(t, "testdata/TestGen/minimal")
-			for p, f := range dirFS(t, filepath.Join("testdata/TestGenBad", name)) {
+			fsys := dirFS(t, fixtures+"/TestGen/minimal")
+			for p, f := range dirFS(t, filepath.Join(fixtures, "TestGenBad", name)) {
 				fsys[p] = f
 			}
 			outs, err := GenerateFS(fsys, "rules")

@@ -8,10 +8,14 @@ import (
 	"testing/fstest"
 )
 
-// cases lists the fixture directories under testdata/NAME.
+// fixtures is this package's folder of the module's testdata: each
+// test's fixture tables and golden files, one folder per test.
+const fixtures = "../testdata/gen"
+
+// cases lists the fixture directories under fixtures/NAME.
 func cases(t *testing.T, name string) []string {
 	t.Helper()
-	entries, err := os.ReadDir(filepath.Join("testdata", name))
+	entries, err := os.ReadDir(filepath.Join(fixtures, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +26,7 @@ func cases(t *testing.T, name string) []string {
 		}
 	}
 	if len(out) == 0 {
-		t.Fatalf("no fixtures under testdata/%s", name)
+		t.Fatalf("no fixtures under %s/%s", fixtures, name)
 	}
 	return out
 }

@@ -11,10 +11,10 @@ import (
 // TestSemDiff diffs each case's old/ table against its new/ one, where new/
 // holds only the files that changed and takes the rest from old/.
 func TestSemDiff(t *testing.T) {
-	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestSemDiff"), goldie.WithNameSuffix(".golden"))
+	g := goldie.New(t, goldie.WithFixtureDir(fixtures+"/TestSemDiff"), goldie.WithNameSuffix(".golden"))
 	for _, name := range cases(t, "TestSemDiff") {
 		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join("testdata/TestSemDiff", name)
+			dir := filepath.Join(fixtures, "TestSemDiff", name)
 			oldFS := dirFS(t, filepath.Join(dir, "old"))
 			newFS := dirFS(t, filepath.Join(dir, "old"))
 			for p, f := range dirFS(t, filepath.Join(dir, "new")) {

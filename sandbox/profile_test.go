@@ -131,13 +131,18 @@ func sortedKeys(m map[string]pathKind) []string {
 	return keys
 }
 
+// fixtures is this package's folder of the module's testdata: the golden
+// files, one folder per test (the fuzz corpora stay in testdata/fuzz
+// beside the package, where go test finds them).
+const fixtures = "../testdata/sandbox"
+
 // TestProfile pins the bwrap argv and the SBPL profile of every case. Golden
 // files prove the text; the tests under a real bwrap prove containment.
 func TestProfile(t *testing.T) {
 	if len(profileCases) < 12 {
 		t.Fatalf("%d profile cases, want at least 12", len(profileCases))
 	}
-	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestProfile"), goldie.WithNameSuffix(".golden"))
+	g := goldie.New(t, goldie.WithFixtureDir(fixtures+"/TestProfile"), goldie.WithNameSuffix(".golden"))
 	for _, c := range profileCases {
 		t.Run(c.name, func(t *testing.T) {
 			p := newTestPlan(c)

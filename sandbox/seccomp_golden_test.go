@@ -13,7 +13,7 @@ import (
 // a listing of its instructions: a seccomp row that stops reaching the
 // filter changes it, whatever the rule listing says.
 func TestProfileSeccomp(t *testing.T) {
-	g := goldie.New(t, goldie.WithFixtureDir("testdata/TestProfileSeccomp"), goldie.WithNameSuffix(".golden"))
+	g := goldie.New(t, goldie.WithFixtureDir(fixtures+"/TestProfileSeccomp"), goldie.WithNameSuffix(".golden"))
 	for _, goarch := range []string{"amd64", "arm64"} {
 		g.Assert(t, goarch, []byte(bpfListing(seccompFilter(goarch))))
 	}

@@ -340,12 +340,12 @@ func TestProfileWellFormed(t *testing.T) {
 // TestProfileGoldensParse reads the committed golden profiles themselves,
 // so a golden regenerated from a broken builder fails here too.
 func TestProfileGoldensParse(t *testing.T) {
-	files, err := filepath.Glob("testdata/TestProfile/*.darwin.golden")
+	files, err := filepath.Glob(fixtures + "/TestProfile/*.darwin.golden")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Skip("no golden profiles under testdata/TestProfile")
+		t.Fatalf("no golden profiles under %s/TestProfile", fixtures)
 	}
 	cases := map[string]profileCase{}
 	for _, c := range profileCases {

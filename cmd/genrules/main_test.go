@@ -38,9 +38,10 @@ func copyTables(t *testing.T, dirs ...string) string {
 }
 
 // TestDiffFlag runs -diff on gen's TestSemDiff case "condition", copied
-// into testdata/TestDiffFlag (old/, and new/ with the files that changed).
+// into the module's testdata/cmd/genrules/TestDiffFlag (old/, and new/
+// with the files that changed).
 func TestDiffFlag(t *testing.T) {
-	const cases = "testdata/TestDiffFlag"
+	const cases = "../../testdata/cmd/genrules/TestDiffFlag"
 	old := filepath.Join(cases, "old")
 	root := copyTables(t, old, filepath.Join(cases, "new"))
 	var stdout, stderr bytes.Buffer

@@ -346,7 +346,7 @@ func TestGoldenExplainDarwin(t *testing.T) {
 			args = append(args, "--reveal", "/"+p)
 		}
 	}
-	g := goldie.New(t, goldie.WithFixtureDir("testdata"), goldie.WithTestNameForDir(true), goldie.WithNameSuffix(".golden"))
+	g := goldie.New(t, goldie.WithFixtureDir(fixtures), goldie.WithTestNameForDir(true), goldie.WithNameSuffix(".golden"))
 	for _, c := range []struct {
 		name  string
 		extra []string

@@ -9,9 +9,13 @@ import (
 	"github.com/sebdah/goldie/v2"
 )
 
+// fixtures is this package's folder of the module's testdata: the golden
+// files, one folder per test.
+const fixtures = "../../testdata/cmd/sandtable"
+
 func TestGoldenRules(t *testing.T) {
 	e := newEnv(t)
-	g := goldie.New(t, goldie.WithFixtureDir("testdata"), goldie.WithTestNameForDir(true), goldie.WithNameSuffix(".golden"))
+	g := goldie.New(t, goldie.WithFixtureDir(fixtures), goldie.WithTestNameForDir(true), goldie.WithNameSuffix(".golden"))
 	for _, c := range []struct {
 		name string
 		args []string
