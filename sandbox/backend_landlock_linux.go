@@ -23,7 +23,8 @@ import (
 
 // The landlock helper: the reduced backend's whole run. NewCmd, Command
 // and Prefix give an argv that re-executes this program with
-// landlockHelperArg (backend_prefix.go); the helper, outside the sandbox,
+// landlockHelperArg (backend_prefix.go), which the takeover table
+// catches (takeover_linux.go); the helper, outside the sandbox,
 // makes the run's temporary directory, serves the proxy in mode proxy,
 // copies the protected paths, becomes the run's child subreaper and says
 // the run is reduced; then, from a thread that drops its capabilities,
@@ -32,17 +33,6 @@ import (
 // waits, kills what is left of the run, checks the protected paths, and
 // ends with the command's status: 125 when the sandbox could not be set
 // up or a protected path was changed.
-
-func init() {
-	if len(os.Args) < 2 || os.Args[1] != landlockHelperArg || os.Args[0] != netWrapExe {
-		return
-	}
-	if err := netWrapCalled(); err != nil {
-		fmt.Fprintf(os.Stderr, "sandbox: landlock helper: %v\n", err)
-		os.Exit(125)
-	}
-	os.Exit(runLandlockHelper(os.Args[2:]))
-}
 
 // landlockNewCmd finishes NewCmd's Cmd for the reduced backend: the
 // helper's streams are the stdio rows' (Start guards them), and
@@ -141,8 +131,8 @@ func (h *llHelper) parse(args []string, extra []*os.File) (rest []string, err er
 			h.net.Allow = append(h.net.Allow, strings.TrimPrefix(w, "allow="))
 		case strings.HasPrefix(w, "private="):
 			h.net.Private = append(h.net.Private, strings.TrimPrefix(w, "private="))
-		case strings.HasPrefix(w, netWrapConns):
-			v := strings.TrimPrefix(w, netWrapConns)
+		case strings.HasPrefix(w, wrapHelperConns):
+			v := strings.TrimPrefix(w, wrapHelperConns)
 			c, err := strconv.Atoi(v)
 			switch {
 			case v == "none":
@@ -152,13 +142,13 @@ func (h *llHelper) parse(args []string, extra []*os.File) (rest []string, err er
 			default:
 				h.net.conns = c
 			}
-		case strings.HasPrefix(w, netWrapRefused):
+		case strings.HasPrefix(w, wrapHelperRefused):
 			h.report = w
 		case strings.HasPrefix(w, llWordWorkspace):
 			h.workspace = strings.TrimPrefix(w, llWordWorkspace)
 		case strings.HasPrefix(w, llWordRoot):
 			h.roots = append(h.roots, strings.TrimPrefix(w, llWordRoot))
-		case w == netWrapStdioAsIs:
+		case w == wrapHelperStdioAsIs:
 			h.asIs = true
 		case w == llWordInteract:
 			h.interact = true
@@ -211,7 +201,7 @@ func runLandlockHelper(args []string) int {
 		defer bye()
 	}
 	rs := h.ruleset
-	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, netWrapEnv+"=") })
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, wrapHelperEnv+"=") })
 
 	// The run's temporary directory (landlock-tmpdir).
 	tmpdir, err := os.MkdirTemp("", "sandtable-run-")
@@ -283,9 +273,9 @@ func runLandlockHelper(args []string) int {
 	sayReduced(rs.ABI)
 
 	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, netWrapSignals...)
+	signal.Notify(sigs, wrapHelperSignals...)
 	stops := make(chan os.Signal, 4)
-	signal.Notify(stops, netWrapStops...)
+	signal.Notify(stops, wrapHelperStops...)
 	// The watch is in place before the command starts: a change it makes
 	// at once kills it as soon as its pid is known.
 	var watch *protectWatch

@@ -21,7 +21,7 @@ import (
 const landlockHelperArg = "-sandtable-landlock-helper"
 
 // The helper's words, before its "--". The network mode's lists and
-// refused= are the wrap helper's (netwrap.go), and so are stdio=as-is and
+// refused= are the wrap helper's (wraphelper.go), and so are stdio=as-is and
 // protect=.
 const (
 	llWordRuleset   = "ruleset="   // the descriptor of the encoded ruleset
@@ -107,7 +107,7 @@ func landlockPrefix(cfg Config, p *plan, check hostCheck, asIs bool) (Wrap, erro
 	if err != nil {
 		return Wrap{}, err
 	}
-	w := Wrap{Program: netWrapExe, Env: append(tableEnv(p), netWrapParent()), Backend: BackendLandlock, Reduced: Reduced(abi)}
+	w := Wrap{Program: wrapHelperExe, Env: append(tableEnv(p), wrapHelperParent()), Backend: BackendLandlock, Reduced: Reduced(abi)}
 	args := []string{landlockHelperArg}
 	add := func(word string, data []byte) {
 		args = append(args, word+strconv.Itoa(3+len(w.Files)))
@@ -138,9 +138,9 @@ func landlockPrefix(cfg Config, p *plan, check hostCheck, asIs bool) (Wrap, erro
 		}
 		switch {
 		case p.net.conns > 0:
-			args = append(args, netWrapConns+strconv.Itoa(p.net.conns))
+			args = append(args, wrapHelperConns+strconv.Itoa(p.net.conns))
 		case p.net.conns < 0:
-			args = append(args, netWrapConns+"none")
+			args = append(args, wrapHelperConns+"none")
 		}
 	}
 	for _, f := range p.write {
@@ -150,7 +150,7 @@ func landlockPrefix(cfg Config, p *plan, check hostCheck, asIs bool) (Wrap, erro
 		args = append(args, llWordInteract)
 	}
 	if asIs {
-		args = append(args, netWrapStdioAsIs)
+		args = append(args, wrapHelperStdioAsIs)
 	}
 	if n := p.run.procs; n > 0 {
 		// The helper sets it only where it runs as a user that is not

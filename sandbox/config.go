@@ -8,11 +8,13 @@
 // directories and the workspace on macOS. A Config that cannot be enforced
 // exactly is rejected before anything is spawned.
 //
-// Network mode proxy ([NetworkProxy]) re-executes the calling program as
-// helpers that this package's init catches, so nothing needs adding to
-// main; init functions of packages this one does not import run in them
-// too, so keep those free of side effects. README.md, "Network modes", says
-// how the helpers start and what they do.
+// The sandbox re-executes the calling program as helpers (the wrap helper
+// in front of bwrap in every mode, mode proxy's network helper, the reduced
+// backend's landlock helper, the closer Exit hands slow closes to): one
+// table in takeover_linux.go catches them before main, so nothing needs
+// adding to main; init functions of packages this one does not import run
+// in them too, so keep those free of side effects. docs/network.md says how
+// the helpers start and what they do.
 package sandbox
 
 import "errors"

@@ -133,7 +133,7 @@ func TestDNSStubRoutes(t *testing.T) {
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			for _, a := range attempts {
 				t.Run(a.name, func(t *testing.T) {
 					out, refused := runNewCmdAs(t, u, ws, a.attack, a.script)
@@ -186,7 +186,7 @@ func TestDNSStubAddrConfig(t *testing.T) {
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			out, _ := runNewCmdAs(t, u, ws, Network{}, "getent ahostsv4 "+stubTestName+" | head -1")
 			if !strings.HasPrefix(out, "127.77.") {
 				t.Errorf("getent ahostsv4: %q, want the stub's 127.77.x.y", out)

@@ -67,7 +67,7 @@ node -e 'fetch("http://` + dest + `/").then(r => r.text()).then(t => console.log
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			out := run(t, u, ws, false)
 			if !strings.Contains(out, "resolv=stub") || !strings.Contains(out, s.Nonce) {
 				t.Errorf("with the dns-stub row, Node's fetch of %s: %q, want the server's answer", dest, out)

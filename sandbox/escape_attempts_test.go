@@ -613,7 +613,7 @@ unshare -Urm sh -c 'mknod "$WS/disk2" b "$DEV_MAJ" "$DEV_MIN" && head -c 512 "$W
 		escaped: func(e *escEnv, r *escResult) bool { return fileHas(filepath.Join(e.out, "victim"), "pwned") },
 		// Command's wrap helper copies a file stdin by the stdio rows; its
 		// stdio=as-is passes the file, which reopens read-write.
-		control: func(e *escEnv) escMode { return helperCtl([]string{netWrapStdioAsIs}, nil) },
+		control: func(e *escEnv) escMode { return helperCtl([]string{wrapHelperStdioAsIs}, nil) },
 	},
 
 	// ---- socket families no namespace covers ----

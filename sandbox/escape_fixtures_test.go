@@ -382,7 +382,7 @@ func procCtl(e *escEnv) escMode {
 	// A Landlock domain also keeps ptrace (and /proc/PID/root) from
 	// processes outside it: in mode host the wrap helper's scope goes too.
 	if e.cfg.Network.Mode == NetworkHost && !e.cfg.Network.HostAbstract && landlockABI() >= 6 {
-		m.helperDrop = []string{netWrapScope}
+		m.helperDrop = []string{wrapHelperScope}
 	}
 	return m
 }
@@ -517,10 +517,10 @@ func setupSessionKey(e *escEnv) {
 	e.secret = escToken("session-key")
 	e.wrap = func(cmd *exec.Cmd, _ escMode) {
 		path := cmd.Path
-		if path == netWrapExe {
+		if path == wrapHelperExe {
 			// python's /proc/self/exe is python: it execs this test
 			// binary through a descriptor of it, with the helper's argv.
-			self, err := os.Open(netWrapExe)
+			self, err := os.Open(wrapHelperExe)
 			if err != nil {
 				e.t.Fatal(err)
 			}
@@ -636,7 +636,7 @@ func runOutlive(e *escEnv, cmd *exec.Cmd) *escResult {
 	defer log.Close()
 	parent := exec.Command(e.bash, append([]string{"-c", `"$@" & wait`, "parent", cmd.Path}, cmd.Args[1:]...)...)
 	parent.Env, parent.Dir, parent.ExtraFiles, parent.SysProcAttr = cmd.Env, cmd.Dir, cmd.ExtraFiles, cmd.SysProcAttr
-	if cmd.Path == netWrapExe {
+	if cmd.Path == wrapHelperExe {
 		// The wrap helper runs only as a child of this process, and is
 		// the process that starts bwrap: it is the parent killed.
 		parent = cmd

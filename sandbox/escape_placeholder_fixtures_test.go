@@ -85,7 +85,7 @@ func (e *escEnv) placeholderRace(cmd *exec.Cmd) *escResult {
 	} else {
 		// Without its protect= words the wrap helper takes no lock and
 		// removes nothing: the plain exec.Cmd of before.
-		cmd.Args = slices.DeleteFunc(cmd.Args, func(a string) bool { return strings.HasPrefix(a, netWrapProtect) })
+		cmd.Args = slices.DeleteFunc(cmd.Args, func(a string) bool { return strings.HasPrefix(a, wrapHelperProtect) })
 		cmd.Stdout, cmd.Stderr = w, w
 	}
 	if err := start(); err != nil {

@@ -88,7 +88,7 @@ func TestProxyConnectionLimitCommand(t *testing.T) {
 	}
 	// Without a value of the caller's the argv names none, and the helper
 	// takes the table's default, as a pasted line does.
-	if slices.ContainsFunc(w.Args, func(a string) bool { return strings.HasPrefix(a, netWrapConns) }) {
+	if slices.ContainsFunc(w.Args, func(a string) bool { return strings.HasPrefix(a, wrapHelperConns) }) {
 		t.Errorf("Prefix's argv %q names a bound, want the table's default", w.Args)
 	}
 	if got := newProxyOK(t, Network{}).conns.max; got == 0 || got != limitTable[limitProxyConnections].value {
@@ -98,14 +98,14 @@ func TestProxyConnectionLimitCommand(t *testing.T) {
 		t.Errorf("ProxyConnections -1: bound %d, want none", got)
 	}
 	w, err = Prefix(Config{Workspace: ws, Policy: Required, Limits: Limits{ProxyConnections: -1}, Network: Network{Mode: NetworkProxy}})
-	if err != nil || !slices.Contains(w.Args, netWrapConns+"none") {
-		t.Errorf("ProxyConnections -1: Prefix's argv %q (%v), want %snone", w.Args, err, netWrapConns)
+	if err != nil || !slices.Contains(w.Args, wrapHelperConns+"none") {
+		t.Errorf("ProxyConnections -1: Prefix's argv %q (%v), want %snone", w.Args, err, wrapHelperConns)
 	}
 	port := floodServer(t)
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Limits: Limits{ProxyConnections: 3},
 				Network: Network{Mode: NetworkProxy, Private: []string{"127.0.0.1:" + port}}}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -75,7 +75,7 @@ func TestProxyOwnAddress(t *testing.T) {
 
 		for _, u := range escUsers(t) {
 			u.spawnAs(t) // the unprivileged user comes last
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Mode: NetworkProxy}}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			cmd, err := Command(ctx, cfg, "python3", "-c", proxySelfScript(port))

@@ -33,7 +33,7 @@ func runStdioNewCmd(e *escEnv, cmd *exec.Cmd) *escResult {
 	v, _ := stdioRuns.LoadAndDelete(cmd)
 	run := v.(*stdioRun)
 	argv := cmd.Args
-	if len(argv) > 1 && argv[1] == netWrapArg { // bwrap's argv follows the helper's "--"
+	if len(argv) > 1 && argv[1] == wrapHelperArg { // bwrap's argv follows the helper's "--"
 		argv = argv[slices.Index(argv, "--")+1:]
 	}
 	end := slices.Index(argv, "--")

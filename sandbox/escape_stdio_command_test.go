@@ -29,7 +29,7 @@ func init() {
 			script:  `printf 'touch %s\n' "$MARKER" > /proc/self/fd/0`,
 			run:     runStdioHarness,
 			escaped: func(e *escEnv, r *escResult) bool { return exists(e.vars["MARKER"]) },
-			control: func(e *escEnv) escMode { return helperCtl([]string{netWrapStdioAsIs}, nil) },
+			control: func(e *escEnv) escMode { return helperCtl([]string{wrapHelperStdioAsIs}, nil) },
 		})
 	}
 }

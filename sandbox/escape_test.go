@@ -397,7 +397,7 @@ func realArgvCtl(note string) escMode { return escMode{kind: modeRules, note: no
 // asIsCtl is realArgvCtl with the wrap helper's stdio=as-is: the caller's
 // streams reach the command as they are.
 func asIsCtl(note string) escMode {
-	return escMode{kind: modeRules, note: note, helperAdd: []string{netWrapStdioAsIs}}
+	return escMode{kind: modeRules, note: note, helperAdd: []string{wrapHelperStdioAsIs}}
 }
 
 // helperCtl runs the snippet through Command with the wrap helper's words
@@ -503,8 +503,8 @@ func (e *escEnv) command(ctx context.Context, m escMode) *exec.Cmd {
 		if m.kind == modeUnstripped {
 			cmd.Env = os.Environ()
 		}
-		if prog == netWrapExe {
-			cmd.Env = append(cmd.Env, netWrapParent())
+		if prog == wrapHelperExe {
+			cmd.Env = append(cmd.Env, wrapHelperParent())
 		}
 		cmd.Dir = e.ws
 		cmd.ExtraFiles = openTestFiles(e.t, files)
@@ -618,11 +618,11 @@ func (e *escEnv) argv(m escMode) (string, []string, []WrapFile) {
 // bwrap's own, and returns the helper's words through its "--" (nil when
 // there is no helper).
 func splitHelper(w *Wrap) ([]string, error) {
-	if w.Program != netWrapExe {
+	if w.Program != wrapHelperExe {
 		return nil, nil
 	}
 	end := slices.Index(w.Args, "--")
-	if len(w.Args) == 0 || w.Args[0] != netWrapArg || end < 0 || end+1 >= len(w.Args) {
+	if len(w.Args) == 0 || w.Args[0] != wrapHelperArg || end < 0 || end+1 >= len(w.Args) {
 		return nil, fmt.Errorf("malformed wrap helper argv %q", w.Args)
 	}
 	words := slices.Clone(w.Args[:end+1])
@@ -635,7 +635,7 @@ func withHelper(words []string, bwrap string, args []string) (string, []string) 
 	if words == nil {
 		return bwrap, args
 	}
-	return netWrapExe, append(append(slices.Clone(words), bwrap), args...)
+	return wrapHelperExe, append(append(slices.Clone(words), bwrap), args...)
 }
 
 // editHelper adds and drops the wrap helper's words in argv (an exec.Cmd's
@@ -647,7 +647,7 @@ func editHelper(t *testing.T, argv []string, m escMode) []string {
 		return argv
 	}
 	end := slices.Index(argv, "--")
-	if len(argv) < 2 || argv[1] != netWrapArg || end < 0 {
+	if len(argv) < 2 || argv[1] != wrapHelperArg || end < 0 {
 		t.Fatalf("control edits the wrap helper's words (%s), but the argv has no helper: %q", m.helperString(), argv)
 	}
 	words := slices.Clone(argv[2:end])

@@ -28,7 +28,7 @@ func TestWatchBeforeSandboxMounts(t *testing.T) {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
 			dir := mkdir(t, base, u.label)
-			ws := netWrapWorkspace(t, dir, u)
+			ws := wrapHelperWorkspace(t, dir, u)
 			cred := writeFile(t, dir, "cred", "OLD-SECRET\n")
 			slow := mkdir(t, dir, "slow")
 			goFile := filepath.Join(dir, "go")

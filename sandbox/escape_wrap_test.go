@@ -27,6 +27,6 @@ func init() {
 			e.vars["SOCK"] = "@" + name // connectPy makes @ a leading NUL
 		},
 		script:  `"$PY" -c "$CONNECT_PY" "$SOCK"`,
-		control: func(e *escEnv) escMode { return helperCtl(nil, []string{netWrapScope}) },
+		control: func(e *escEnv) escMode { return helperCtl(nil, []string{wrapHelperScope}) },
 	})
 }

@@ -18,16 +18,15 @@ const closerEnv = "SANDTABLE_CLOSER"
 // main and exit 0 when its environment has it (TestCloserNeedsItsArgv).
 const closerArg0 = "sandtable-closer"
 
-func init() {
-	if v, ok := os.LookupEnv(closerEnv); ok && v == "1" && len(os.Args) == 1 && os.Args[0] == closerArg0 {
-		var b [64]byte
-		for {
-			n, err := unix.Read(0, b[:])
-			if n > 0 || err == unix.EINTR {
-				continue
-			}
-			os.Exit(0)
+// runCloser is the closer's whole life (takeover_linux.go starts it).
+func runCloser([]string) int {
+	var b [64]byte
+	for {
+		n, err := unix.Read(0, b[:])
+		if n > 0 || err == unix.EINTR {
+			continue
 		}
+		return 0
 	}
 }
 

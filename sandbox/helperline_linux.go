@@ -16,8 +16,8 @@ import (
 func checkHelperLine(args []string) error {
 	i := slices.Index(args, "--")
 	for _, a := range args[:max(i, 0)] {
-		if !strings.HasPrefix(a, "allow=") && !strings.HasPrefix(a, "private=") && !strings.HasPrefix(a, netWrapConns) {
-			return fmt.Errorf("argument %q is not one explain's line holds (want allow=, private= or %s, the proxy's lists): %w", a, netWrapConns, ErrBadPolicy)
+		if !strings.HasPrefix(a, "allow=") && !strings.HasPrefix(a, "private=") && !strings.HasPrefix(a, wrapHelperConns) {
+			return fmt.Errorf("argument %q is not one explain's line holds (want allow=, private= or %s, the proxy's lists): %w", a, wrapHelperConns, ErrBadPolicy)
 		}
 	}
 	if i < 0 || i+1 >= len(args) {

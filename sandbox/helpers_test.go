@@ -115,7 +115,7 @@ func runsBwrap(cmd *exec.Cmd) bool {
 	if filepath.Base(cmd.Path) == "bwrap" {
 		return true
 	}
-	if cmd.Path != netWrapExe || len(cmd.Args) < 2 || cmd.Args[1] != netWrapArg {
+	if cmd.Path != wrapHelperExe || len(cmd.Args) < 2 || cmd.Args[1] != wrapHelperArg {
 		return false
 	}
 	i := slices.Index(cmd.Args, "--")

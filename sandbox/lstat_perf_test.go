@@ -140,7 +140,7 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	prog := w.Program
-	if prog == netWrapExe { // network mode proxy, the default: bwrap follows the helper's --
+	if prog == wrapHelperExe { // network mode proxy, the default: bwrap follows the helper's --
 		prog = w.Args[slices.Index(w.Args, "--")+1]
 	}
 	if prog != filepath.Join(dir, "bin", "bwrap") {

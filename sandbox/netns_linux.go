@@ -19,8 +19,8 @@ import (
 
 // The network helper. In network mode proxy, bwrap does not start from the
 // caller: the caller's own executable (/proc/self/exe) starts in a new user
-// and network namespace that it owns, with this package's init seeing
-// netnsEnv. It brings that namespace's loopback up, binds the proxy's
+// and network namespace that it owns, with the takeover table
+// (takeover_linux.go) seeing netnsEnv. It brings that namespace's loopback up, binds the proxy's
 // listeners there, hands them to the caller over a unix socket
 // (SCM_RIGHTS), waits for the caller to serve them, and then execs bwrap in
 // place, whose --share-net joins this namespace and not the host's. The
@@ -40,12 +40,6 @@ const helperTimeout = 10 * time.Second
 // whoever sets a program's environment would otherwise turn any program
 // that imports this package into the helper (TestNetnsHelperNeedsArg0).
 const netnsArg0 = "sandtable-netns-helper"
-
-func init() {
-	if v, ok := os.LookupEnv(netnsEnv); ok && len(os.Args) > 0 && os.Args[0] == netnsArg0 {
-		os.Exit(runNetnsHelper(v))
-	}
-}
 
 // runNetnsHelper is the helper's whole life; it returns only on failure,
 // having told the caller why.

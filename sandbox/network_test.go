@@ -113,9 +113,9 @@ func TestNetworkProxyWrappers(t *testing.T) {
 			t.Fatal(err)
 		}
 		i := slices.Index(c.Args, "--")
-		if c.Path != netWrapExe || len(c.Args) < 5 || c.Args[1] != netWrapArg || c.Args[2] != "allow=example.org:443" || i < 3 ||
+		if c.Path != wrapHelperExe || len(c.Args) < 5 || c.Args[1] != wrapHelperArg || c.Args[2] != "allow=example.org:443" || i < 3 ||
 			slices.ContainsFunc(c.Args[3:i], func(a string) bool {
-				return !strings.HasPrefix(a, netWrapProtect) && !strings.HasPrefix(a, netWrapJournal)
+				return !strings.HasPrefix(a, wrapHelperProtect) && !strings.HasPrefix(a, wrapHelperJournal)
 			}) {
 			t.Errorf("Command's argv %q, want the wrap helper's", c.Args)
 		}
@@ -123,7 +123,7 @@ func TestNetworkProxyWrappers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w.Program != netWrapExe || w.Args[0] != netWrapArg || w.Args[len(w.Args)-1] != "--" {
+		if w.Program != wrapHelperExe || w.Args[0] != wrapHelperArg || w.Args[len(w.Args)-1] != "--" {
 			t.Errorf("Prefix: %s %q, want the wrap helper's argv ending in --", w.Program, w.Args)
 		}
 	}

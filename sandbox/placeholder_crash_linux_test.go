@@ -33,7 +33,7 @@ const (
 var _ = crashFromEnv()
 
 func crashFromEnv() bool {
-	if len(os.Args) < 2 || os.Args[1] != netWrapArg {
+	if len(os.Args) < 2 || os.Args[1] != wrapHelperArg {
 		return false
 	}
 	if step := os.Getenv(crashAtEnv); step != "" {

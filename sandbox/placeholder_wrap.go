@@ -1,11 +1,11 @@
 package sandbox
 
-// netWrapProtect, a word of the Linux wrap helper, carries one protected
+// wrapHelperProtect, a word of the Linux wrap helper, carries one protected
 // path, its kind's letter first: m missing (a placeholder's), d
 // directory, f anything else (placeholder_wrap_linux.go).
-const netWrapProtect = "protect="
+const wrapHelperProtect = "protect="
 
-// netWrapJournal, a word of the Linux wrap helper, names the caller's
+// wrapHelperJournal, a word of the Linux wrap helper, names the caller's
 // placeholder journal (placeholders.go), where the helper records the
 // placeholders it makes and which the caller's next spawn sweeps.
-const netWrapJournal = "journal="
+const wrapHelperJournal = "journal="

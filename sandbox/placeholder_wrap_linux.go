@@ -16,7 +16,7 @@ var protectKindLetter = map[pathKind]string{kindMissing: "m", kindDir: "d", kind
 func protectWords(p *plan) []string {
 	out := protectPathWords(p)
 	if j, err := placeholderJournal(); len(out) > 0 && err == nil && j != "" {
-		out = append(out, netWrapJournal+j)
+		out = append(out, wrapHelperJournal+j)
 	}
 	return out
 }
@@ -26,7 +26,7 @@ func protectWords(p *plan) []string {
 func protectPathWords(p *plan) []string {
 	out := make([]string, 0, len(p.protected)+1)
 	for _, f := range p.protected {
-		out = append(out, netWrapProtect+protectKindLetter[f.kind]+":"+f.path)
+		out = append(out, wrapHelperProtect+protectKindLetter[f.kind]+":"+f.path)
 	}
 	return out
 }
@@ -44,7 +44,7 @@ func withProtectWords(args, words []string) []string {
 // parseProtect reads one protect= word into a fact; false when it is not
 // one of protectWords'.
 func parseProtect(w string) (pathFact, bool) {
-	v, ok := strings.CutPrefix(w, netWrapProtect)
+	v, ok := strings.CutPrefix(w, wrapHelperProtect)
 	k, p, ok2 := strings.Cut(v, ":")
 	if !ok || !ok2 || !strings.HasPrefix(p, "/") {
 		return pathFact{}, false

@@ -68,7 +68,7 @@ func TestCommandRemovesPlaceholders(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.stripProtect {
-				cmd.Args = slices.DeleteFunc(cmd.Args, func(a string) bool { return strings.HasPrefix(a, netWrapProtect) })
+				cmd.Args = slices.DeleteFunc(cmd.Args, func(a string) bool { return strings.HasPrefix(a, wrapHelperProtect) })
 			}
 			if cred != nil {
 				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}

@@ -29,7 +29,7 @@ func TestPrefixStrayDescriptor(t *testing.T) {
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			run := func(name string, undo bool) bool {
 				t.Helper()
 				outside := mkdir(t, base, name+"-"+u.label)

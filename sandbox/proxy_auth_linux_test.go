@@ -239,7 +239,7 @@ func TestProxyListenersPrivate(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Mode: NetworkProxy, Private: []string{dest}}}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()

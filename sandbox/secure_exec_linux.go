@@ -15,7 +15,7 @@ const atSecure = 23
 // a secure execution: a set-user-ID or set-group-ID program, or one with
 // file capabilities, that imports this package would otherwise run what
 // its executor's argv or environment names with the rights the program
-// gave (TestNetWrapRefusesSecureExec, TestNetnsHelperRefusesSecureExec).
+// gave (TestWrapHelperRefusesSecureExec, TestNetnsHelperRefusesSecureExec).
 var errSecureExec = errors.New("this execution has rights its executor lacks (set-user-ID, set-group-ID or file capabilities): no helper runs in it")
 
 // secureExec reports whether this execution is secure (AT_SECURE), where a

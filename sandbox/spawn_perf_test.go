@@ -46,7 +46,7 @@ func BenchmarkSpawn(b *testing.B) {
 	if _, err := splitHelper(&w); err != nil {
 		b.Fatal(err)
 	}
-	env := slices.DeleteFunc(slices.Clone(w.Env), func(kv string) bool { return strings.HasPrefix(kv, netWrapEnv+"=") })
+	env := slices.DeleteFunc(slices.Clone(w.Env), func(kv string) bool { return strings.HasPrefix(kv, wrapHelperEnv+"=") })
 	ctx := context.Background()
 	run := func(b *testing.B, start func() error) {
 		for b.Loop() {

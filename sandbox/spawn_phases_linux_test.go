@@ -34,7 +34,7 @@ func BenchmarkSpawnPhases(b *testing.B) {
 	if _, err := splitHelper(&w); err != nil {
 		b.Fatal(err)
 	}
-	env := slices.DeleteFunc(slices.Clone(w.Env), func(kv string) bool { return strings.HasPrefix(kv, netWrapEnv+"=") })
+	env := slices.DeleteFunc(slices.Clone(w.Env), func(kv string) bool { return strings.HasPrefix(kv, wrapHelperEnv+"=") })
 	b.Run("raw-bwrap", func(b *testing.B) {
 		var total []time.Duration
 		for b.Loop() {

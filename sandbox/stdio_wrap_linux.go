@@ -6,10 +6,10 @@ import (
 	"os/exec"
 )
 
-// netWrapStdioAsIs, among the wrap helper's words before its --, passes the
+// wrapHelperStdioAsIs, among the wrap helper's words before its --, passes the
 // helper's standard streams to bwrap as they are, without the stdio rows:
 // for a caller that hands one over deliberately.
-const netWrapStdioAsIs = "stdio=as-is"
+const wrapHelperStdioAsIs = "stdio=as-is"
 
 // wrapStdio gives run, the wrap helper's bwrap, the helper's own standard
 // streams after the table's stdio rules, as NewCmd's Start does: a pipe,

@@ -37,8 +37,8 @@ func TestWrapStdioCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Path != netWrapExe {
-			t.Fatalf("Command's program is %s, want the wrap helper %s", c.Path, netWrapExe)
+		if c.Path != wrapHelperExe {
+			t.Fatalf("Command's program is %s, want the wrap helper %s", c.Path, wrapHelperExe)
 		}
 		or, ow := pipe()
 		c.Stdin, c.Stdout, c.Stderr = stdin, ow, ow

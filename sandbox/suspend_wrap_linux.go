@@ -7,10 +7,10 @@ import (
 	"syscall"
 )
 
-// netWrapStops are the job-control stops the wrap helper handles itself:
+// wrapHelperStops are the job-control stops the wrap helper handles itself:
 // a ^Z on the caller's terminal reaches the helper, not the sandbox in its
 // session of its own.
-var netWrapStops = []os.Signal{syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU}
+var wrapHelperStops = []os.Signal{syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU}
 
 // suspendWrapped stops the sandbox under bwrap (pid) as the watch
 // section's suspend row asks (Cmd.Suspend), then the helper itself, and

@@ -37,7 +37,7 @@ func TestSuspendWrapHelper(t *testing.T) {
 					name = "control"
 				}
 				t.Run(name, func(t *testing.T) {
-					ws := netWrapWorkspace(t, base, u)
+					ws := wrapHelperWorkspace(t, base, u)
 					suspendHelperAttack(t, u, ws, control)
 				})
 			}
@@ -57,7 +57,7 @@ func suspendHelperAttack(t *testing.T, u *escUser, ws string, control bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Path != netWrapExe {
+	if c.Path != wrapHelperExe {
 		t.Fatalf("Command's argv is not the wrap helper's: %q", c.Args)
 	}
 	c.Stdin, c.Stdout, c.Stderr = pts, pts, pts

@@ -27,8 +27,8 @@ func sharedBase(t *testing.T) string {
 	return base
 }
 
-// netWrapWorkspace makes a workspace under base that u owns.
-func netWrapWorkspace(t *testing.T, base string, u *escUser) string {
+// wrapHelperWorkspace makes a workspace under base that u owns.
+func wrapHelperWorkspace(t *testing.T, base string, u *escUser) string {
 	t.Helper()
 	ws := mkdir(t, base, "ws-"+u.label)
 	if err := os.Chown(ws, u.uid, u.gid); err != nil {
@@ -118,7 +118,7 @@ print(s.recv(100).decode())' ` + s.Abstract
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			for _, a := range attempts {
 				t.Run(a.name, func(t *testing.T) {
 					out := runCommandAs(t, u, ws, a.attack, a.script)
@@ -160,8 +160,8 @@ func TestNetworkProxyCommandLife(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Path != netWrapExe {
-			t.Fatalf("Command's program is %s, want the wrap helper %s", c.Path, netWrapExe)
+		if c.Path != wrapHelperExe {
+			t.Fatalf("Command's program is %s, want the wrap helper %s", c.Path, wrapHelperExe)
 		}
 		c.Args = append(c.Args, strconv.Itoa(3+len(c.ExtraFiles))) // $0 of the script
 		c.ExtraFiles = append(c.ExtraFiles, pw)
@@ -255,8 +255,8 @@ func TestNetworkProxyPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Program != netWrapExe {
-		t.Fatalf("Prefix's program is %s, want %s", w.Program, netWrapExe)
+	if w.Program != wrapHelperExe {
+		t.Fatalf("Prefix's program is %s, want %s", w.Program, wrapHelperExe)
 	}
 	fds, owned, err := openFiles(w.Files)
 	if err != nil {

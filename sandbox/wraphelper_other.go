@@ -14,7 +14,7 @@ import (
 // returns its exit status; ok is false, and nothing ran, otherwise. The
 // helper exists on Linux only: here it fails with status 125.
 func RunNetworkHelper(args []string) (status int, ok bool) {
-	if len(args) == 0 || args[0] != netWrapArg {
+	if len(args) == 0 || args[0] != wrapHelperArg {
 		return 0, false
 	}
 	fmt.Fprintf(os.Stderr, "sandbox: wrap helper: none on %s\n", runtime.GOOS)

@@ -50,7 +50,7 @@ func TestNetworkProxyCommandRefused(t *testing.T) {
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			var mu sync.Mutex
 			var heard []string
 			cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{

@@ -23,11 +23,11 @@ import (
 // never closes ExtraFiles, and the goroutine cannot: Start may still hold
 // it.)
 
-// netWrapRefused is the helper's word that names its reporting descriptor.
-const netWrapRefused = "refused="
+// wrapHelperRefused is the helper's word that names its reporting descriptor.
+const wrapHelperRefused = "refused="
 
-// netWrapBye is the helper's last message.
-const netWrapBye = "sandtable-wrap-helper-end"
+// wrapHelperBye is the helper's last message.
+const wrapHelperBye = "sandtable-wrap-helper-end"
 
 // hearRefused gives cmd's wrap helper a socket to report refusals on, and
 // calls refused with each report.
@@ -38,7 +38,7 @@ func hearRefused(cmd *exec.Cmd, refused func(string)) error {
 	}
 	mine := os.NewFile(uintptr(fds[0]), "refused")
 	theirs := os.NewFile(uintptr(fds[1]), "refused-helper")
-	word := netWrapRefused + strconv.Itoa(3+len(cmd.ExtraFiles))
+	word := wrapHelperRefused + strconv.Itoa(3+len(cmd.ExtraFiles))
 	cmd.ExtraFiles = append(cmd.ExtraFiles, theirs)
 	cmd.Args = slices.Insert(cmd.Args, slices.Index(cmd.Args, "--"), word)
 	go readRefused(mine, refused)
@@ -56,7 +56,7 @@ func readRefused(mine *os.File, refused func(string)) {
 			return
 		}
 		msg := string(buf[:n])
-		if msg == netWrapBye {
+		if msg == wrapHelperBye {
 			return
 		}
 		refused(msg)
@@ -68,7 +68,7 @@ func readRefused(mine *os.File, refused func(string)) {
 // sends each refusal and what says bye. A report that
 // finds the socket full or the caller gone is dropped, never waited for.
 func helperReporter(word string, extra []*os.File) (send func(string), bye func(), err error) {
-	fd, err := strconv.Atoi(strings.TrimPrefix(word, netWrapRefused))
+	fd, err := strconv.Atoi(strings.TrimPrefix(word, wrapHelperRefused))
 	if err != nil || fd < 3 || fd-3 >= len(extra) || extra[fd-3] == nil {
 		return nil, nil, fmt.Errorf("bad argument %q (want an inherited descriptor)", word)
 	}
@@ -77,5 +77,5 @@ func helperReporter(word string, extra []*os.File) (send func(string), bye func(
 	send = func(msg string) {
 		_ = unix.Sendto(int(f.Fd()), []byte(msg), unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL, nil)
 	}
-	return send, sync.OnceFunc(func() { send(netWrapBye) }), nil
+	return send, sync.OnceFunc(func() { send(wrapHelperBye) }), nil
 }

@@ -21,10 +21,10 @@ import (
 // standard streams (wrapStdio), in mode host Landlock's abstract-unix-socket
 // scope around bwrap, in mode proxy the proxy. The argv starts with this
 // process's own executable (/proc/self/exe, so the process that runs it must
-// be this one, as exec.Cmd's fork is) and netWrapArg; this package's init
-// catches it. In mode proxy the helper stays in the caller's network
-// namespace, the only one that reaches the network, and serves the proxy
-// there, while its child, the network helper of NewCmd's mode proxy, makes
+// be this one, as exec.Cmd's fork is) and wrapHelperArg; the takeover table
+// (takeover_linux.go) catches it. In mode proxy the helper stays in the
+// caller's network namespace, the only one that reaches the network, and
+// serves the proxy there, while its child, the network helper of NewCmd's mode proxy, makes
 // the sandbox's user and network namespace and becomes bwrap; the proxy's
 // lists travel in the argv, which nothing in the sandbox can read or change
 // (bwrap's pid namespace hides the helper), and not in the environment the
@@ -34,20 +34,11 @@ import (
 
 // The argv alone does not start the helper: a program that imports this
 // package and passes untrusted words as its first arguments would run
-// whatever follows the words' "--" outside any sandbox. init runs it only
-// for what a deliberate re-exec by Command or Prefix has (netWrapCalled);
-// a program that dispatches the helper itself (sandtable, whose explain
-// prints a line to paste) calls RunNetworkHelper.
-func init() {
-	if len(os.Args) < 2 || os.Args[1] != netWrapArg || os.Getenv(netnsEnv) != "" || os.Args[0] != netWrapExe {
-		return
-	}
-	if err := netWrapCalled(); err != nil {
-		fmt.Fprintf(os.Stderr, "sandbox: wrap helper: %v\n", err)
-		os.Exit(125)
-	}
-	os.Exit(runNetWrap(os.Args[2:]))
-}
+// whatever follows the words' "--" outside any sandbox. The takeover table
+// (takeover_linux.go) runs it only for what a deliberate re-exec by Command
+// or Prefix has (wrapHelperCalled); a program that dispatches the helper
+// itself (sandtable, whose explain prints a line to paste) calls
+// RunNetworkHelper.
 
 // RunNetworkHelper runs the wrap helper when args, a program's arguments
 // after its name, start with the words [NetworkHelperArgv] renders, and
@@ -57,7 +48,7 @@ func init() {
 // program calls it from main to serve a line NetworkHelperArgv printed;
 // [Command] and [Prefix] need nothing of the kind.
 func RunNetworkHelper(args []string) (status int, ok bool) {
-	if len(args) == 0 || args[0] != netWrapArg {
+	if len(args) == 0 || args[0] != wrapHelperArg {
 		return 0, false
 	}
 	if secureExec() {
@@ -68,20 +59,20 @@ func RunNetworkHelper(args []string) (status int, ok bool) {
 		fmt.Fprintf(os.Stderr, "sandbox: wrap helper: %v\n", err)
 		return 125, true
 	}
-	return runNetWrap(args[1:]), true
+	return runWrapHelper(args[1:]), true
 }
 
-// netWrapCalled checks, beyond argv[0], what only a deliberate re-exec by
-// Command or Prefix has: netWrapEnv names this process's parent, which
+// wrapHelperCalled checks, beyond argv[0], what only a deliberate re-exec by
+// Command or Prefix has: wrapHelperEnv names this process's parent, which
 // (where the kernel shows it: not a parent of another user) is the same
 // executable as this one. The helper also dies with that parent.
-func netWrapCalled() error {
+func wrapHelperCalled() error {
 	if secureExec() {
 		return errSecureExec
 	}
-	want, ppid := os.Getenv(netWrapEnv), os.Getppid()
+	want, ppid := os.Getenv(wrapHelperEnv), os.Getppid()
 	if want == "" || want != strconv.Itoa(ppid) {
-		return fmt.Errorf("%s is %q, not this process's parent %d: not started by Command or Prefix", netWrapEnv, want, ppid)
+		return fmt.Errorf("%s is %q, not this process's parent %d: not started by Command or Prefix", wrapHelperEnv, want, ppid)
 	}
 	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
 		return fmt.Errorf("parent death signal: %w", err)
@@ -117,16 +108,16 @@ func wrapArgs(p *plan, bwrap string, bwrapArgs []string) []string {
 		mode = NetworkHost
 	}
 	scope := p.netHost && !p.net.HostAbstract && scopeAbstract(bwrap)
-	return withProtectWords(netWrapArgs(p.net, mode, scope, bwrap, bwrapArgs), protectWords(p))
+	return withProtectWords(wrapHelperArgs(p.net, mode, scope, bwrap, bwrapArgs), protectWords(p))
 }
 
 // wrapCommand turns Command's bwrap exec.Cmd into the wrap helper's, which
 // in mode proxy reports refusals to Network.Refused when it is set.
 func wrapCommand(cmd *exec.Cmd, p *plan) error {
 	args := wrapArgs(p, cmd.Path, cmd.Args[1:])
-	cmd.Path = netWrapExe
-	cmd.Args = append([]string{netWrapExe}, args...)
-	cmd.Env = append(cmd.Env, netWrapParent())
+	cmd.Path = wrapHelperExe
+	cmd.Args = append([]string{wrapHelperExe}, args...)
+	cmd.Env = append(cmd.Env, wrapHelperParent())
 	if p.netProxy && p.net.Refused != nil {
 		return hearRefused(cmd, p.net.Refused)
 	}
@@ -136,19 +127,19 @@ func wrapCommand(cmd *exec.Cmd, p *plan) error {
 // wrapPrefix puts Prefix's bwrap argv behind the wrap helper.
 func wrapPrefix(w Wrap, p *plan) Wrap {
 	w.Args = wrapArgs(p, w.Program, w.Args)
-	w.Program = netWrapExe
-	w.Env = append(w.Env, netWrapParent())
+	w.Program = wrapHelperExe
+	w.Env = append(w.Env, wrapHelperParent())
 	return w
 }
 
-// netWrapSignals are forwarded to bwrap; bwrap dies of each (and the
+// wrapHelperSignals are forwarded to bwrap; bwrap dies of each (and the
 // sandbox with it), as it would had the caller sent it there.
-var netWrapSignals = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
+var wrapHelperSignals = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
 	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM}
 
-// runNetWrap is the wrap helper's whole life: its exit status is bwrap's,
+// runWrapHelper is the wrap helper's whole life: its exit status is bwrap's,
 // or 125 when the helper could not start it.
-func runNetWrap(args []string) int {
+func runWrapHelper(args []string) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(os.Stderr, "sandbox: wrap helper: "+format+"\n", a...)
 		return 125
@@ -163,7 +154,7 @@ func runNetWrap(args []string) int {
 			n.Allow, lists = append(n.Allow, v), args[i]
 		} else if v, ok := strings.CutPrefix(args[i], "private="); ok {
 			n.Private, lists = append(n.Private, v), args[i]
-		} else if v, ok := strings.CutPrefix(args[i], netWrapConns); ok {
+		} else if v, ok := strings.CutPrefix(args[i], wrapHelperConns); ok {
 			lists = args[i]
 			c, err := strconv.Atoi(v)
 			switch {
@@ -174,19 +165,19 @@ func runNetWrap(args []string) int {
 			default:
 				n.conns = c
 			}
-		} else if strings.HasPrefix(args[i], netWrapRefused) {
+		} else if strings.HasPrefix(args[i], wrapHelperRefused) {
 			report, lists = args[i], args[i]
-		} else if args[i] == netWrapStdioAsIs {
+		} else if args[i] == wrapHelperStdioAsIs {
 			asIs = true
-		} else if args[i] == netWrapHost {
+		} else if args[i] == wrapHelperHost {
 			n.Mode = NetworkHost
-		} else if args[i] == netWrapOff {
+		} else if args[i] == wrapHelperOff {
 			n.Mode = NetworkOff
-		} else if args[i] == netWrapScope {
+		} else if args[i] == wrapHelperScope {
 			scope = true
 		} else if f, ok := parseProtect(args[i]); ok {
 			protect.protected = append(protect.protected, f)
-		} else if v, ok := strings.CutPrefix(args[i], netWrapJournal); ok && checkPath("journal", v) == nil {
+		} else if v, ok := strings.CutPrefix(args[i], wrapHelperJournal); ok && checkPath("journal", v) == nil {
 			journal = v
 		} else {
 			return fail("unknown argument %q", args[i])
@@ -199,7 +190,7 @@ func runNetWrap(args []string) int {
 		return fail("argument %q needs network mode proxy", lists)
 	}
 	if scope && n.Mode != NetworkHost {
-		return fail("argument %q needs %s", netWrapScope, netWrapHost)
+		return fail("argument %q needs %s", wrapHelperScope, wrapHelperHost)
 	}
 	extra, err := inheritedFiles()
 	if err != nil {
@@ -212,7 +203,7 @@ func runNetWrap(args []string) int {
 		}
 		defer bye()
 	}
-	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, netWrapEnv+"=") })
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, wrapHelperEnv+"=") })
 	run := &exec.Cmd{
 		Path: args[i+1], Args: args[i+1:], Env: env,
 		ExtraFiles: extra,
@@ -227,9 +218,9 @@ func runNetWrap(args []string) int {
 		return fail("%v", err)
 	}
 	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, netWrapSignals...)
+	signal.Notify(sigs, wrapHelperSignals...)
 	stops := make(chan os.Signal, 4)
-	signal.Notify(stops, netWrapStops...)
+	signal.Notify(stops, wrapHelperStops...)
 	end, err := startWrapped(run, n, scope, ph.spawned)
 	if err != nil {
 		ph.finish()

@@ -5,46 +5,46 @@ import (
 	"strconv"
 )
 
-// netWrapArg marks the wrap helper, as os.Args[1].
-const netWrapArg = "-sandtable-network-proxy-helper"
+// wrapHelperArg marks the wrap helper, as os.Args[1].
+const wrapHelperArg = "-sandtable-network-proxy-helper"
 
-// netWrapConns carries the proxy's bound on connections at once, "none"
+// wrapHelperConns carries the proxy's bound on connections at once, "none"
 // for no bound; without it the helper takes the table's default.
-const netWrapConns = "connections="
+const wrapHelperConns = "connections="
 
-// netWrapExe is the program of a wrapped argv: the executable of the process
+// wrapHelperExe is the program of a wrapped argv: the executable of the process
 // that runs it. It is also the helper's argv[0], which the helper requires.
-const netWrapExe = "/proc/self/exe"
+const wrapHelperExe = "/proc/self/exe"
 
-// netWrapEnv, in a wrapped argv's environment, is the pid of the process that
+// wrapHelperEnv, in a wrapped argv's environment, is the pid of the process that
 // built it, which must be the helper's parent; the helper removes it.
-const netWrapEnv = "SANDTABLE_WRAP_PARENT"
+const wrapHelperEnv = "SANDTABLE_WRAP_PARENT"
 
-// netWrapParent is the netWrapEnv entry for a wrapped argv built here.
-func netWrapParent() string { return netWrapEnv + "=" + strconv.Itoa(os.Getpid()) }
+// wrapHelperParent is the wrapHelperEnv entry for a wrapped argv built here.
+func wrapHelperParent() string { return wrapHelperEnv + "=" + strconv.Itoa(os.Getpid()) }
 
 // The wrap helper's mode words, before its "--". Without one the mode is
 // proxy, whose lists follow (NetworkHelperArgv's line has none).
 const (
-	netWrapHost  = "network=host"   // mode host: no proxy, no namespace helper
-	netWrapOff   = "network=off"    // mode off: likewise
-	netWrapScope = "scope=abstract" // mode host: bwrap starts in Landlock's abstract-unix-socket scope
+	wrapHelperHost  = "network=host"   // mode host: no proxy, no namespace helper
+	wrapHelperOff   = "network=off"    // mode off: likewise
+	wrapHelperScope = "scope=abstract" // mode host: bwrap starts in Landlock's abstract-unix-socket scope
 )
 
-// netWrapArgs is the wrapped argv after the program: the marker, the mode's
+// wrapHelperArgs is the wrapped argv after the program: the marker, the mode's
 // words (in mode proxy the proxy's lists), "--", and bwrap's own argv from
 // its path on.
-func netWrapArgs(n Network, mode NetworkMode, scope bool, bwrap string, bwrapArgs []string) []string {
+func wrapHelperArgs(n Network, mode NetworkMode, scope bool, bwrap string, bwrapArgs []string) []string {
 	args := make([]string, 0, 4+len(n.Allow)+len(n.Private)+len(bwrapArgs))
-	args = append(args, netWrapArg)
+	args = append(args, wrapHelperArg)
 	switch mode {
 	case NetworkHost:
-		args = append(args, netWrapHost)
+		args = append(args, wrapHelperHost)
 		if scope {
-			args = append(args, netWrapScope)
+			args = append(args, wrapHelperScope)
 		}
 	case NetworkOff:
-		args = append(args, netWrapOff)
+		args = append(args, wrapHelperOff)
 	default:
 		for _, a := range n.Allow {
 			args = append(args, "allow="+a)
@@ -54,9 +54,9 @@ func netWrapArgs(n Network, mode NetworkMode, scope bool, bwrap string, bwrapArg
 		}
 		switch {
 		case n.conns > 0:
-			args = append(args, netWrapConns+strconv.Itoa(n.conns))
+			args = append(args, wrapHelperConns+strconv.Itoa(n.conns))
 		case n.conns < 0:
-			args = append(args, netWrapConns+"none")
+			args = append(args, wrapHelperConns+"none")
 		}
 	}
 	args = append(args, "--", bwrap)
@@ -70,6 +70,6 @@ func netWrapArgs(n Network, mode NetworkMode, scope bool, bwrap string, bwrapArg
 // ([RunNetworkHelper]; the package's init does not): sandtable explain
 // names itself.
 func NetworkHelperArgv(program string, n Network) []string {
-	args := netWrapArgs(n, NetworkProxy, false, "", nil)
+	args := wrapHelperArgs(n, NetworkProxy, false, "", nil)
 	return append([]string{program}, args[:len(args)-1]...)
 }

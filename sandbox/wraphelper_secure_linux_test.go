@@ -13,16 +13,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// secureParentEnv makes TestNetWrapSecureExecParent block until its stdin
-// ends: the parent process of TestNetWrapRefusesSecureExec's attack.
+// secureParentEnv makes TestWrapHelperSecureExecParent block until its stdin
+// ends: the parent process of TestWrapHelperRefusesSecureExec's attack.
 const secureParentEnv = "SANDTABLE_TEST_SECURE_PARENT"
 
-// TestNetWrapSecureExecParent is no test of its own: run with
-// secureParentEnv by TestNetWrapRefusesSecureExec's attacker, it keeps
+// TestWrapHelperSecureExecParent is no test of its own: run with
+// secureParentEnv by TestWrapHelperRefusesSecureExec's attacker, it keeps
 // this executable running as the wrap helper's parent until its stdin ends.
-func TestNetWrapSecureExecParent(t *testing.T) {
+func TestWrapHelperSecureExecParent(t *testing.T) {
 	if os.Getenv(secureParentEnv) != "1" {
-		t.Skip("the parent process of TestNetWrapRefusesSecureExec")
+		t.Skip("the parent process of TestWrapHelperRefusesSecureExec")
 	}
 	io.Copy(io.Discard, os.Stdin)
 }
@@ -45,11 +45,11 @@ if os.fork() == 0:
                      "--", "/usr/bin/touch", marker],
               {"PATH": "/usr/bin:/bin", "SANDTABLE_WRAP_PARENT": str(ppid)})
 os.close(r)
-os.execve(prog, [prog, "-test.run=^TestNetWrapSecureExecParent$"],
+os.execve(prog, [prog, "-test.run=^TestWrapHelperSecureExecParent$"],
           {"PATH": "/usr/bin:/bin", "SANDTABLE_TEST_SECURE_PARENT": "1"})
 `
 
-// TestNetWrapRefusesSecureExec: a program that imports this package and is
+// TestWrapHelperRefusesSecureExec: a program that imports this package and is
 // set-user-ID (or set-group-ID, or has file capabilities) would run the
 // wrap helper for whoever executes it, with the helper's argv and
 // environment chosen by that user: the attacker forks, the parent execs
@@ -61,7 +61,7 @@ os.execve(prog, [prog, "-test.run=^TestNetWrapSecureExecParent$"],
 // user root; the unprivileged user's would give root nothing, and is
 // refused all the same). The control runs the same attack on a plain copy
 // of the attacker's own, which runs the helper as the attacker.
-func TestNetWrapRefusesSecureExec(t *testing.T) {
+func TestWrapHelperRefusesSecureExec(t *testing.T) {
 	requireBwrap(t)
 	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
 		t.Skip("python3: ", err)

@@ -21,7 +21,7 @@ func TestWrapHelperModes(t *testing.T) {
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
 			u.spawnAs(t)
-			ws := netWrapWorkspace(t, base, u)
+			ws := wrapHelperWorkspace(t, base, u)
 			sockets := func(mode NetworkMode) (int, string) {
 				t.Helper()
 				cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Mode: mode}}
