@@ -11,16 +11,59 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+	"testing"
 )
 
-// escAttempts is the suite. Every snippet gets $WS (the workspace, also
-// its working directory), $OUT (a directory outside it that the caller
-// owns), $HOME (a test home whose ~/.ssh and ~/.gnupg the table's defaults
-// hide), $SSH_KEY, $PY and whatever its setup adds.
-var escAttempts = []*attempt{
+// escAttempts is the whole escape suite, in the order it runs: every list
+// of attempts, each in the file named beside it, is here and nowhere else.
+// Every snippet gets $WS (the workspace, also its working directory), $OUT
+// (a directory outside it that the caller owns), $HOME (a test home whose
+// ~/.ssh and ~/.gnupg the table's defaults hide), $SSH_KEY, $PY and
+// whatever its setup adds.
+var escAttempts = slices.Concat(
+	coreAttempts,            // this file
+	defaultAttempts,         // escape_defaults_test.go
+	namedCredentialAttempts, // escape_derived_more_test.go
+	envAttempts,             // escape_env_test.go
+	derivedAttempts,         // escape_env_test.go
+	gitIncludeAttempts,      // escape_gitinclude_test.go
+	gitNestAttempts,         // escape_gitnest_test.go
+	limitAttempts,           // escape_limits_test.go
+	nvmAttempts,             // escape_nvm_test.go
+	placeholderAttempts,     // escape_placeholder_test.go
+	protectAttempts,         // escape_protect_test.go
+	redactAttempts,          // escape_redact_test.go
+	sockDirAttempts,         // escape_sockdirs_test.go
+	socketAttempts,          // escape_sockets_test.go
+	sockNameAttempts,        // escape_socknames_test.go
+	sockPlaceAttempts,       // escape_sockplace_test.go
+	stdinCommandAttempts,    // escape_stdio_command_test.go
+	stdinNewCmdAttempts,     // escape_stdio_command_test.go
+	stdioAttempts,           // escape_stdio_test.go
+	toolAttempts,            // escape_tools_test.go
+	ttyFlowAttempts,         // escape_ttyflow_test.go
+	watchAttempts,           // escape_watch_test.go
+	wgetrcAttempts,          // escape_wgetrc_test.go
+	wrapAttempts,            // escape_wrap_test.go
+)
+
+// passFixtures run at the end of newEscPass, before any attempt (each in
+// its list's *_fixtures_test.go): what they add to the shared home or the
+// environment is there for every attempt's Explain and Prefix alike. set
+// changes the environment until the pass ends.
+var passFixtures = []func(t *testing.T, p *escPass, set func(k, v string)){
+	defaultFixtures, namedCredentialFixtures, envFixtures, derivedFixtures,
+	nvmFixtures, redactFixtures, toolFixtures, wgetrcFixtures,
+}
+
+// coreAttempts: writes outside the workspace, hidden paths, namespaces,
+// devices, the kernel's interfaces and the network, the suite's first
+// lists.
+var coreAttempts = []*attempt{
 	// ---- writes outside the workspace ----
 	{
 		name: "etc-write",

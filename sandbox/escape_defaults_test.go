@@ -45,8 +45,3 @@ var defaultAttempts = []*attempt{
 		control: func(e *escEnv) escMode { return dropRules("hide-file=" + e.vars["F"]) },
 	},
 }
-
-func init() {
-	escAttempts = append(escAttempts, defaultAttempts...)
-	passFixtures = append(passFixtures, defaultFixtures)
-}

@@ -23,8 +23,3 @@ var namedCredentialAttempts = []*attempt{
 		},
 	},
 }
-
-func init() {
-	escAttempts = append(escAttempts, namedCredentialAttempts...)
-	passFixtures = append(passFixtures, namedCredentialFixtures)
-}

@@ -110,12 +110,6 @@ var derivedAttempts = []*attempt{
 	},
 }
 
-func init() {
-	escAttempts = append(escAttempts, envAttempts...)
-	escAttempts = append(escAttempts, derivedAttempts...)
-	passFixtures = append(passFixtures, envFixtures, derivedFixtures)
-}
-
 // TestNewCmdStripsEnv checks the other spawn path: a secret a pattern
 // catches does not reach a NewCmd's command, and does with KeepEnv.
 func TestNewCmdStripsEnv(t *testing.T) {

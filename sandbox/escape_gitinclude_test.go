@@ -8,7 +8,6 @@ import "path/filepath"
 // file in its tree (git config include.path ../.gitconfig) lets a command
 // that writes that file set core.fsmonitor, which the user's next git
 // status runs outside the sandbox (rule protect-git-include).
-func init() { escAttempts = append(escAttempts, gitIncludeAttempts...) }
 
 var gitIncludeAttempts = []*attempt{
 	{

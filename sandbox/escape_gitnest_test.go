@@ -10,7 +10,6 @@ import "path/filepath"
 // git-search walk and protected like the root's (protect-git-config,
 // protect-git-hooks); the control drops the one protect-path step of the
 // nested path, so the same write is shown to work without it.
-func init() { escAttempts = append(escAttempts, gitNestAttempts...) }
 
 var gitNestAttempts = []*attempt{
 	{

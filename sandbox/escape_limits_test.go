@@ -11,9 +11,6 @@ import (
 // The resource attempts: a command storing what it likes in memory the
 // host pays for. Each is bounded: a small configured limit, and a control
 // that writes a little more than it, on a tmpfs that dies with the run.
-func init() {
-	escAttempts = append(escAttempts, limitAttempts...)
-}
 
 var limitAttempts = []*attempt{
 	{

@@ -33,8 +33,3 @@ var nvmAttempts = []*attempt{
 		control: func(e *escEnv) escMode { return dropRules("hide-file=" + e.vars["F"]) },
 	},
 }
-
-func init() {
-	escAttempts = append(escAttempts, nvmAttempts...)
-	passFixtures = append(passFixtures, nvmFixtures)
-}

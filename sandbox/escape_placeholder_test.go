@@ -19,7 +19,6 @@ import (
 // through NewCmd, whose lock keeps the first run from removing a
 // placeholder another run holds; the control runs the second as a plain
 // exec.Cmd of the same argv, which takes no lock and watches nothing.
-func init() { escAttempts = append(escAttempts, placeholderAttempts...) }
 
 var placeholderAttempts = []*attempt{
 	{

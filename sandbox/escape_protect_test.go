@@ -10,7 +10,6 @@ import (
 // The protect section's attacks: a command leaves in the workspace what
 // runs later outside the sandbox (git hooks and config, editor and agent
 // configuration). Each one must fail with the rule and succeed without it.
-func init() { escAttempts = append(escAttempts, protectAttempts...) }
 
 var protectAttempts = []*attempt{
 	{

@@ -88,8 +88,3 @@ var redactAttempts = []*attempt{
 		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".gitconfig.work")) },
 	},
 }
-
-func init() {
-	escAttempts = append(escAttempts, redactAttempts...)
-	passFixtures = append(passFixtures, redactFixtures)
-}

@@ -136,12 +136,6 @@ type escPass struct {
 // spawn can take well over the usual milliseconds.
 const socketGrace = 3 * time.Second
 
-// passFixtures run at the end of newEscPass, before any attempt: what they
-// add to the shared home or the environment is there for every attempt's
-// Explain and Prefix alike. set changes the environment until the pass
-// ends.
-var passFixtures []func(t *testing.T, p *escPass, set func(k, v string))
-
 // newEscPass builds the pass's fixtures and points HOME (and the stripped
 // variables) at them for the rest of the calling test function: Command
 // reads both from the process environment. Only the suite's own goroutines

@@ -37,8 +37,3 @@ var toolAttempts = []*attempt{
 		control: func(e *escEnv) escMode { return dropRules(strings.Fields(e.fixture["tool-redact-drop"])...) },
 	},
 }
-
-func init() {
-	escAttempts = append(escAttempts, toolAttempts...)
-	passFixtures = append(passFixtures, toolFixtures)
-}

@@ -18,5 +18,3 @@ var ttyFlowAttempts = []*attempt{
 		control: func(e *escEnv) escMode { return dropSeccomp("refuse-tcxonc") },
 	},
 }
-
-func init() { escAttempts = append(escAttempts, ttyFlowAttempts...) }

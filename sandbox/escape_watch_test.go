@@ -14,7 +14,6 @@ import (
 // replaced name, so without the watch the sandbox reads the new secret.
 // The sandbox run goes through NewCmd (which watches); the control is the
 // same argv run as a plain exec.Cmd, which watches nothing.
-func init() { escAttempts = append(escAttempts, watchAttempts...) }
 
 var watchAttempts = []*attempt{
 	{

@@ -19,8 +19,3 @@ var wgetrcAttempts = []*attempt{
 		control: func(e *escEnv) escMode { return dropRules("redact-file=" + filepath.Join(e.home, ".wgetrc")) },
 	},
 }
-
-func init() {
-	escAttempts = append(escAttempts, wgetrcAttempts...)
-	passFixtures = append(passFixtures, wgetrcFixtures)
-}
