@@ -17,25 +17,25 @@ func TestPlanUnchangedBySpawn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.fold == nil {
+	if c.checked == nil {
 		t.Fatal("no folded spawn")
 	}
 	check := func(when string) {
-		p := c.fold.plan
+		p := c.checked.plan
 		if p.disableUserns || p.statusFD != "" || p.blockFD != "" {
 			t.Errorf("%s: the plan holds host facts: disableUserns %v, statusFD %q, blockFD %q", when, p.disableUserns, p.statusFD, p.blockFD)
 		}
 	}
 	check("after NewCmd")
-	before := fmt.Sprintf("%+v", *c.fold.plan)
+	before := fmt.Sprintf("%+v", *c.checked.plan)
 	if err := c.Run(); err != nil {
 		t.Fatal(err)
 	}
 	check("after Run")
-	if after := fmt.Sprintf("%+v", *c.fold.plan); after != before {
+	if after := fmt.Sprintf("%+v", *c.checked.plan); after != before {
 		t.Errorf("the run changed the plan:\nbefore %s\nafter  %s", before, after)
 	}
-	if !c.fold.hf.disableUserns {
+	if !c.checked.hf.disableUserns {
 		t.Errorf("bwrap 0.8 takes --disable-userns, and the spawn's host facts do not say so")
 	}
 }

@@ -19,11 +19,11 @@ import (
 // controls leave a dropped rule's files, and the stub is still served.
 func withoutDNSStub(t *testing.T, c *Cmd) {
 	t.Helper()
-	if c.fold == nil || c.fold.plan.resolvFD == "" || !slices.ContainsFunc(linuxSteps(c.fold.plan), func(s Step) bool { return s.Rule == "dns-stub" }) {
+	if c.checked == nil || c.checked.plan.resolvFD == "" || !slices.ContainsFunc(linuxSteps(c.checked.plan), func(s Step) bool { return s.Rule == "dns-stub" }) {
 		t.Fatal("the spawn has no dns-stub step to leave out")
 	}
-	c.fold.plan.resolvFD = ""
-	if slices.ContainsFunc(linuxSteps(c.fold.plan), func(s Step) bool { return s.Rule == "dns-stub" }) {
+	c.checked.plan.resolvFD = ""
+	if slices.ContainsFunc(linuxSteps(c.checked.plan), func(s Step) bool { return s.Rule == "dns-stub" }) {
 		t.Fatal("the dns-stub step is still there")
 	}
 }

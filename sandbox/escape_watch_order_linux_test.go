@@ -54,9 +54,9 @@ func TestWatchBeforeSandboxMounts(t *testing.T) {
 					c.SysProcAttr, c.Stdout, c.Stderr = attr, &out, &out
 					// The watch finds its targets itself, with the
 					// lstat the test holds for slow.
-					p := *c.fold.plan
+					p := *c.checked.plan
 					p.watchPlanned = false
-					c.fold.plan = &p
+					c.checked.plan = &p
 					start, wait = c.Start, c.Wait
 				} else {
 					c, err := Command(ctx, cfg, "bash", "-c", script, "bash", cred, goFile)

@@ -213,7 +213,7 @@ func newCmd(t *testing.T, cfg Config, name string, args ...string) *Cmd {
 	if err != nil {
 		t.Fatalf("NewCmd: %v", err)
 	}
-	if c.fold == nil {
+	if c.checked == nil {
 		t.Fatalf("NewCmd did not fold the check into the spawn: %v", c.Args)
 	}
 	return c

@@ -206,7 +206,7 @@ func refuseRequired(p *plan, why, hint string) error {
 // each; nil before Start, and when every limit holds. sandtable run prints
 // them. A limit set in [Config.Limits] is never here: it is enforced, or
 // Start fails.
-func (c *Cmd) Unenforced() []string { return c.fold.unenforced() }
+func (c *Cmd) Unenforced() []string { return c.checked.unenforced() }
 
 // ExplainLimits lists the run-time limits [NewCmd] would apply for cfg, one
 // Step each: the row of the limits section that sets the default (or the

@@ -95,14 +95,14 @@ func TestNetThreadEndsWhenStartFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctl.fold.prepareNet(ctl)
-	if err := <-ctl.fold.early.t.ready; err != nil {
+	ctl.checked.prepareNet(ctl)
+	if err := <-ctl.checked.early.t.ready; err != nil {
 		t.Fatal(err)
 	}
 	if n := foreign(); n != 1 {
 		t.Fatalf("control: %d threads in another network namespace after prepareNet, want 1", n)
 	}
-	ctl.fold.dropNet()
+	ctl.checked.dropNet()
 	if n := settle(foreign); n != 0 {
 		t.Fatalf("control: %d threads in another network namespace after dropNet", n)
 	}

@@ -13,7 +13,7 @@ var respawnVanished = true
 // stdin was), the spawn runs once more with the host's sockets listed
 // anew; bwrap's message from the failed setup has reached Stderr by then.
 // Otherwise it is the unavailable error, which names the socket.
-func (f *fold) setupFailed(c *Cmd, msg string) error {
+func (f *checkedSpawn) setupFailed(c *Cmd, msg string) error {
 	if !respawnVanished || f.respawned || vanishedSocket(f.plan, msg) == "" || !c.replayable() {
 		return f.unavailable(msg)
 	}

@@ -47,8 +47,8 @@ func TestRespawnVanishedSocket(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !slices.ContainsFunc(c.fold.plan.sockets, func(f pathFact) bool { return f.path == sock }) {
-					t.Fatalf("the spawn does not hide %s: %v", sock, c.fold.plan.sockets)
+				if !slices.ContainsFunc(c.checked.plan.sockets, func(f pathFact) bool { return f.path == sock }) {
+					t.Fatalf("the spawn does not hide %s: %v", sock, c.checked.plan.sockets)
 				}
 				if err := os.Remove(sock); err != nil { // gone before bwrap mounts over it
 					t.Fatal(err)
@@ -65,8 +65,8 @@ func TestRespawnVanishedSocket(t *testing.T) {
 				err = c.Run()
 				respawnVanished = true
 				if respawn {
-					if err != nil || out.String() != "ran\n" || !c.fold.respawned {
-						t.Errorf("with the respawn: %v, out %q, respawned %v; stderr %s", err, out.String(), c.fold.respawned, stderr.String())
+					if err != nil || out.String() != "ran\n" || !c.checked.respawned {
+						t.Errorf("with the respawn: %v, out %q, respawned %v; stderr %s", err, out.String(), c.checked.respawned, stderr.String())
 					}
 					continue
 				}

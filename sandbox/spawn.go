@@ -28,9 +28,9 @@ type Cmd struct {
 
 	ctx  context.Context
 	name string
-	// fold is the Linux spawn that doubles as the check; nil when the
+	// checked is the Linux spawn that doubles as the check; nil when the
 	// embedded exec.Cmd runs as it is.
-	fold *fold
+	checked *checkedSpawn
 	// pipes is set once a pipe method ran: exec.Cmd closes the child's ends
 	// after Start, so a second Start (the retry without an option an old
 	// bwrap rejects) could not reuse them.
@@ -93,7 +93,7 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 	}
 	c.tmpdir = s.host.tmpdir
 	if s.plan != nil && s.backend == BackendLandlock {
-		// The reduced backend's helper does at run time what the fold
+		// The reduced backend's helper does at run time what the checked spawn
 		// does for bwrap (backend_landlock_linux.go).
 		early.cancel()
 		early = nil
@@ -105,26 +105,26 @@ func NewCmd(ctx context.Context, cfg Config, name string, args ...string) (*Cmd,
 		return c, nil
 	}
 	if s.plan != nil && check == checkFound {
-		if c.fold, err = newFold(c, s.plan, s.host, s.files); err != nil {
+		if c.checked, err = newCheckedSpawn(c, s.plan, s.host, s.files); err != nil {
 			early.cancel()
 			closeAll(s.owned)
 			return nil, err
 		}
-		phaseDone("fold")
+		phaseDone("check")
 	}
-	if c.fold != nil {
-		c.fold.adoptEarly(c, early)
+	if c.checked != nil {
+		c.checked.adoptEarly(c, early)
 	} else {
 		early.cancel()
 	}
-	if c.fold == nil {
+	if c.checked == nil {
 		if err := refuseRequired(s.plan, "sandbox-exec has no moment to apply it", "leave it unset on macOS"); err != nil {
 			closeAll(s.owned)
 			c.stopProxy()
 			return nil, err
 		}
 	}
-	if c.fold != nil && ctx != nil {
+	if c.checked != nil && ctx != nil {
 		// A retry renews the embedded exec.Cmd in place (renew): Cancel
 		// kills the process of the attempt that runs.
 		s.cmd.Cancel = func() error { return c.Process.Kill() }
@@ -143,7 +143,7 @@ func (c *Cmd) Workdir() string { return c.workdir }
 // nothing wraps the command, and on macOS, whose profile denies by path: a
 // denied path is still there, unreadable.
 func (c *Cmd) Sees(path string) bool {
-	return c.fold == nil || c.fold.sees(filepath.Clean(path))
+	return c.checked == nil || c.checked.sees(filepath.Clean(path))
 }
 
 // Start starts the command; on Linux it returns once bwrap has created the
@@ -152,7 +152,7 @@ func (c *Cmd) Sees(path string) bool {
 // alone (the seccomp filter's memfd): the child has its own by then.
 func (c *Cmd) Start() error {
 	defer c.closeOwned()
-	if c.fold == nil {
+	if c.checked == nil {
 		if c.wrapped {
 			if err := c.guard(nil); err != nil {
 				removeTmpdir(c.tmpdir)
@@ -167,26 +167,26 @@ func (c *Cmd) Start() error {
 		}
 		return err
 	}
-	c.fold.prepareNet(c)
-	defer c.fold.dropNet()
-	ph, err := startPlaceholders(c.fold.plan, journalDirs(""))
+	c.checked.prepareNet(c)
+	defer c.checked.dropNet()
+	ph, err := startPlaceholders(c.checked.plan, journalDirs(""))
 	if err != nil {
 		return err
 	}
-	c.fold.ph = ph
+	c.checked.ph = ph
 	phaseDone("locks")
-	// The watch is set up alongside bwrap's own setup: the fold waits
+	// The watch is set up alongside bwrap's own setup: the checked spawn waits
 	// for it (ready) before it lets the command run.
-	pw := startWatchAsync(c.fold.plan)
-	c.fold.ready = pw.ready
-	err = c.fold.start(c)
+	pw := startWatchAsync(c.checked.plan)
+	c.checked.ready = pw.ready
+	err = c.checked.start(c)
 	w, werr := pw.wait()
 	phaseDone("watch")
 	if err == nil && werr != nil {
-		// bwrap's child was gone before the fold let it run: the
+		// bwrap's child was gone before the checked spawn let it run: the
 		// command never ran, and the watch's reason is the answer.
 		_ = c.Process.Kill()
-		_ = c.fold.wait(c)
+		_ = c.checked.wait(c)
 		err = werr
 	}
 	if err != nil {
@@ -208,14 +208,14 @@ func (c *Cmd) closeOwned() {
 // Wait waits for the command and tells a sandbox that failed apart from the
 // command's own status; see [Cmd].
 func (c *Cmd) Wait() error {
-	if c.fold == nil {
+	if c.checked == nil {
 		defer removeTmpdir(c.tmpdir)
 		defer c.stopProxy()
 		return c.Cmd.Wait()
 	}
 	defer phaseDone("after")
 	defer c.ph.finish()
-	err := c.fold.wait(c)
+	err := c.checked.wait(c)
 	why := c.watch.stop()
 	c.watch = nil
 	if why != "" {
@@ -235,7 +235,7 @@ func (c *Cmd) Run() error {
 // Output runs the command and returns its standard output. As with
 // [exec.Cmd], an *exec.ExitError carries the end of stderr when Stderr was nil.
 func (c *Cmd) Output() ([]byte, error) {
-	if c.fold == nil {
+	if c.checked == nil {
 		return c.Cmd.Output()
 	}
 	if c.Stdout != nil {
@@ -245,8 +245,8 @@ func (c *Cmd) Output() ([]byte, error) {
 	c.Stdout = &stdout
 	err := c.Run()
 	var ee *exec.ExitError
-	if c.Stderr == nil && errors.As(err, &ee) && c.fold.tail != nil {
-		ee.Stderr = c.fold.tail.bytes()
+	if c.Stderr == nil && errors.As(err, &ee) && c.checked.tail != nil {
+		ee.Stderr = c.checked.tail.bytes()
 	}
 	return stdout.Bytes(), err
 }
@@ -254,7 +254,7 @@ func (c *Cmd) Output() ([]byte, error) {
 // CombinedOutput runs the command and returns its standard output and
 // standard error, interleaved as one pipe delivers them.
 func (c *Cmd) CombinedOutput() ([]byte, error) {
-	if c.fold == nil {
+	if c.checked == nil {
 		return c.Cmd.CombinedOutput()
 	}
 	if c.Stdout != nil {
@@ -499,7 +499,7 @@ func (e *commandError) Unwrap() error { return e.err }
 
 // readyToRun waits for what must be in place before the command runs
 // (ready), if anything.
-func (f *fold) readyToRun() error {
+func (f *checkedSpawn) readyToRun() error {
 	if f.ready == nil {
 		return nil
 	}

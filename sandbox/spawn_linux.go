@@ -17,8 +17,8 @@ import (
 	"github.com/sandtable/sandtable/internal/cmdlookup"
 )
 
-// fold is one Linux spawn that doubles as the availability check.
-type fold struct {
+// checkedSpawn is one Linux spawn that doubles as the availability check.
+type checkedSpawn struct {
 	host  *bwrapHost
 	plan  *plan
 	files []WrapFile // what the argv's descriptors are, for a re-run
@@ -53,22 +53,22 @@ type fold struct {
 	ph *phRun
 }
 
-// newFold prepares the folded spawn. A probe that already failed in this
-// process is final (Command and Prefix cache it too), so there is no point
+// newCheckedSpawn prepares the checked spawn. A probe that already failed
+// in this process is final (Command and Prefix cache it too), so there is no point
 // executing again to hear the same refusal.
-func newFold(c *Cmd, p *plan, hf hostFacts, files []WrapFile) (*fold, error) {
+func newCheckedSpawn(c *Cmd, p *plan, hf hostFacts, files []WrapFile) (*checkedSpawn, error) {
 	h := bwrapHostFor(c.Path)
 	if known, err := h.verdict(); known && err != nil {
 		return nil, err
 	}
-	return &fold{host: h, plan: p, files: files, hf: hf}, nil
+	return &checkedSpawn{host: h, plan: p, files: files, hf: hf}, nil
 }
 
 // maxAttempts bounds the retries: one without --disable-userns, one more
 // falling back to the probe for a bwrap without --json-status-fd.
 const maxAttempts = 3
 
-func (f *fold) start(c *Cmd) error {
+func (f *checkedSpawn) start(c *Cmd) error {
 	if f.started {
 		return errors.New("exec: already started")
 	}
@@ -113,7 +113,7 @@ func (f *fold) start(c *Cmd) error {
 // which bwrap writes once it has parsed its options and cloned the sandbox's
 // first process. Without it, bwrap has already exited and nothing ran;
 // retry reports that it rejected an option it will not be given again.
-func (f *fold) attempt(c *Cmd) (retry bool, err error) {
+func (f *checkedSpawn) attempt(c *Cmd) (retry bool, err error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return false, fmt.Errorf("sandbox: start %s: status pipe: %w", c.Path, err)
@@ -224,7 +224,7 @@ func (f *fold) attempt(c *Cmd) (retry bool, err error) {
 
 // startPlain is the fallback for a bwrap without --json-status-fd (older
 // than 0.3.2): Command's probe, then the command as is.
-func (f *fold) startPlain(c *Cmd) error {
+func (f *checkedSpawn) startPlain(c *Cmd) error {
 	if err := refuseRequired(f.plan, "this bwrap has no --json-status-fd", "install bubblewrap 0.3.2 or later"); err != nil {
 		return err
 	}
@@ -250,7 +250,7 @@ func (f *fold) startPlain(c *Cmd) error {
 
 // startRun starts run, through the network helper in mode proxy: once it
 // returns nil, the proxy serves the sandbox's listeners until stopNet.
-func (f *fold) startRun(run *exec.Cmd) error {
+func (f *checkedSpawn) startRun(run *exec.Cmd) error {
 	if f.plan.netHost && !f.plan.net.HostAbstract && scopeAbstract(run.Path) {
 		release, err := startScoped(run, func() error { return f.win.fork(run, run.Start) })
 		f.unscope = release
@@ -317,7 +317,7 @@ type earlyNet struct {
 // locks and the watch; the first attempt's startRun takes it, and dropNet
 // ends it if none does. Nothing is prepared when startRun would not take
 // the thread, or when the proxy cannot be made (startRun says why).
-func (f *fold) prepareNet(c *Cmd) {
+func (f *checkedSpawn) prepareNet(c *Cmd) {
 	if f.early != nil && !netThreadable(c.Cmd) {
 		f.dropNet() // NewCmd's, for a caller that has since set a Credential
 	}
@@ -333,7 +333,7 @@ func (f *fold) prepareNet(c *Cmd) {
 
 // newGate is the spawn's listeners for mode proxy, served by its proxy
 // (made on first use).
-func (f *fold) newGate() (*netGate, error) {
+func (f *checkedSpawn) newGate() (*netGate, error) {
 	if f.proxy == nil {
 		p, err := newProxy(f.plan.net)
 		if err != nil {
@@ -360,7 +360,7 @@ func earlyNetThread(cfg Config) *netThread {
 
 // adoptEarly gives t, the thread NewCmd made ahead, the spawn's listeners
 // to bind now, for Start's first attempt.
-func (f *fold) adoptEarly(c *Cmd, t *netThread) {
+func (f *checkedSpawn) adoptEarly(c *Cmd, t *netThread) {
 	if t == nil {
 		return
 	}
@@ -373,7 +373,7 @@ func (f *fold) adoptEarly(c *Cmd, t *netThread) {
 }
 
 // takeEarly hands the prepared thread to startRun, with its gate as f.gate.
-func (f *fold) takeEarly() *netThread {
+func (f *checkedSpawn) takeEarly() *netThread {
 	if f.early == nil {
 		return nil
 	}
@@ -384,7 +384,7 @@ func (f *fold) takeEarly() *netThread {
 }
 
 // dropNet ends a prepared thread that no attempt took.
-func (f *fold) dropNet() {
+func (f *checkedSpawn) dropNet() {
 	if f.early != nil {
 		f.early.t.cancel()
 		f.early = nil
@@ -396,7 +396,7 @@ func (f *fold) dropNet() {
 // background: each close waits for its accepting goroutine to be
 // scheduled (0.4 to 0.7 ms for all of them here), and nothing is left in
 // their namespace to connect to them.
-func (f *fold) stopNet() {
+func (f *checkedSpawn) stopNet() {
 	if f.unscope != nil {
 		f.unscope()
 		f.unscope = nil
@@ -407,7 +407,7 @@ func (f *fold) stopNet() {
 	}
 }
 
-func (f *fold) wait(c *Cmd) error {
+func (f *checkedSpawn) wait(c *Cmd) error {
 	if f.plain || f.pr == nil {
 		defer f.stopNet()
 		return c.Cmd.Wait() // exec.Cmd's own answer, or its "not started"
@@ -447,7 +447,7 @@ func (f *fold) wait(c *Cmd) error {
 
 // args rebuilds the argv from the plan with what is now known about this
 // bwrap, keeping the command and its arguments after the wrapper's "--".
-func (f *fold) args(c *Cmd) []string {
+func (f *checkedSpawn) args(c *Cmd) []string {
 	end := slices.Index(c.Args[1:], "--") + 1
 	if end == 0 {
 		return c.Args
@@ -460,7 +460,7 @@ func (f *fold) args(c *Cmd) []string {
 // descriptor fd. The table's status-fd rule emits --json-status-fd only
 // while the host facts have a number for it, which is only while one spawn
 // starts, so Cmd.Args, Command's argv and explain's have none.
-func (f *fold) statusArgs(fd int) []string {
+func (f *checkedSpawn) statusArgs(fd int) []string {
 	h := f.hf
 	h.statusFD = strconv.Itoa(fd)
 	return linuxArgs(f.plan.with(h))
@@ -502,7 +502,7 @@ func (c *Cmd) rewind() error {
 // than taking them from the table: nothing it runs is a sandbox, and
 // --json-status-fd must come first, so that a bwrap that lacks both
 // (before 0.3.2) names the one that settles both.
-func (f *fold) precheck() {
+func (f *checkedSpawn) precheck() {
 	args := []string{"--json-status-fd", "1"}
 	if f.hf.disableUserns {
 		args = append(args, "--disable-userns")
@@ -519,7 +519,7 @@ func (f *fold) precheck() {
 // Stderr file: it runs the same sandbox with true instead of the command,
 // keeping bwrap's stderr this time. setupOK reports that the sandbox was
 // built and an exec was attempted, so the failure was the command's own.
-func (f *fold) diagnose(c *Cmd) (stderr string, setupOK bool) {
+func (f *checkedSpawn) diagnose(c *Cmd) (stderr string, setupOK bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	// Start closed the spawn's own memfds: the re-run gets fresh ones.
@@ -554,7 +554,7 @@ func (f *fold) diagnose(c *Cmd) (stderr string, setupOK bool) {
 	return buf.String(), ran || execd
 }
 
-func (f *fold) unavailable(msg string) error {
+func (f *checkedSpawn) unavailable(msg string) error {
 	if len(msg) > 2048 {
 		msg = "..." + msg[len(msg)-2048:]
 	}
@@ -594,4 +594,4 @@ func lookupError(name, dir string, env []string, p *plan) error {
 	return &commandError{name: name, reason: "cannot be executed" + seen, err: fs.ErrPermission}
 }
 
-func (f *fold) sees(path string) bool { return f.plan.sees(path) }
+func (f *checkedSpawn) sees(path string) bool { return f.plan.sees(path) }

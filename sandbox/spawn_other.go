@@ -2,37 +2,37 @@
 
 package sandbox
 
-// fold exists only on Linux, where bwrap reports on a status descriptor;
-// elsewhere NewCmd probes like Command and Cmd runs its exec.Cmd as is.
-type fold struct {
+// checkedSpawn exists only on Linux, where bwrap reports on a status
+// descriptor; elsewhere NewCmd probes like Command and Cmd runs its exec.Cmd as is.
+type checkedSpawn struct {
 	tail  *tail
 	plan  *plan
 	ready func() error
 	ph    *phRun
 }
 
-func newFold(*Cmd, *plan, hostFacts, []WrapFile) (*fold, error) { return nil, nil }
+func newCheckedSpawn(*Cmd, *plan, hostFacts, []WrapFile) (*checkedSpawn, error) { return nil, nil }
 
-func (f *fold) start(c *Cmd) error {
+func (f *checkedSpawn) start(c *Cmd) error {
 	if err := f.readyToRun(); err != nil {
 		return err
 	}
 	return c.Cmd.Start()
 }
 
-func (f *fold) prepareNet(*Cmd) {}
+func (f *checkedSpawn) prepareNet(*Cmd) {}
 
 // netThread is Linux's network thread; none here.
 type netThread struct{}
 
 func earlyNetThread(Config) *netThread      { return nil }
 func (*netThread) cancel()                  {}
-func (f *fold) adoptEarly(*Cmd, *netThread) {}
-func (f *fold) dropNet()                    {}
+func (f *checkedSpawn) adoptEarly(*Cmd, *netThread) {}
+func (f *checkedSpawn) dropNet()                    {}
 
-func (f *fold) wait(c *Cmd) error { return c.Cmd.Wait() }
+func (f *checkedSpawn) wait(c *Cmd) error { return c.Cmd.Wait() }
 
 // sees is true: macOS denies by path, and a denied path is still there.
-func (f *fold) sees(string) bool { return true }
+func (f *checkedSpawn) sees(string) bool { return true }
 
-func (f *fold) unenforced() []string { return nil }
+func (f *checkedSpawn) unenforced() []string { return nil }

@@ -4,7 +4,7 @@ package sandbox
 // a NewCmd spawn ends, by the part's name, so that a benchmark can say
 // which part a spawn's time went to; nil otherwise, which costs a spawn
 // one comparison per part. The parts, in order: plan (NewCmd's plan,
-// argv and host facts), fold (the bwrap host's verdict), locks (the
+// argv and host facts), check (the bwrap host's verdict), locks (the
 // protected directories'), stdio (the stdio rows' pipes), window (the
 // limits' cgroup and block pipe), exec (bwrap forked and executed, and
 // in mode proxy the network helper), bwrap (bwrap's options parsed and

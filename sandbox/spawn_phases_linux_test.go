@@ -12,7 +12,7 @@ import (
 )
 
 // spawnParts are the parts of a NewCmd spawn spawnPhases names, in order.
-var spawnParts = []string{"plan", "fold", "locks", "stdio", "window", "exec", "bwrap", "release", "watch", "command", "after"}
+var spawnParts = []string{"plan", "check", "locks", "stdio", "window", "exec", "bwrap", "release", "watch", "command", "after"}
 
 // BenchmarkSpawnPhases times one sandboxed /bin/true through NewCmd in
 // each network mode, and reports the median of each part of the spawn

@@ -132,8 +132,8 @@ func TestNewCmdOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.fold != nil || c.Path == "" || c.Dir != ws {
-		t.Fatalf("Off: fold %v path %q dir %q", c.fold, c.Path, c.Dir)
+	if c.checked != nil || c.Path == "" || c.Dir != ws {
+		t.Fatalf("Off: fold %v path %q dir %q", c.checked, c.Path, c.Dir)
 	}
 	out, err := c.Output()
 	if err != nil || string(out) != "off\n" {

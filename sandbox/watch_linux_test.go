@@ -85,15 +85,15 @@ func TestWatchRefusesLateArrival(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !c.fold.plan.run.any() {
+		if !c.checked.plan.run.any() {
 			t.Fatal("the default plan has no run-time limits")
 		}
 		if name == "no window" {
 			// The table's memory default cannot be turned off: a plan
 			// without run-time limits, as a machine without them has.
-			p := *c.fold.plan
+			p := *c.checked.plan
 			p.run = runLimits{}
-			c.fold.plan = &p
+			c.checked.plan = &p
 		}
 		writeFile(t, base, "cred", "LATE-SECRET\n")
 		out, err := c.Output()

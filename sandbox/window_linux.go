@@ -167,7 +167,7 @@ func (s *status) childPIDValue() (int, bool) {
 // openWindow prepares this attempt's window, and the host facts' blockFD
 // for the argv: fd, the descriptor after the status pipe; and the groups
 // bwrap is to be forked in.
-func (f *fold) openWindow(c *Cmd, fd int) error {
+func (f *checkedSpawn) openWindow(c *Cmd, fd int) error {
 	w, err := openWindow(f.plan)
 	f.win = w
 	if w != nil {
@@ -189,7 +189,7 @@ func sandboxRoot(c *Cmd) bool {
 // release applies the run-time limits to the sandbox's first process and
 // lets bwrap run the command. If they cannot be, it kills bwrap before
 // it closes the window, and the command never runs.
-func (f *fold) release(c *Cmd) error {
+func (f *checkedSpawn) release(c *Cmd) error {
 	if f.win == nil {
 		return nil
 	}
@@ -265,7 +265,7 @@ func childOf(pid, ppid int) bool {
 }
 
 // unenforced lists the default limits this spawn could not apply.
-func (f *fold) unenforced() []string {
+func (f *checkedSpawn) unenforced() []string {
 	if f == nil || f.win == nil {
 		return nil
 	}
