@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/sandtable/sandtable/internal/casefold"
 )
 
 // darwinFacts adds what only the macOS profile reads: each existing
@@ -123,7 +125,7 @@ func guardFacts(p *plan) []pathFact {
 }
 
 // foldPattern is an anchored pattern matching path and everything under
-// it in every spelling APFS takes for it (see writeFolded): [aA] for an
+// it in every spelling APFS takes for it (see casefold.Write): [aA] for an
 // ASCII letter, (é|É|e\u0301|E\u0301) for a letter that decomposes, [.]
 // for a metacharacter. ok is false, and the pattern "", for a path
 // holding a character beyond the fold table (APFS may take other
@@ -133,7 +135,7 @@ func foldPattern(p string) (pattern string, ok bool) {
 	var b strings.Builder
 	b.Grow(4*len(p) + 8)
 	b.WriteString("^")
-	if !writeFolded(&b, p, false) {
+	if !casefold.Write(&b, p, false) {
 		return "", false
 	}
 	b.WriteString("(/|$)")

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"path"
 	"strings"
+
+	"github.com/sandtable/sandtable/internal/casefold"
 )
 
 // protectSBPLFacts prepares the protected paths for the macOS profile: a
@@ -72,7 +74,7 @@ func foldBelow(root, p string) string {
 			b.WriteByte(c)
 		}
 	}
-	writeFolded(&b, rest, true)
+	casefold.Write(&b, rest, true)
 	b.WriteString("(/|$)")
 	return b.String()
 }

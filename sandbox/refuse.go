@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sandtable/sandtable/internal/casefold"
 )
 
 // The refuse stage. The refuse section of rules/common.yaml lists every
@@ -392,7 +394,7 @@ func (s *refuseSubject) holdsCaret() error {
 
 // unfoldable refuses a missing hidden path inside a writable root on
 // macOS (s.pattern), or a protected path below one (s.folds), holding a
-// character beyond the fold table (writeFolded): APFS takes spellings of
+// character beyond the fold table (casefold.Write): APFS takes spellings of
 // it that no pattern lists.
 func (s *refuseSubject) unfoldable() error {
 	pat := s.pattern
@@ -403,7 +405,7 @@ func (s *refuseSubject) unfoldable() error {
 		return nil
 	}
 	var b strings.Builder
-	if writeFolded(&b, pat, false) {
+	if casefold.Write(&b, pat, false) {
 		return nil
 	}
 	if s.in == refuseProtectedPath {

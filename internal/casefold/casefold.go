@@ -1,4 +1,11 @@
-package sandbox
+// Package casefold writes the patterns that match a name in every spelling
+// APFS takes for it: case folded and canonically decomposed, for the ASCII
+// letters and the Latin-1 and Latin Extended-A letters that decompose into
+// an ASCII letter and one combining mark (the table below, checked against
+// Python's unicodedata by TestFoldTable and TestFoldComplete). It owns that
+// table and nothing else: no paths, no plan; it imports only the standard
+// library. The sandbox's macOS profile and its refuse stage use it.
+package casefold
 
 import (
 	"slices"
@@ -10,12 +17,9 @@ import (
 
 // APFS compares names after canonical decomposition and case folding, so
 // é (U+00E9), e followed by U+0301, É and E followed by U+0301 are one
-// name there, and so are k, K and the Kelvin sign. A hidden path's
-// pattern matches every such spelling of each letter it knows: the ASCII
-// letters and the Latin-1 and Latin Extended-A letters that decompose
-// into an ASCII letter and one combining mark, the table below (checked
-// against Python's unicodedata by TestFoldTable). Any other character
-// that is not ASCII cannot be folded here.
+// name there, and so are k, K and the Kelvin sign. A pattern matches every
+// such spelling of each letter the table knows; any other character that
+// is not ASCII cannot be folded here.
 
 // foldMarks lists, for each combining mark, the composed letters and
 // their ASCII base letters, position for position.
@@ -110,12 +114,12 @@ func spellings(r rune) []string {
 	return slices.Compact(out)
 }
 
-// writeFolded appends to b a pattern for name matching it in every
-// spelling APFS takes, and reports false at the first character it cannot
+// Write appends to b a pattern (POSIX extended, as SBPL's regex reads it)
+// for name matching it in every spelling APFS takes, and reports false at the first character it cannot
 // fold (a ^, or a character beyond the table; an ASCII letter followed
 // by a combining mark is read as the composed letter). With asIs, such a
 // character is matched as it is spelled instead, except ^.
-func writeFolded(b *strings.Builder, name string, asIs bool) bool {
+func Write(b *strings.Builder, name string, asIs bool) bool {
 	_, compose := foldMaps()
 	for i := 0; i < len(name); {
 		r, n := utf8.DecodeRuneInString(name[i:])
