@@ -564,7 +564,7 @@ func checkDarwinOrder(c *errs, p *Platform) {
 // maxSeccomp bounds the filter's length; see checkSeccomp.
 const maxSeccomp = 250
 
-// seccompLength is about how many instructions sandbox/seccomp.go
+// seccompLength is about how many instructions internal/seccomp
 // assembles for the entries: two ABI sections of a few fixed ones, one per
 // syscall and ioctl, up to five per setid-mode call, and the verdicts.
 func seccompLength(es []SeccompEntry) int {

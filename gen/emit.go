@@ -92,32 +92,6 @@ func emitTypes(f *jen.File) {
 		jen.Id("list").Bool(),
 		jen.Id("path").String(),
 	)
-	f.Comment("seccompSyscall is one system call the seccomp filter refuses, with its")
-	f.Comment("number in each ABI the filter knows and the errno it returns.")
-	f.Type().Id("seccompSyscall").Struct(
-		jen.Id("rule").String(),
-		jen.Id("name").String(),
-		jen.Id("nr").Index(jen.Lit(4)).Uint32(),
-		jen.Id("errno").Uint32(),
-	)
-	f.Comment("seccompModeCall is one system call the seccomp filter refuses when the")
-	f.Comment("mode it sets has the setuid or setgid bit: the mode is argument mode, and")
-	f.Comment("counts, when flags is not -1, only if argument flags creates a file.")
-	f.Type().Id("seccompModeCall").Struct(
-		jen.Id("rule").String(),
-		jen.Id("name").String(),
-		jen.Id("nr").Index(jen.Lit(4)).Uint32(),
-		jen.Id("mode").Int(),
-		jen.Id("flags").Int(),
-		jen.Id("errno").Uint32(),
-	)
-	f.Comment("seccompIoctl is one ioctl request the seccomp filter refuses.")
-	f.Type().Id("seccompIoctl").Struct(
-		jen.Id("rule").String(),
-		jen.Id("name").String(),
-		jen.Id("request").Uint32(),
-		jen.Id("errno").Uint32(),
-	)
 	f.Comment("Rule is one row of the rule table, as a reviewer reads it in rules/.")
 	f.Type().Id("Rule").Struct(
 		jen.Id("ID").String(),

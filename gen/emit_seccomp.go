@@ -6,23 +6,26 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// emitSeccomp renders the linux table's seccomp section as the data
-// sandbox/seccomp.go assembles the filter from, each entry under a comment
+// seccompPkg assembles the filters from the rows emitted here.
+const seccompPkg = "github.com/sandtable/sandtable/internal/seccomp"
+
+// emitSeccomp renders the linux table's seccomp section as the rows
+// internal/seccomp assembles the filter from, each entry under a comment
 // naming its id, like every emitted statement.
 func emitSeccomp(f *jen.File, p *Platform) {
 	f.Comment("seccompSyscalls are the system calls the seccomp filter refuses, numbered")
 	f.Comment("for x86-64, i386, aarch64 and arm, in that order, each with the errno it")
 	f.Comment("returns.")
-	f.Var().Id("seccompSyscalls").Op("=").Index(jen.Op("...")).Id("seccompSyscall").ValuesFunc(func(g *jen.Group) {
+	f.Var().Id("seccompSyscalls").Op("=").Index(jen.Op("...")).Qual(seccompPkg, "Syscall").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Seccomp {
 			if e.Syscall == "" {
 				continue
 			}
 			nr := seccompSyscalls[e.Syscall]
 			g.Line().Comment(e.ID).Line().Values(
-				jen.Id("rule").Op(":").Lit(e.ID),
-				jen.Id("name").Op(":").Lit(e.Syscall),
-				jen.Id("nr").Op(":").Index(jen.Lit(4)).Uint32().Values(jen.Lit(int(nr[0])), jen.Lit(int(nr[1])), jen.Lit(int(nr[2])), jen.Lit(int(nr[3]))),
+				jen.Id("Rule").Op(":").Lit(e.ID),
+				jen.Id("Name").Op(":").Lit(e.Syscall),
+				jen.Id("Nr").Op(":").Index(jen.Lit(4)).Uint32().Values(jen.Lit(int(nr[0])), jen.Lit(int(nr[1])), jen.Lit(int(nr[2])), jen.Lit(int(nr[3]))),
 				errnoField(e),
 			)
 		}
@@ -31,7 +34,7 @@ func emitSeccomp(f *jen.File, p *Platform) {
 	f.Comment("seccompModeCalls are the system calls the seccomp filter refuses when they")
 	f.Comment("would set the setuid or setgid bit, numbered as seccompSyscalls")
 	f.Comment("(0xffffffff where the ABI lacks the call).")
-	f.Var().Id("seccompModeCalls").Op("=").Index(jen.Op("...")).Id("seccompModeCall").ValuesFunc(func(g *jen.Group) {
+	f.Var().Id("seccompModeCalls").Op("=").Index(jen.Op("...")).Qual(seccompPkg, "ModeCall").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Seccomp {
 			if e.SetidMode == "" {
 				continue
@@ -45,11 +48,11 @@ func emitSeccomp(f *jen.File, p *Platform) {
 				}
 			}
 			g.Line().Comment(e.ID).Line().Values(
-				jen.Id("rule").Op(":").Lit(e.ID),
-				jen.Id("name").Op(":").Lit(e.SetidMode),
-				jen.Id("nr").Op(":").Index(jen.Lit(4)).Uint32().Values(nrs...),
-				jen.Id("mode").Op(":").Lit(c.mode),
-				jen.Id("flags").Op(":").Lit(c.flags),
+				jen.Id("Rule").Op(":").Lit(e.ID),
+				jen.Id("Name").Op(":").Lit(e.SetidMode),
+				jen.Id("Nr").Op(":").Index(jen.Lit(4)).Uint32().Values(nrs...),
+				jen.Id("Mode").Op(":").Lit(c.mode),
+				jen.Id("Flags").Op(":").Lit(c.flags),
 				errnoField(e),
 			)
 		}
@@ -57,15 +60,15 @@ func emitSeccomp(f *jen.File, p *Platform) {
 	})
 	emitSeccompFamilies(f, p)
 	f.Comment("seccompIoctls are the ioctl requests the seccomp filter refuses.")
-	f.Var().Id("seccompIoctls").Op("=").Index(jen.Op("...")).Id("seccompIoctl").ValuesFunc(func(g *jen.Group) {
+	f.Var().Id("seccompIoctls").Op("=").Index(jen.Op("...")).Qual(seccompPkg, "Ioctl").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Seccomp {
 			if e.Ioctl == "" {
 				continue
 			}
 			g.Line().Comment(e.ID).Line().Values(
-				jen.Id("rule").Op(":").Lit(e.ID),
-				jen.Id("name").Op(":").Lit(e.Ioctl),
-				jen.Id("request").Op(":").Op(fmt.Sprintf("%#04x", seccompIoctls[e.Ioctl])),
+				jen.Id("Rule").Op(":").Lit(e.ID),
+				jen.Id("Name").Op(":").Lit(e.Ioctl),
+				jen.Id("Request").Op(":").Op(fmt.Sprintf("%#04x", seccompIoctls[e.Ioctl])),
 				errnoField(e),
 			)
 		}
@@ -76,5 +79,5 @@ func emitSeccomp(f *jen.File, p *Platform) {
 // errnoField is the errno an entry's refusal returns, by number: the same
 // on every ABI the filter knows.
 func errnoField(e SeccompEntry) jen.Code {
-	return jen.Id("errno").Op(":").Lit(int(seccompErrnos[e.ErrnoName()].nr))
+	return jen.Id("Errno").Op(":").Lit(int(seccompErrnos[e.ErrnoName()].nr))
 }

@@ -6,18 +6,9 @@ import "github.com/dave/jennifer/jen"
 // whose family is checked, numbered as seccompSyscalls, the families that
 // pass, and the errno every other family gets.
 func emitSeccompFamilies(f *jen.File, p *Platform) {
-	f.Comment("seccompFamilyRule is a refusal of every address family but keep in the")
-	f.Comment("calls numbered in calls (socket, socketpair), returning errno.")
-	f.Type().Id("seccompFamilyRule").Struct(
-		jen.Id("rule").String(),
-		jen.Id("names").Index().String(),
-		jen.Id("calls").Index(jen.Lit(2)).Index(jen.Lit(4)).Uint32(),
-		jen.Id("keep").Index().Uint32(),
-		jen.Id("errno").Uint32(),
-	)
 	f.Comment("seccompFamilies are the table's keep-families entries: socket(2) and")
 	f.Comment("socketpair(2) fail for every address family but those kept.")
-	f.Var().Id("seccompFamilies").Op("=").Index(jen.Op("...")).Id("seccompFamilyRule").ValuesFunc(func(g *jen.Group) {
+	f.Var().Id("seccompFamilies").Op("=").Index(jen.Op("...")).Qual(seccompPkg, "FamilyRule").ValuesFunc(func(g *jen.Group) {
 		for _, e := range p.Seccomp {
 			if e.KeepFamilies == nil {
 				continue
@@ -32,10 +23,10 @@ func emitSeccompFamilies(f *jen.File, p *Platform) {
 				names = append(names, jen.Lit(fam))
 			}
 			g.Line().Comment(e.ID).Line().Values(
-				jen.Id("rule").Op(":").Lit(e.ID),
-				jen.Id("names").Op(":").Index().String().Values(names...),
-				jen.Id("calls").Op(":").Index(jen.Lit(2)).Index(jen.Lit(4)).Uint32().Values(calls...),
-				jen.Id("keep").Op(":").Index().Uint32().Values(keep...),
+				jen.Id("Rule").Op(":").Lit(e.ID),
+				jen.Id("Names").Op(":").Index().String().Values(names...),
+				jen.Id("Calls").Op(":").Index(jen.Lit(2)).Index(jen.Lit(4)).Uint32().Values(calls...),
+				jen.Id("Keep").Op(":").Index().Uint32().Values(keep...),
 				errnoField(e),
 			)
 		}

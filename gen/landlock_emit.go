@@ -47,12 +47,6 @@ func emitLandlock(f *jen.File, p *Platform) {
 			}
 		}
 	})
-	f.Comment("The kinds of landlockSeccompRow.")
-	f.Const().Defs(
-		jen.Id("llRefuseSocket").Op("=").Iota(),
-		jen.Id("llRefuseSyscall"),
-		jen.Id("llRefuseClone"),
-	)
 	f.Comment("landlockGrant is one grant row: the rights (landlock.AccessFS) a set of")
 	f.Comment("the plan's paths, or constant paths, gets.")
 	f.Type().Id("landlockGrant").Struct(
@@ -68,20 +62,6 @@ func emitLandlock(f *jen.File, p *Platform) {
 		jen.Id("mode").Id("NetworkMode"),
 		jen.Id("handled").Uint64(),
 		jen.Id("connectProxy").Bool(),
-	)
-	f.Comment("landlockSeccompRow is one refuse row of the reduced backend's second")
-	f.Comment("seccomp filter: socket(2) in families (unless of a kept type or")
-	f.Comment("protocol), a system call (nr, by ABI as seccompSyscall's), or clone(2)")
-	f.Comment("with any of flags, failing with errno.")
-	f.Type().Id("landlockSeccompRow").Struct(
-		jen.Id("rule").String(),
-		jen.Id("kind").Int(),
-		jen.Id("families").Index().Uint32(),
-		jen.Id("keepTypes").Index().Uint32(),
-		jen.Id("keepProtocols").Index().Uint32(),
-		jen.Id("nr").Index(jen.Lit(4)).Uint32(),
-		jen.Id("flags").Uint32(),
-		jen.Id("errno").Uint32(),
 	)
 	f.Comment("landlockRedirect is one redirect row: the redact row whose file's")
 	f.Comment("copy the helper writes to the run's TMPDIR, and the variable naming it.")
@@ -134,31 +114,31 @@ func emitLandlock(f *jen.File, p *Platform) {
 			s, _ := landlock.ParseScope(strings.Join(e.Scopes, ","))
 			scoped, scopeRule = uint64(s), e.ID
 		case "refuse-socket", "refuse-syscall", "refuse-clone":
-			v := []jen.Code{jen.Id("rule").Op(":").Lit(e.ID)}
+			v := []jen.Code{jen.Id("Rule").Op(":").Lit(e.ID)}
 			switch e.Kind() {
 			case "refuse-socket":
-				v = append(v, jen.Id("kind").Op(":").Id("llRefuseSocket"), jen.Id("families").Op(":").Add(u32s(e.RefuseSocket, socketFamilies)))
+				v = append(v, jen.Id("Kind").Op(":").Qual(seccompPkg, "RefuseSocket"), jen.Id("Families").Op(":").Add(u32s(e.RefuseSocket, socketFamilies)))
 				if e.KeepTypes != nil {
-					v = append(v, jen.Id("keepTypes").Op(":").Add(u32s(e.KeepTypes, socketTypes)))
+					v = append(v, jen.Id("KeepTypes").Op(":").Add(u32s(e.KeepTypes, socketTypes)))
 				}
 				if e.KeepProtocols != nil {
-					v = append(v, jen.Id("keepProtocols").Op(":").Add(u32s(e.KeepProtocols, socketProtocols)))
+					v = append(v, jen.Id("KeepProtocols").Op(":").Add(u32s(e.KeepProtocols, socketProtocols)))
 				}
-				v = append(v, jen.Id("nr").Op(":").Add(nrLit(landlockArgCalls["socket"])))
+				v = append(v, jen.Id("Nr").Op(":").Add(nrLit(landlockArgCalls["socket"])))
 			case "refuse-syscall":
 				nr, ok := landlockSyscalls[e.RefuseSyscall]
 				if !ok {
 					nr = seccompSyscalls[e.RefuseSyscall]
 				}
-				v = append(v, jen.Id("kind").Op(":").Id("llRefuseSyscall"), jen.Id("nr").Op(":").Add(nrLit(nr)))
+				v = append(v, jen.Id("Kind").Op(":").Qual(seccompPkg, "RefuseSyscall"), jen.Id("Nr").Op(":").Add(nrLit(nr)))
 			case "refuse-clone":
 				var flags uint32
 				for _, w := range e.RefuseClone {
 					flags |= cloneFlags[w]
 				}
-				v = append(v, jen.Id("kind").Op(":").Id("llRefuseClone"), jen.Id("nr").Op(":").Add(nrLit(landlockArgCalls["clone"])), jen.Id("flags").Op(":").Lit(int(flags)))
+				v = append(v, jen.Id("Kind").Op(":").Qual(seccompPkg, "RefuseClone"), jen.Id("Nr").Op(":").Add(nrLit(landlockArgCalls["clone"])), jen.Id("Flags").Op(":").Lit(int(flags)))
 			}
-			v = append(v, jen.Id("errno").Op(":").Lit(int(landlockErrnos[e.errnoName()])))
+			v = append(v, jen.Id("Errno").Op(":").Lit(int(landlockErrnos[e.errnoName()])))
 			seccomp = append(seccomp, jen.Line().Comment(e.ID+": "+e.What()).Line().Values(v...))
 		case "protect":
 			protects[jen.Lit(e.Protect)] = jen.Lit(e.ID)
@@ -183,7 +163,7 @@ func emitLandlock(f *jen.File, p *Platform) {
 	f.Comment("landlockNetRows are the network rows, in table order.")
 	f.Var().Id("landlockNetRows").Op("=").Index(jen.Op("...")).Id("landlockNetRow").Values(append(nets, jen.Line())...)
 	f.Comment("landlockSeccompRows are the refuse rows, in table order.")
-	f.Var().Id("landlockSeccompRows").Op("=").Index(jen.Op("...")).Id("landlockSeccompRow").Values(append(seccomp, jen.Line())...)
+	f.Var().Id("landlockSeccompRows").Op("=").Index(jen.Op("...")).Qual(seccompPkg, "ReducedRow").Values(append(seccomp, jen.Line())...)
 	f.Comment("landlockRedirects are the redirect rows, in table order.")
 	f.Var().Id("landlockRedirects").Op("=").Index(jen.Op("...")).Id("landlockRedirect").Values(append(redirects, jen.Line())...)
 	f.Comment("landlockProtectRows name each protect mode's row.")

@@ -41,7 +41,7 @@ var condPhrase = map[string][2]string{
 	"interactive":           {"only with `Config.Interactive`", "unless `Config.Interactive`"},
 	"caller-root":           {"only when the caller is root", "unless the caller is root"},
 	"disable-userns":        {"when bwrap has `--disable-userns` (0.8.0+)", "when bwrap lacks `--disable-userns`"},
-	"seccomp":               {"where `sandbox/seccomp.go` has a filter for the architecture", "where `sandbox/seccomp.go` has no filter for the architecture"},
+	"seccomp":               {"where `internal/seccomp` has a filter for the architecture", "where `internal/seccomp` has no filter for the architecture"},
 	"status-fd":             {"only for `NewCmd`", "except for `NewCmd`"},
 	"dns-stub":              {"in network mode proxy, where the host has an `/etc/resolv.conf`", "unless in network mode proxy with an `/etc/resolv.conf`"},
 	"block-fd":              {"only for `NewCmd`, while it applies the run-time limits", "except while `NewCmd` applies the run-time limits"},

@@ -130,7 +130,7 @@ var iterations = map[string]struct {
 
 // Variables. $path is the iterated item and needs `for`. The descriptor
 // variables are numbers the plan hands out; $seccompfd is the filter of
-// sandbox/seccomp.go, $statusfd the pipe NewCmd reads bwrap's status from.
+// internal/seccomp, $statusfd the pipe NewCmd reads bwrap's status from.
 const (
 	varWorkspace = "$workspace"
 	varPath      = "$path"

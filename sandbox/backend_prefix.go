@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/sandtable/sandtable/internal/landlock"
+	"github.com/sandtable/sandtable/internal/seccomp"
 )
 
 // The reduced backend's wrapper: the helper's argv (this program,
@@ -116,7 +117,7 @@ func landlockPrefix(cfg Config, p *plan, check hostCheck, asIs bool) (Wrap, erro
 	add(llWordRuleset, rs.Marshal())
 	second := landlockSeccomp()
 	if len(landlockDropRows) > 0 {
-		second = landlockFilter(runtime.GOARCH, slices.DeleteFunc(slices.Clone(landlockSeccompRows[:]), func(r landlockSeccompRow) bool { return landlockDropRows[r.rule] }))
+		second = seccomp.ReducedFilter(runtime.GOARCH, slices.DeleteFunc(slices.Clone(landlockSeccompRows[:]), func(r seccomp.ReducedRow) bool { return landlockDropRows[r.Rule] }))
 	}
 	for _, f := range [][]byte{nativeSeccomp(), second} {
 		if f != nil {

@@ -97,4 +97,3 @@ func TestRespelledDecision(t *testing.T) {
 		t.Logf("respelled %v: %s by %s", respell, answer(got), forms[at].rule)
 	}
 }
-

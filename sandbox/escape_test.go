@@ -667,7 +667,7 @@ func (e *escEnv) withoutSeccomp(files []WrapFile, ids []string) []WrapFile {
 	out := slices.Clone(files)
 	for i, f := range out {
 		if f.Path == "" && bytes.Equal(f.Data, nativeSeccomp()) {
-			out[i].Data = generatedSeccomp.without(e.t, ids...).filter(runtime.GOARCH)
+			out[i].Data = seccompWithout(e.t, generatedSeccomp, ids...).Filter(runtime.GOARCH)
 			return out
 		}
 	}

@@ -32,7 +32,7 @@ func TestSeccompIoctlsUnderBwrap(t *testing.T) {
 	bwrap, filter, python := filterProbeSetup(t)
 	args := []string{python, "-c", seccompIoctlProbe, fmt.Sprint(unix.SYS_IOCTL), fmt.Sprint(unix.TCSETS)}
 	for _, io := range seccompIoctls {
-		args = append(args, fmt.Sprint(io.request))
+		args = append(args, fmt.Sprint(io.Request))
 	}
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {
@@ -44,9 +44,9 @@ func TestSeccompIoctlsUnderBwrap(t *testing.T) {
 				t.Errorf("TCSETS: errno %d with the filter, %d without; want ENOTTY (%d) both", got[tcsets], control[tcsets], enotty)
 			}
 			for _, io := range seccompIoctls {
-				k := fmt.Sprintf("%x", io.request)
-				if got[k] != int(io.errno) || control[k] != enotty {
-					t.Errorf("%s (%s): errno %d with the filter, %d without; want %d and ENOTTY (%d)", io.name, io.rule, got[k], control[k], io.errno, enotty)
+				k := fmt.Sprintf("%x", io.Request)
+				if got[k] != int(io.Errno) || control[k] != enotty {
+					t.Errorf("%s (%s): errno %d with the filter, %d without; want %d and ENOTTY (%d)", io.Name, io.Rule, got[k], control[k], io.Errno, enotty)
 				}
 			}
 		})

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,19 +12,19 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sandtable/sandtable/internal/seccomp"
 )
 
-// TestSeccompConstants checks the spelled-out numbers of seccomp.go against
-// x/sys for the running arch.
+// TestSeccompConstants checks the numbers the generator spelled out for
+// the table's seccomp entries (gen/vocab.go) against x/sys for the running
+// arch (internal/seccomp's own constants: its TestConstants).
 func TestSeccompConstants(t *testing.T) {
-	arches, ok := seccompArches[runtime.GOARCH]
+	arches, ok := seccomp.Arches[runtime.GOARCH]
 	if !ok {
 		t.Skipf("no seccomp filter for %s", runtime.GOARCH)
 	}
 	native := arches[0]
-	if native.ioctl != unix.SYS_IOCTL {
-		t.Errorf("%s ioctl = %d, want %d", runtime.GOARCH, native.ioctl, unix.SYS_IOCTL)
-	}
 	// The numbers the generator has for the table's entries (gen/vocab.go),
 	// for the native ABI; a name missing here is one to add with its
 	// x/sys constant.
@@ -33,33 +32,33 @@ func TestSeccompConstants(t *testing.T) {
 	for name, nr := range probeCalls {
 		syscalls[name] = nr
 	}
-	syscalls["socketcall"] = noSyscall // i386's alone among the ABIs
+	syscalls["socketcall"] = seccomp.NoSyscall // i386's alone among the ABIs
 	for _, sc := range seccompSyscalls {
-		if want, ok := syscalls[sc.name]; !ok || sc.nr[native.abi] != want {
-			t.Errorf("%s: %s = %d on %s, want %d (known: %v)", sc.rule, sc.name, sc.nr[native.abi], runtime.GOARCH, want, ok)
+		if want, ok := syscalls[sc.Name]; !ok || sc.Nr[native.ABI] != want {
+			t.Errorf("%s: %s = %d on %s, want %d (known: %v)", sc.Rule, sc.Name, sc.Nr[native.ABI], runtime.GOARCH, want, ok)
 		}
 	}
 	for _, mc := range seccompModeCalls {
-		want, ok := syscalls[mc.name]
+		want, ok := syscalls[mc.Name]
 		if !ok {
-			want = noSyscall // not on this ABI
+			want = seccomp.NoSyscall // not on this ABI
 		}
-		if mc.nr[native.abi] != want {
-			t.Errorf("%s: %s = %d on %s, want %d", mc.rule, mc.name, mc.nr[native.abi], runtime.GOARCH, want)
+		if mc.Nr[native.ABI] != want {
+			t.Errorf("%s: %s = %d on %s, want %d", mc.Rule, mc.Name, mc.Nr[native.ABI], runtime.GOARCH, want)
 		}
 	}
 	families := map[string]uint32{"AF_UNIX": unix.AF_UNIX, "AF_INET": unix.AF_INET, "AF_INET6": unix.AF_INET6, "AF_NETLINK": unix.AF_NETLINK}
 	for _, fr := range seccompFamilies {
-		if fr.calls[0][native.abi] != unix.SYS_SOCKET || fr.calls[1][native.abi] != unix.SYS_SOCKETPAIR {
-			t.Errorf("%s: socket, socketpair = %v on %s, want %d, %d", fr.rule, fr.calls, runtime.GOARCH, unix.SYS_SOCKET, unix.SYS_SOCKETPAIR)
+		if fr.Calls[0][native.ABI] != unix.SYS_SOCKET || fr.Calls[1][native.ABI] != unix.SYS_SOCKETPAIR {
+			t.Errorf("%s: socket, socketpair = %v on %s, want %d, %d", fr.Rule, fr.Calls, runtime.GOARCH, unix.SYS_SOCKET, unix.SYS_SOCKETPAIR)
 		}
-		for i, name := range fr.names {
-			if want, ok := families[name]; !ok || fr.keep[i] != want {
-				t.Errorf("%s: %s = %d, want %d (known: %v)", fr.rule, name, fr.keep[i], want, ok)
+		for i, name := range fr.Names {
+			if want, ok := families[name]; !ok || fr.Keep[i] != want {
+				t.Errorf("%s: %s = %d, want %d (known: %v)", fr.Rule, name, fr.Keep[i], want, ok)
 			}
 		}
-		if fr.errno != uint32(unix.EAFNOSUPPORT) && fr.errno != uint32(unix.EPERM) {
-			t.Errorf("%s: errno %d", fr.rule, fr.errno)
+		if fr.Errno != uint32(unix.EAFNOSUPPORT) && fr.Errno != uint32(unix.EPERM) {
+			t.Errorf("%s: errno %d", fr.Rule, fr.Errno)
 		}
 	}
 	ioctls := map[string]uint32{
@@ -68,30 +67,12 @@ func TestSeccompConstants(t *testing.T) {
 		"TIOCSLCKTRMIOS": unix.TIOCSLCKTRMIOS, "TCXONC": unix.TCXONC,
 	}
 	for _, io := range seccompIoctls {
-		if want, ok := ioctls[io.name]; !ok || io.request != want {
-			t.Errorf("%s: %s = %#x, want %#x (known: %v)", io.rule, io.name, io.request, want, ok)
+		if want, ok := ioctls[io.Name]; !ok || io.Request != want {
+			t.Errorf("%s: %s = %#x, want %#x (known: %v)", io.Rule, io.Name, io.Request, want, ok)
 		}
 	}
-	for name, pair := range map[string][2]uint32{
-		"SECCOMP_RET_ALLOW": {retAllow, unix.SECCOMP_RET_ALLOW}, "SECCOMP_RET_ERRNO|EPERM": {retEPERM, unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
-		"SECCOMP_RET_ERRNO":     {retErrno, unix.SECCOMP_RET_ERRNO},
-		"BPF_LD|BPF_W|BPF_ABS":  {bpfLdWAbs, unix.BPF_LD | unix.BPF_W | unix.BPF_ABS},
-		"BPF_JMP|BPF_JEQ|BPF_K": {bpfJeqK, unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K},
-		"BPF_JMP|BPF_JGE|BPF_K": {bpfJgeK, unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K},
-		"BPF_RET|BPF_K":         {bpfRetK, unix.BPF_RET | unix.BPF_K},
-	} {
-		if pair[0] != pair[1] {
-			t.Errorf("%s = %#x, want %#x", name, pair[0], pair[1])
-		}
-	}
-	if runtime.GOARCH == "amd64" && (native.audit != unix.AUDIT_ARCH_X86_64 || arches[1].audit != unix.AUDIT_ARCH_I386) {
-		t.Errorf("amd64 audit arches %#x %#x", native.audit, arches[1].audit)
-	}
-	if runtime.GOARCH == "arm64" && (native.audit != unix.AUDIT_ARCH_AARCH64 || arches[1].audit != unix.AUDIT_ARCH_ARM) {
-		t.Errorf("arm64 audit arches %#x %#x", native.audit, arches[1].audit)
-	}
-	if p := seccompFilter(runtime.GOARCH); len(p)%8 != 0 || binary.LittleEndian.Uint16(p[len(p)-8:]) != bpfRetK {
-		t.Errorf("filter of %d bytes does not end in a return", len(p))
+	if err := seccomp.Check(seccompFilter(runtime.GOARCH)); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -147,9 +128,9 @@ func TestSeccompFilterUnderBwrap(t *testing.T) {
 	wantControl := "key " + secret + "\nrequest_key-errno 0\nadd_key-errno 0\n" +
 		fmt.Sprintf("ioctl-%x-errno %s\n", unix.TIOCSTI, enotty)
 	for _, io := range seccompIoctls {
-		probeArgs = append(probeArgs, fmt.Sprint(io.request))
-		want += fmt.Sprintf("ioctl-%x-errno %s\n", io.request, eperm)
-		wantControl += fmt.Sprintf("ioctl-%x-errno %s\n", io.request, enotty)
+		probeArgs = append(probeArgs, fmt.Sprint(io.Request))
+		want += fmt.Sprintf("ioctl-%x-errno %s\n", io.Request, eperm)
+		wantControl += fmt.Sprintf("ioctl-%x-errno %s\n", io.Request, enotty)
 	}
 	run := func(withFilter bool) string { return underFilter(t, nil, bwrap, filter, withFilter, nil, probeArgs) }
 
@@ -226,8 +207,8 @@ func seccompSetidProbeAs(t *testing.T, u *escUser, bwrap string, filter []byte, 
 	}
 	var modes []string
 	for _, mc := range seccompModeCalls {
-		if _, ok := probeCalls[mc.name]; ok {
-			modes = append(modes, mc.name)
+		if _, ok := probeCalls[mc.Name]; ok {
+			modes = append(modes, mc.Name)
 		}
 	}
 	slices.Sort(modes)

@@ -1,14 +1,15 @@
 package sandbox
 
 import (
-	"encoding/binary"
 	"slices"
 	"testing"
+
+	"github.com/sandtable/sandtable/internal/seccomp"
 )
 
-// without returns the table less the entries of rules ids, for a control
+// seccompWithout returns t less the entries of rules ids, for a control
 // that shows what one entry stops; an id that names no entry fails tb.
-func (t seccompTable) without(tb testing.TB, ids ...string) seccompTable {
+func seccompWithout(tb testing.TB, t seccomp.Table, ids ...string) seccomp.Table {
 	tb.Helper()
 	seen := map[string]bool{}
 	keep := func(rule string) bool {
@@ -18,25 +19,25 @@ func (t seccompTable) without(tb testing.TB, ids ...string) seccompTable {
 		}
 		return true
 	}
-	var out seccompTable
-	for _, e := range t.syscalls {
-		if keep(e.rule) {
-			out.syscalls = append(out.syscalls, e)
+	var out seccomp.Table
+	for _, e := range t.Syscalls {
+		if keep(e.Rule) {
+			out.Syscalls = append(out.Syscalls, e)
 		}
 	}
-	for _, e := range t.modes {
-		if keep(e.rule) {
-			out.modes = append(out.modes, e)
+	for _, e := range t.Modes {
+		if keep(e.Rule) {
+			out.Modes = append(out.Modes, e)
 		}
 	}
-	for _, e := range t.ioctls {
-		if keep(e.rule) {
-			out.ioctls = append(out.ioctls, e)
+	for _, e := range t.Ioctls {
+		if keep(e.Rule) {
+			out.Ioctls = append(out.Ioctls, e)
 		}
 	}
-	for _, e := range t.families {
-		if keep(e.rule) {
-			out.families = append(out.families, e)
+	for _, e := range t.Families {
+		if keep(e.Rule) {
+			out.Families = append(out.Families, e)
 		}
 	}
 	for _, id := range ids {
@@ -51,10 +52,9 @@ func (t seccompTable) without(tb testing.TB, ids ...string) seccompTable {
 // it knows, not only the one the tests run on: a bad jump panics, and
 // every program ends in a return.
 func TestSeccompFilterEveryArch(t *testing.T) {
-	for goarch := range seccompArches {
-		p := seccompFilter(goarch)
-		if len(p) == 0 || len(p)%8 != 0 || binary.LittleEndian.Uint16(p[len(p)-8:]) != bpfRetK {
-			t.Errorf("%s: a filter of %d bytes that does not end in a return", goarch, len(p))
+	for goarch := range seccomp.Arches {
+		if err := seccomp.Check(seccompFilter(goarch)); err != nil {
+			t.Errorf("%s: %v", goarch, err)
 		}
 	}
 }

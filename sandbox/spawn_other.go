@@ -25,8 +25,8 @@ func (f *checkedSpawn) prepareNet(*Cmd) {}
 // netThread is Linux's network thread; none here.
 type netThread struct{}
 
-func earlyNetThread(Config) *netThread      { return nil }
-func (*netThread) cancel()                  {}
+func earlyNetThread(Config) *netThread              { return nil }
+func (*netThread) cancel()                          {}
 func (f *checkedSpawn) adoptEarly(*Cmd, *netThread) {}
 func (f *checkedSpawn) dropNet()                    {}
 

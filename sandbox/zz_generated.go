@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	envval "github.com/sandtable/sandtable/internal/envval"
+	seccomp "github.com/sandtable/sandtable/internal/seccomp"
 	"net/netip"
 	"strings"
 	"time"
@@ -1191,35 +1192,6 @@ type defaultHiddenPath struct {
 	path      string
 }
 
-// seccompSyscall is one system call the seccomp filter refuses, with its
-// number in each ABI the filter knows and the errno it returns.
-type seccompSyscall struct {
-	rule  string
-	name  string
-	nr    [4]uint32
-	errno uint32
-}
-
-// seccompModeCall is one system call the seccomp filter refuses when the
-// mode it sets has the setuid or setgid bit: the mode is argument mode, and
-// counts, when flags is not -1, only if argument flags creates a file.
-type seccompModeCall struct {
-	rule  string
-	name  string
-	nr    [4]uint32
-	mode  int
-	flags int
-	errno uint32
-}
-
-// seccompIoctl is one ioctl request the seccomp filter refuses.
-type seccompIoctl struct {
-	rule    string
-	name    string
-	request uint32
-	errno   uint32
-}
-
 // Rule is one row of the rule table, as a reviewer reads it in rules/.
 type Rule struct {
 	ID       string
@@ -1552,7 +1524,7 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		When:     "seccomp",
 		Emits:    "--seccomp $seccompfd",
-		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures sandbox/seccomp.go assembles a filter for; an ABI it does not know is refused everything.",
+		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures internal/seccomp assembles a filter for; an ABI it does not know is refused everything.",
 		Source:   "rules/linux.yaml:689",
 	},
 	{
@@ -6450,82 +6422,72 @@ func linuxSteps(p *plan) []Step {
 // seccompSyscalls are the system calls the seccomp filter refuses, numbered
 // for x86-64, i386, aarch64 and arm, in that order, each with the errno it
 // returns.
-var seccompSyscalls = [...]seccompSyscall{
+var seccompSyscalls = [...]seccomp.Syscall{
 	// refuse-add-key
-	{rule: "refuse-add-key", name: "add_key", nr: [4]uint32{248, 286, 217, 309}, errno: 1},
+	{Rule: "refuse-add-key", Name: "add_key", Nr: [4]uint32{248, 286, 217, 309}, Errno: 1},
 	// refuse-request-key
-	{rule: "refuse-request-key", name: "request_key", nr: [4]uint32{249, 287, 218, 310}, errno: 1},
+	{Rule: "refuse-request-key", Name: "request_key", Nr: [4]uint32{249, 287, 218, 310}, Errno: 1},
 	// refuse-keyctl
-	{rule: "refuse-keyctl", name: "keyctl", nr: [4]uint32{250, 288, 219, 311}, errno: 1},
+	{Rule: "refuse-keyctl", Name: "keyctl", Nr: [4]uint32{250, 288, 219, 311}, Errno: 1},
 	// refuse-openat2
-	{rule: "refuse-openat2", name: "openat2", nr: [4]uint32{437, 437, 437, 437}, errno: 38},
+	{Rule: "refuse-openat2", Name: "openat2", Nr: [4]uint32{437, 437, 437, 437}, Errno: 38},
 	// refuse-io-uring
-	{rule: "refuse-io-uring", name: "io_uring_setup", nr: [4]uint32{425, 425, 425, 425}, errno: 38},
+	{Rule: "refuse-io-uring", Name: "io_uring_setup", Nr: [4]uint32{425, 425, 425, 425}, Errno: 38},
 	// refuse-socketcall
-	{rule: "refuse-socketcall", name: "socketcall", nr: [4]uint32{4294967295, 102, 4294967295, 4294967295}, errno: 38},
+	{Rule: "refuse-socketcall", Name: "socketcall", Nr: [4]uint32{4294967295, 102, 4294967295, 4294967295}, Errno: 38},
 }
 
 // seccompModeCalls are the system calls the seccomp filter refuses when they
 // would set the setuid or setgid bit, numbered as seccompSyscalls
 // (0xffffffff where the ABI lacks the call).
-var seccompModeCalls = [...]seccompModeCall{
+var seccompModeCalls = [...]seccomp.ModeCall{
 	// refuse-setid-chmod
-	{rule: "refuse-setid-chmod", name: "chmod", nr: [4]uint32{90, 15, 0xffffffff, 15}, mode: 1, flags: -1, errno: 1},
+	{Rule: "refuse-setid-chmod", Name: "chmod", Nr: [4]uint32{90, 15, 0xffffffff, 15}, Mode: 1, Flags: -1, Errno: 1},
 	// refuse-setid-fchmod
-	{rule: "refuse-setid-fchmod", name: "fchmod", nr: [4]uint32{91, 94, 52, 94}, mode: 1, flags: -1, errno: 1},
+	{Rule: "refuse-setid-fchmod", Name: "fchmod", Nr: [4]uint32{91, 94, 52, 94}, Mode: 1, Flags: -1, Errno: 1},
 	// refuse-setid-fchmodat
-	{rule: "refuse-setid-fchmodat", name: "fchmodat", nr: [4]uint32{268, 306, 53, 333}, mode: 2, flags: -1, errno: 1},
+	{Rule: "refuse-setid-fchmodat", Name: "fchmodat", Nr: [4]uint32{268, 306, 53, 333}, Mode: 2, Flags: -1, Errno: 1},
 	// refuse-setid-fchmodat2
-	{rule: "refuse-setid-fchmodat2", name: "fchmodat2", nr: [4]uint32{452, 452, 452, 452}, mode: 2, flags: -1, errno: 1},
+	{Rule: "refuse-setid-fchmodat2", Name: "fchmodat2", Nr: [4]uint32{452, 452, 452, 452}, Mode: 2, Flags: -1, Errno: 1},
 	// refuse-setid-creat
-	{rule: "refuse-setid-creat", name: "creat", nr: [4]uint32{85, 8, 0xffffffff, 8}, mode: 1, flags: -1, errno: 1},
+	{Rule: "refuse-setid-creat", Name: "creat", Nr: [4]uint32{85, 8, 0xffffffff, 8}, Mode: 1, Flags: -1, Errno: 1},
 	// refuse-setid-open
-	{rule: "refuse-setid-open", name: "open", nr: [4]uint32{2, 5, 0xffffffff, 5}, mode: 2, flags: 1, errno: 1},
+	{Rule: "refuse-setid-open", Name: "open", Nr: [4]uint32{2, 5, 0xffffffff, 5}, Mode: 2, Flags: 1, Errno: 1},
 	// refuse-setid-openat
-	{rule: "refuse-setid-openat", name: "openat", nr: [4]uint32{257, 295, 56, 322}, mode: 3, flags: 2, errno: 1},
+	{Rule: "refuse-setid-openat", Name: "openat", Nr: [4]uint32{257, 295, 56, 322}, Mode: 3, Flags: 2, Errno: 1},
 	// refuse-setid-mknod
-	{rule: "refuse-setid-mknod", name: "mknod", nr: [4]uint32{133, 14, 0xffffffff, 14}, mode: 1, flags: -1, errno: 1},
+	{Rule: "refuse-setid-mknod", Name: "mknod", Nr: [4]uint32{133, 14, 0xffffffff, 14}, Mode: 1, Flags: -1, Errno: 1},
 	// refuse-setid-mknodat
-	{rule: "refuse-setid-mknodat", name: "mknodat", nr: [4]uint32{259, 297, 33, 324}, mode: 2, flags: -1, errno: 1},
-}
-
-// seccompFamilyRule is a refusal of every address family but keep in the
-// calls numbered in calls (socket, socketpair), returning errno.
-type seccompFamilyRule struct {
-	rule  string
-	names []string
-	calls [2][4]uint32
-	keep  []uint32
-	errno uint32
+	{Rule: "refuse-setid-mknodat", Name: "mknodat", Nr: [4]uint32{259, 297, 33, 324}, Mode: 2, Flags: -1, Errno: 1},
 }
 
 // seccompFamilies are the table's keep-families entries: socket(2) and
 // socketpair(2) fail for every address family but those kept.
-var seccompFamilies = [...]seccompFamilyRule{
+var seccompFamilies = [...]seccomp.FamilyRule{
 	// refuse-socket-families
-	{rule: "refuse-socket-families", names: []string{"AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"}, calls: [2][4]uint32{{41, 359, 198, 281}, {53, 360, 199, 288}}, keep: []uint32{1, 2, 10, 16}, errno: 97},
+	{Rule: "refuse-socket-families", Names: []string{"AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"}, Calls: [2][4]uint32{{41, 359, 198, 281}, {53, 360, 199, 288}}, Keep: []uint32{1, 2, 10, 16}, Errno: 97},
 }
 
 // seccompIoctls are the ioctl requests the seccomp filter refuses.
-var seccompIoctls = [...]seccompIoctl{
+var seccompIoctls = [...]seccomp.Ioctl{
 	// refuse-tiocsti
-	{rule: "refuse-tiocsti", name: "TIOCSTI", request: 0x5412, errno: 1},
+	{Rule: "refuse-tiocsti", Name: "TIOCSTI", Request: 0x5412, Errno: 1},
 	// refuse-tioclinux
-	{rule: "refuse-tioclinux", name: "TIOCLINUX", request: 0x541c, errno: 1},
+	{Rule: "refuse-tioclinux", Name: "TIOCLINUX", Request: 0x541c, Errno: 1},
 	// refuse-tiocsetd
-	{rule: "refuse-tiocsetd", name: "TIOCSETD", request: 0x5423, errno: 1},
+	{Rule: "refuse-tiocsetd", Name: "TIOCSETD", Request: 0x5423, Errno: 1},
 	// refuse-tiocexcl
-	{rule: "refuse-tiocexcl", name: "TIOCEXCL", request: 0x540c, errno: 1},
+	{Rule: "refuse-tiocexcl", Name: "TIOCEXCL", Request: 0x540c, Errno: 1},
 	// refuse-tioccons
-	{rule: "refuse-tioccons", name: "TIOCCONS", request: 0x541d, errno: 1},
+	{Rule: "refuse-tioccons", Name: "TIOCCONS", Request: 0x541d, Errno: 1},
 	// refuse-tiocsserial
-	{rule: "refuse-tiocsserial", name: "TIOCSSERIAL", request: 0x541f, errno: 1},
+	{Rule: "refuse-tiocsserial", Name: "TIOCSSERIAL", Request: 0x541f, Errno: 1},
 	// refuse-tiocvhangup
-	{rule: "refuse-tiocvhangup", name: "TIOCVHANGUP", request: 0x5437, errno: 1},
+	{Rule: "refuse-tiocvhangup", Name: "TIOCVHANGUP", Request: 0x5437, Errno: 1},
 	// refuse-tiocslcktrmios
-	{rule: "refuse-tiocslcktrmios", name: "TIOCSLCKTRMIOS", request: 0x5457, errno: 1},
+	{Rule: "refuse-tiocslcktrmios", Name: "TIOCSLCKTRMIOS", Request: 0x5457, Errno: 1},
 	// refuse-tcxonc
-	{rule: "refuse-tcxonc", name: "TCXONC", request: 0x540a, errno: 1},
+	{Rule: "refuse-tcxonc", Name: "TCXONC", Request: 0x540a, Errno: 1},
 }
 
 // watchRows are the paths NewCmd watches on the host during a run, by
@@ -6630,13 +6592,6 @@ const (
 	llPaths                   // constant paths
 )
 
-// The kinds of landlockSeccompRow.
-const (
-	llRefuseSocket = iota
-	llRefuseSyscall
-	llRefuseClone
-)
-
 // landlockGrant is one grant row: the rights (landlock.AccessFS) a set of
 // the plan's paths, or constant paths, gets.
 type landlockGrant struct {
@@ -6653,21 +6608,6 @@ type landlockNetRow struct {
 	mode         NetworkMode
 	handled      uint64
 	connectProxy bool
-}
-
-// landlockSeccompRow is one refuse row of the reduced backend's second
-// seccomp filter: socket(2) in families (unless of a kept type or
-// protocol), a system call (nr, by ABI as seccompSyscall's), or clone(2)
-// with any of flags, failing with errno.
-type landlockSeccompRow struct {
-	rule          string
-	kind          int
-	families      []uint32
-	keepTypes     []uint32
-	keepProtocols []uint32
-	nr            [4]uint32
-	flags         uint32
-	errno         uint32
 }
 
 // landlockRedirect is one redirect row: the redact row whose file's
@@ -6734,21 +6674,21 @@ var landlockNetRows = [...]landlockNetRow{
 }
 
 // landlockSeccompRows are the refuse rows, in table order.
-var landlockSeccompRows = [...]landlockSeccompRow{
+var landlockSeccompRows = [...]seccomp.ReducedRow{
 	// landlock-refuse-unix-socket: socket(2) in AF_UNIX refused (EPERM)
-	{rule: "landlock-refuse-unix-socket", kind: llRefuseSocket, families: []uint32{1}, nr: [4]uint32{41, 359, 198, 281}, errno: 1},
+	{Rule: "landlock-refuse-unix-socket", Kind: seccomp.RefuseSocket, Families: []uint32{1}, Nr: [4]uint32{41, 359, 198, 281}, Errno: 1},
 	// landlock-tcp-only: socket(2) in AF_INET, AF_INET6 unless of type SOCK_STREAM refused (EPERM)
-	{rule: "landlock-tcp-only", kind: llRefuseSocket, families: []uint32{2, 10}, keepTypes: []uint32{1}, nr: [4]uint32{41, 359, 198, 281}, errno: 1},
+	{Rule: "landlock-tcp-only", Kind: seccomp.RefuseSocket, Families: []uint32{2, 10}, KeepTypes: []uint32{1}, Nr: [4]uint32{41, 359, 198, 281}, Errno: 1},
 	// landlock-plain-tcp: socket(2) in AF_INET, AF_INET6 unless of protocol IPPROTO_IP, IPPROTO_TCP refused (EPROTONOSUPPORT)
-	{rule: "landlock-plain-tcp", kind: llRefuseSocket, families: []uint32{2, 10}, keepProtocols: []uint32{0, 6}, nr: [4]uint32{41, 359, 198, 281}, errno: 93},
+	{Rule: "landlock-plain-tcp", Kind: seccomp.RefuseSocket, Families: []uint32{2, 10}, KeepProtocols: []uint32{0, 6}, Nr: [4]uint32{41, 359, 198, 281}, Errno: 93},
 	// landlock-refuse-unshare: syscall unshare refused (EPERM)
-	{rule: "landlock-refuse-unshare", kind: llRefuseSyscall, nr: [4]uint32{272, 310, 97, 337}, errno: 1},
+	{Rule: "landlock-refuse-unshare", Kind: seccomp.RefuseSyscall, Nr: [4]uint32{272, 310, 97, 337}, Errno: 1},
 	// landlock-refuse-setns: syscall setns refused (EPERM)
-	{rule: "landlock-refuse-setns", kind: llRefuseSyscall, nr: [4]uint32{308, 346, 268, 375}, errno: 1},
+	{Rule: "landlock-refuse-setns", Kind: seccomp.RefuseSyscall, Nr: [4]uint32{308, 346, 268, 375}, Errno: 1},
 	// landlock-refuse-clone-namespaces: clone(2) with CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP, CLONE_NEWTIME refused (EPERM)
-	{rule: "landlock-refuse-clone-namespaces", kind: llRefuseClone, nr: [4]uint32{56, 120, 220, 120}, flags: 2114060416, errno: 1},
+	{Rule: "landlock-refuse-clone-namespaces", Kind: seccomp.RefuseClone, Nr: [4]uint32{56, 120, 220, 120}, Flags: 2114060416, Errno: 1},
 	// landlock-refuse-clone3: syscall clone3 refused (ENOSYS)
-	{rule: "landlock-refuse-clone3", kind: llRefuseSyscall, nr: [4]uint32{435, 435, 435, 435}, errno: 38},
+	{Rule: "landlock-refuse-clone3", Kind: seccomp.RefuseSyscall, Nr: [4]uint32{435, 435, 435, 435}, Errno: 38},
 }
 
 // landlockRedirects are the redirect rows, in table order.
