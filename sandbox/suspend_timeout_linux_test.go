@@ -40,7 +40,7 @@ time.sleep(60)
 `
 
 // TestSuspendStopTimeout shows the suspend row's stop-timeout reaching
-// stopTree. A tree whose root waits in the kernel for a vfork child
+// proctree.Stop. A tree whose root waits in the kernel for a vfork child
 // outside the tree cannot be stopped: with the row's stop-timeout set to
 // 200ms Cmd.Suspend gives up after it (not after the table's), naming the
 // rule, the bound and the process in state D, and continues what it had

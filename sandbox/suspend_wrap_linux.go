@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/sandtable/sandtable/internal/proctree"
 )
 
 // wrapHelperStops are the job-control stops the wrap helper handles itself:
@@ -21,10 +23,10 @@ func suspendWrapped(pid int) {
 	var stopped []int
 	if row := suspendRow(); row.rule != "" {
 		var err error
-		if stopped, err = stopTree(pid, row.stopTimeout); err != nil {
+		if stopped, err = proctree.Stop(pid, row.stopTimeout); err != nil {
 			fmt.Fprintf(os.Stderr, "sandbox: wrap helper: suspend (rule %s): %v; killing the sandbox\n", row.rule, err)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
-			continueAll(stopped)
+			proctree.Continue(stopped)
 			return
 		}
 	}
@@ -33,5 +35,5 @@ func suspendWrapped(pid int) {
 	_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 	<-cont
 	signal.Stop(cont)
-	continueAll(stopped)
+	proctree.Continue(stopped)
 }

@@ -1,4 +1,11 @@
-package sandbox
+// Package proctree stops and continues a tree of processes as a unit:
+// Stop sends SIGSTOP to a process and everything below it until every one
+// is stopped (or parked on a vfork child), Continue undoes it. It owns
+// reading /proc for a tree and nothing of the sandbox's policy: the
+// caller (package sandbox's suspend row) decides when and for how long.
+// Linux only; elsewhere Stop stops nothing. It imports only the standard
+// library.
+package proctree
 
 import (
 	"fmt"
@@ -9,7 +16,7 @@ import (
 	"time"
 )
 
-// stopTree sends SIGSTOP to root and every process descended from it (the
+// Stop sends SIGSTOP to root and every process descended from it (the
 // whole sandbox: an orphan is adopted by the sandbox's pid-namespace
 // init, a descendant too), again and again until a pass finds every one
 // stopped, so that one forked meanwhile is stopped as well. A process
@@ -17,9 +24,8 @@ import (
 // (as sh does for each command it runs) cannot stop there, and counts as
 // stopped once that child, in the tree too, is: it runs again only when
 // the child is continued. It returns the pids it stopped; an error once
-// passes have run for within (the suspend row's stop-timeout) and some
-// process still would not stop.
-func stopTree(root int, within time.Duration) ([]int, error) {
+// passes have run for within and some process still would not stop.
+func Stop(root int, within time.Duration) ([]int, error) {
 	var stopped []int
 	seen := map[int]bool{}
 	wait := 50 * time.Microsecond
@@ -64,8 +70,8 @@ func describePid(pid int) string {
 	return s
 }
 
-// continueAll sends SIGCONT to pids, the ones stopTree stopped.
-func continueAll(pids []int) {
+// Continue sends SIGCONT to pids, the ones Stop stopped.
+func Continue(pids []int) {
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, syscall.SIGCONT)
 	}
@@ -92,7 +98,7 @@ func treePids(root int) []int {
 	return out
 }
 
-// The states of a process for stopTree.
+// The states of a process for Stop.
 const (
 	treeStopped = iota // every thread stopped, or gone
 	treeParked         // stopped but for threads waiting on a vfork child
