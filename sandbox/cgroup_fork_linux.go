@@ -1,29 +1,20 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
+
+	"github.com/sandtable/sandtable/internal/cgroup"
 )
 
-// Moving another process into a cgroup (writing its pid to cgroup.procs)
-// takes the kernel's global threadgroup lock for writing, which waits for
-// an RCU grace period: 0 to 23 ms a run here (README, Performance), during
-// which the sandbox waited on --block-fd. A thread that moves itself
-// (writing 0 to a cgroup v1 "tasks" file) skips that lock. So for each
-// run group of a cgroup v1 hierarchy, the thread that starts bwrap joins
-// the group for the fork and leaves it at once: bwrap and everything it
-// starts are born in the group, and nothing needs moving. Groups of a
-// cgroup v2 hierarchy take the sandbox's first process after the fork, as
-// before.
+// The run's cgroup v1 groups are made before the fork, and bwrap is born
+// in them (cgroup.ForkIn says why); cgroup v2 groups take the sandbox's
+// first process after the fork (window.apply).
 
 // bornGroup is a run group made before the fork, for bwrap to be born in.
 type bornGroup struct {
 	controller string
-	g          *runGroup
+	g          *cgroup.Group
 	joined     bool // bwrap was forked in it
 }
 
@@ -36,10 +27,10 @@ func (w *window) prepareBorn(p *plan, root bool) {
 	}
 	l := &p.run
 	want := func(controller, file, value string) {
-		if _, v2, err := groupParent(controller); err != nil || v2 {
+		if _, v2, err := cgroup.Parent(controller); err != nil || v2 {
 			return
 		}
-		g, err := newRunGroup(controller, file, file, value)
+		g, err := cgroup.New(controller, file, file, value)
 		if err != nil {
 			return
 		}
@@ -54,57 +45,32 @@ func (w *window) prepareBorn(p *plan, root bool) {
 }
 
 // fork starts run with start, with the calling thread in the prepared
-// groups meanwhile, and takes the thread out again. If it cannot leave
-// them (its own group's file was open already, so this is not expected),
-// run is killed and the thread stays locked to this goroutine, to end
-// with it rather than fork anything else in a run's group.
+// groups meanwhile (cgroup.ForkIn). If the thread cannot leave them, run
+// is killed.
 func (w *window) fork(run *exec.Cmd, start func() error) error {
 	if w == nil || len(w.born) == 0 {
 		return start()
 	}
-	runtime.LockOSThread()
-	var joined []*bornGroup
-	var back []*os.File
-	for _, b := range w.born {
-		// Both files open first: leaving must not fail halfway.
-		out, err := os.OpenFile(filepath.Join(filepath.Dir(b.g.dir), "tasks"), os.O_WRONLY, 0)
-		if err != nil {
-			continue
-		}
-		in, err := os.OpenFile(filepath.Join(b.g.dir, "tasks"), os.O_WRONLY, 0)
-		if err == nil {
-			_, err = in.Write([]byte("0"))
-			in.Close()
-		}
-		if err != nil {
-			out.Close()
-			continue
-		}
-		joined = append(joined, b)
-		back = append(back, out)
+	groups := make([]*cgroup.Group, len(w.born))
+	for i, b := range w.born {
+		groups[i] = b.g
 	}
-	err := start()
-	var leaveErr error
-	for i, b := range joined {
-		if _, werr := back[i].Write([]byte("0")); werr != nil {
-			leaveErr = errors.Join(leaveErr, fmt.Errorf("sandbox: start %s: leave cgroup %s: %w", run.Path, b.g.dir, werr))
-		}
-		back[i].Close()
-		b.joined = err == nil
+	joined, err, leaveErr := cgroup.ForkIn(groups, start)
+	for i, b := range w.born {
+		b.joined = joined[i]
 	}
 	if leaveErr == nil {
-		runtime.UnlockOSThread()
 		return err
 	}
 	if err == nil {
 		_ = run.Process.Kill()
 		_ = run.Wait()
 	}
-	return leaveErr
+	return fmt.Errorf("sandbox: start %s: %w", run.Path, leaveErr)
 }
 
 // bornIn returns the group of controller bwrap was forked in, or nil.
-func (w *window) bornIn(controller string) *runGroup {
+func (w *window) bornIn(controller string) *cgroup.Group {
 	for _, b := range w.born {
 		if b.controller == controller && b.joined {
 			return b.g

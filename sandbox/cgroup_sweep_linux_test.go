@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/cgroup"
 )
 
 // TestSweepEndedCallers: a caller killed while its run goes on leaves its
@@ -33,7 +35,7 @@ func TestSweepEndedCallers(t *testing.T) {
 	}
 	parents := map[string]string{}
 	for _, c := range []string{"pids", "memory"} {
-		if dir, v2, err := groupParent(c); err == nil && !v2 {
+		if dir, v2, err := cgroup.Parent(c); err == nil && !v2 {
 			parents[c] = dir
 		}
 	}
@@ -44,12 +46,15 @@ func TestSweepEndedCallers(t *testing.T) {
 
 	live := startSweepHelper(t, "hold", ws)
 	liveGroups := live.groups(t)
-	self := ownGroupOwner()
+	var ns syscall.Stat_t
+	if err := syscall.Stat("/proc/self/ns/pid", &ns); err != nil {
+		t.Fatal(err)
+	}
 	// A group of live's pid with another start time: that pid's owner
 	// ended, and live got the pid after it.
-	reused := filepath.Join(parents["pids"], fmt.Sprintf("sandtable-%d-%d-%d-1", live.cmd.Process.Pid, 1, self.ns))
+	reused := filepath.Join(parents["pids"], fmt.Sprintf("sandtable-%d-%d-%d-1", live.cmd.Process.Pid, 1, ns.Ino))
 	// One named for this process, as it is: kept.
-	mine := filepath.Join(parents["pids"], runGroupName(groupSeq.Add(1)))
+	mine := filepath.Join(parents["pids"], cgroup.Prefix()+"999999999")
 	for _, d := range []string{reused, mine} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -75,7 +80,7 @@ func TestSweepEndedCallers(t *testing.T) {
 		for _, g := range left {
 			waitEmptyGroup(t, g)
 		}
-		time.Sleep(sweepEvery) // since this process's last sweep
+		time.Sleep(cgroup.SweepEvery) // since this process's last sweep
 		switch later {
 		case "a spawn":
 			c, err := NewCmd(context.Background(), Config{Workspace: ws, Policy: Required, Network: Network{Mode: NetworkOff}, Limits: Limits{Memory: 1 << 30}}, "true")
@@ -214,66 +219,20 @@ func TestSweepHelper(t *testing.T) {
 			os.Exit(1)
 		}
 		for _, controller := range []string{"pids", "memory"} {
-			if parent, _, err := groupParent(controller); err == nil {
+			if parent, _, err := cgroup.Parent(controller); err == nil {
 				m, _ := filepath.Glob(filepath.Join(parent, "sandtable-"+strconv.Itoa(os.Getpid())+"-*"))
 				groups = append(groups, m...)
 			}
 		}
 	case "hold":
-		g, err := newRunGroup("pids", "pids.max", "pids.max", "16")
+		g, err := cgroup.New("pids", "pids.max", "pids.max", "16")
 		if err != nil {
 			fmt.Println("error", err)
 			os.Exit(1)
 		}
-		defer g.remove()
-		groups = append(groups, g.dir)
+		defer g.Remove()
+		groups = append(groups, g.Dir())
 	}
 	fmt.Println("groups", strings.Join(groups, " "))
 	_, _ = io.Copy(io.Discard, os.Stdin)
-}
-
-// TestOutsideRunGroups: this process's run groups are cut off the paths
-// of /proc/self/cgroup, and only this process's.
-func TestOutsideRunGroups(t *testing.T) {
-	const prefix = "sandtable-7-99-5-"
-	for _, c := range []struct{ in, want string }{
-		{"8:pids:/\n4:memory:/a/b\n0::/\n", "8:pids:/\n4:memory:/a/b\n0::/\n"},
-		{"8:pids:/sandtable-7-99-5-1\n4:memory:/a/b/sandtable-7-99-5-2\n", "8:pids:/\n4:memory:/a/b\n"},
-		{"8:pids:/sandtable-7-99-5-1/sandtable-7-99-5-3\n", "8:pids:/\n"},
-		{"8:pids:/sandtable-8-99-5-1\n4:memory:/a/sandtable-7-98-5-2", "8:pids:/sandtable-8-99-5-1\n4:memory:/a/sandtable-7-98-5-2"},
-		{"4:memory:/a/sandtable-7-99-5-2", "4:memory:/a"},
-	} {
-		if got := outsideRunGroups(c.in, prefix); got != c.want {
-			t.Errorf("%q: %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
-// TestOwnerGone: a run group's name is its owner's only when it has the
-// form this version makes (or an earlier one's), in this pid namespace.
-func TestOwnerGone(t *testing.T) {
-	self := ownGroupOwner()
-	if self.start == 0 || self.ns == 0 {
-		t.Skipf("no start time or pid namespace for this process: %+v", self)
-	}
-	me := os.Getpid()
-	for _, c := range []struct {
-		name string
-		gone bool
-	}{
-		{fmt.Sprintf("sandtable-%d-%d-%d-1", me, self.start, self.ns), false},
-		{fmt.Sprintf("sandtable-%d-%d-%d-1", me, self.start+1, self.ns), true},    // the pid reused
-		{fmt.Sprintf("sandtable-%d-%d-%d-1", me, self.start+1, self.ns+1), false}, // another pid namespace's
-		{fmt.Sprintf("sandtable-%d-1", me), false},                                // an earlier version's, pid alone
-		{fmt.Sprintf("sandtable-%d-x-%d-1", me, self.ns), false},
-		{fmt.Sprintf("sandtable-%d-%d-1", me, self.start), false},
-		{"sandtable-0-1", false},
-		{"sandtable--1", false},
-		{"sandtable-+5-1", false},
-		{"other-1-2", false},
-	} {
-		if got := ownerGone(c.name, self); got != c.gone {
-			t.Errorf("%s: gone %v, want %v", c.name, got, c.gone)
-		}
-	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"github.com/sandtable/sandtable/internal/cgroup"
 )
 
 // LimitReport says, one line each, which limits this machine lets this
@@ -16,14 +18,14 @@ func LimitReport() []string {
 		who = "root"
 	}
 	try := func(controller, file, file2, value string) (string, bool) {
-		g, err := newRunGroup(controller, file, file2, value)
+		g, err := cgroup.New(controller, file, file2, value)
 		if err == nil {
-			err = g.remove()
+			err = g.Remove()
 		}
 		if err != nil {
 			return err.Error(), false
 		}
-		parent, _, _ := groupParent(controller)
+		parent, _, _ := cgroup.Parent(controller)
 		return "a " + controller + " cgroup beneath " + parent, true
 	}
 	state := func(ok bool) string {

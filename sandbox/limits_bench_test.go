@@ -6,6 +6,8 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/sandtable/sandtable/internal/cgroup"
 )
 
 // BenchmarkSpawnLimits times one sandboxed /bin/true through NewCmd, side
@@ -48,11 +50,11 @@ func BenchmarkRunGroup(b *testing.B) {
 		b.Skip("a root caller's cost")
 	}
 	for b.Loop() {
-		g, err := newRunGroup("pids", "pids.max", "pids.max", "4096")
+		g, err := cgroup.New("pids", "pids.max", "pids.max", "4096")
 		if err != nil {
 			b.Skip(err)
 		}
-		if err := g.remove(); err != nil {
+		if err := g.Remove(); err != nil {
 			b.Fatal(err)
 		}
 	}

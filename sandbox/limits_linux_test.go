@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandtable/sandtable/internal/cgroup"
 	"github.com/sandtable/sandtable/internal/testkit"
 )
 
@@ -74,7 +75,7 @@ func procsWith(token string) []int {
 func runGroupsLeft() []string {
 	var left []string
 	for _, c := range []string{"pids", "memory"} {
-		if dir, _, err := groupParent(c); err == nil {
+		if dir, _, err := cgroup.Parent(c); err == nil {
 			m, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("sandtable-%d-*", os.Getpid())))
 			left = append(left, m...)
 		}

@@ -6,12 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/cgroup"
 )
 
 // concurrentSpawns and concurrentRounds bound TestConcurrentSpawns: each
@@ -27,17 +28,18 @@ const (
 // process is root): none may fail, and afterwards no run group of this
 // process is left and no thread of it is in one. A spawn forks bwrap from
 // a thread that is in the run's cgroup v1 groups meanwhile
-// (cgroup_fork_linux.go), and that thread may be the main thread, whose
+// (cgroup.ForkIn), and that thread may be the main thread, whose
 // membership /proc/self/cgroup shows: a spawn that took it for this
 // process's own group made its groups beneath that run's group and moved
 // its own forking thread into it when it left them (a remove that waited
 // 10 s, then failed, and a group left for good: 10 of 2100 spawns, 50 at
-// once). TestGroupParentWhileMainForks makes that moment certain.
+// once). TestGroupParentWhileMainForks (internal/cgroup) makes that
+// moment certain.
 func TestConcurrentSpawns(t *testing.T) {
 	requireBwrap(t)
 	parents := map[string]string{}
 	for _, c := range []string{"pids", "memory"} {
-		if dir, v2, err := groupParent(c); err == nil && !v2 {
+		if dir, v2, err := cgroup.Parent(c); err == nil && !v2 {
 			parents[c] = dir
 		}
 	}
@@ -136,78 +138,6 @@ func threadsInRunGroups() []string {
 		}
 	}
 	return in
-}
-
-// TestGroupParentWhileMainForks: while the main thread is in run groups
-// of this process, as when a spawn forks bwrap from it, the group a spawn
-// makes its own beneath, and goes back to, is still this process's
-// (/proc/self/cgroup shows the main thread's membership). The control:
-// /proc/self/cgroup itself then names the run groups.
-func TestGroupParentWhileMainForks(t *testing.T) {
-	if os.Geteuid() != 0 {
-		if os.Getenv("SANDTABLE_REQUIRE_BWRAP") == "1" {
-			t.Fatal("moving a thread into a cgroup v1 group takes root here (SANDTABLE_REQUIRE_BWRAP=1 makes this a failure)")
-		}
-		t.Skip("moving a thread into a cgroup v1 group takes root here")
-	}
-	parents := map[string]string{}
-	for _, c := range []string{"pids", "memory"} {
-		if dir, v2, err := groupParent(c); err == nil && !v2 {
-			parents[c] = dir
-		}
-	}
-	if len(parents) == 0 {
-		t.Skip("no cgroup v1 hierarchy holds this process")
-	}
-	back := mainThreadInRunGroups(t, parents)
-	own, _ := os.ReadFile("/proc/self/cgroup")
-	got := map[string]string{}
-	for c := range parents {
-		got[c], _, _ = groupParent(c)
-	}
-	back()
-	if !strings.Contains(string(own), "/"+ownGroupOwner().prefix) {
-		t.Fatalf("control: /proc/self/cgroup names no run group with the main thread in them:\n%s", own)
-	}
-	for c, want := range parents {
-		if got[c] != want {
-			t.Errorf("%s: groupParent %s with the main thread in a run group, want %s", c, got[c], want)
-		}
-	}
-}
-
-// mainThreadInRunGroups puts the main thread, as root, in a new run group
-// of each cgroup v1 hierarchy in parents, as a spawn forking from it does;
-// back puts it in parents' groups again, and removes the groups.
-func mainThreadInRunGroups(t *testing.T, parents map[string]string) (back func()) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		return func() {}
-	}
-	main := strconv.Itoa(os.Getpid()) // the main thread's id is the process's
-	var made []*runGroup
-	for c, parent := range parents {
-		g := &runGroup{dir: filepath.Join(parent, runGroupName(groupSeq.Add(1)))}
-		if err := os.Mkdir(g.dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		made = append(made, g)
-		if err := os.WriteFile(filepath.Join(g.dir, "tasks"), []byte(main), 0); err != nil {
-			t.Fatalf("%s: main thread into %s: %v", c, g.dir, err)
-		}
-	}
-	return func() {
-		for _, parent := range parents {
-			if err := os.WriteFile(filepath.Join(parent, "tasks"), []byte(main), 0); err != nil {
-				t.Errorf("main thread back into %s: %v", parent, err)
-			}
-		}
-		for _, g := range made {
-			if err := g.remove(); err != nil {
-				t.Error(err)
-			}
-		}
-	}
 }
 
 // runGroupsBeneath lists this process's run groups beneath parents'

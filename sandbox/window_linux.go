@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sandtable/sandtable/internal/cgroup"
 	"golang.org/x/sys/unix"
 )
 
@@ -15,13 +16,13 @@ import (
 // sandbox's first process meanwhile: the run-time limits, which the
 // command and everything it starts inherit. Nothing but that process is
 // touched, and the thread that forks bwrap into a cgroup v1 group (see
-// cgroup_fork_linux.go), which leaves it at once: no rlimit or cgroup of
+// cgroup.ForkIn), which leaves it at once: no rlimit or cgroup of
 // this process changes.
 type window struct {
 	r, w    *os.File
-	groups  []*runGroup  // removed after the run
-	born    []*bornGroup // made before the fork; removed after the run
-	skipped []string     // defaults this machine could not enforce, and why
+	groups  []*cgroup.Group // removed after the run
+	born    []*bornGroup    // made before the fork; removed after the run
+	skipped []string        // defaults this machine could not enforce, and why
 }
 
 // openWindow returns the pipe for a spawn with run-time limits, nil for
@@ -77,10 +78,10 @@ func (w *window) apply(p *plan, pid int, root bool, ready func() error) error {
 		if w.bornIn(controller) != nil {
 			return nil // bwrap was forked in it, and its child with it
 		}
-		g, err := newRunGroup(controller, file, file2, value)
+		g, err := cgroup.New(controller, file, file2, value)
 		if err == nil {
 			w.groups = append(w.groups, g)
-			err = g.add(pid)
+			err = g.Add(pid)
 		}
 		if err != nil {
 			return fail(i, also+"no "+controller+" cgroup this process can create beneath its own: "+err.Error(),
@@ -141,8 +142,8 @@ func (w *window) finish() error {
 	}
 	w.born = nil
 	for _, g := range w.groups {
-		if err := g.remove(); err != nil && first == nil {
-			first = err
+		if err := g.Remove(); err != nil && first == nil {
+			first = fmt.Errorf("sandbox: %w", err)
 		}
 	}
 	w.groups = nil

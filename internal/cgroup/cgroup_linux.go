@@ -1,4 +1,4 @@
-package sandbox
+package cgroup
 
 import (
 	"bufio"
@@ -16,12 +16,15 @@ import (
 	"time"
 )
 
-// runGroup is one run's cgroup in one hierarchy: created beneath the group
+// Group is one run's cgroup in one hierarchy: created beneath the group
 // this process is in, never anywhere else, and removed after the run.
-type runGroup struct {
+type Group struct {
 	dir string
 	v2  bool
 }
+
+// Dir is the group's directory.
+func (g *Group) Dir() string { return g.dir }
 
 var groupSeq atomic.Uint64
 
@@ -31,7 +34,7 @@ const (
 	cgroup2Magic = 0x63677270
 )
 
-// groupParents remembers groupParent's answers for the membership they
+// groupParents remembers Parent's answers for the membership they
 // were found for (/proc/self/cgroup's text, without this process's run
 // groups): the mount table is read once per process and membership, not
 // once per group. newRunGroup checks that what it made is a cgroup, so a
@@ -48,9 +51,11 @@ type groupAnswer struct {
 	err error
 }
 
-// groupParent finds this process's group in the hierarchy that has
-// controller: a cgroup v1 hierarchy mounted with it, else the v2 one.
-func groupParent(controller string) (dir string, v2 bool, err error) {
+// Parent finds this process's group in the hierarchy that has controller:
+// a cgroup v1 hierarchy mounted with it, else the v2 one. It is the same
+// whichever thread asks, and while this process's main thread is in one
+// of its run groups (ForkIn).
+func Parent(controller string) (dir string, v2 bool, err error) {
 	b, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
 		return "", false, err
@@ -73,7 +78,7 @@ func groupParent(controller string) (dir string, v2 bool, err error) {
 // cut before its first run group of this process (a name starting with
 // prefix). /proc/self/cgroup is the main thread's membership, and on
 // cgroup v1 the main thread may be the one forking bwrap in a run's
-// groups (cgroup_fork_linux.go) at the moment it is read: the group a
+// groups (ForkIn) at the moment it is read: the group a
 // spawn makes its own beneath, and the one its forking thread goes back
 // to, must not depend on which thread another spawn forks from.
 func outsideRunGroups(own, prefix string) string {
@@ -109,7 +114,7 @@ func cutCgroupPath(line string) (head, path string, ok bool) {
 	return line[:i+j+2], line[i+j+2:], true
 }
 
-// findGroupParent is groupParent from the mount table, for own, the text
+// findGroupParent is Parent from the mount table, for own, the text
 // of /proc/self/cgroup.
 func findGroupParent(own, controller string) (dir string, v2 bool, err error) {
 	var v1Path, v2Path string
@@ -167,54 +172,54 @@ func findGroupParent(own, controller string) (dir string, v2 bool, err error) {
 	return "", false, fmt.Errorf("no %s cgroup hierarchy holds this process", controller)
 }
 
-// newRunGroup makes a group for one run beneath this process's own in
+// New makes a group for one run beneath this process's own in
 // controller's hierarchy and sets its limit: value in file (v1) or file2
-// (v2).
-func newRunGroup(controller, file, file2, value string) (*runGroup, error) {
-	parent, v2, err := groupParent(controller)
+// (v2). It sweeps the ended owners' groups there first (sweep).
+func New(controller, file, file2, value string) (*Group, error) {
+	parent, v2, err := Parent(controller)
 	if err != nil {
 		return nil, err
 	}
 	sweep(parent)
-	g := &runGroup{dir: filepath.Join(parent, runGroupName(groupSeq.Add(1))), v2: v2}
+	g := &Group{dir: filepath.Join(parent, runGroupName(groupSeq.Add(1))), v2: v2}
 	if err := os.Mkdir(g.dir, 0o755); err != nil {
 		return nil, err
 	}
 	var fs syscall.Statfs_t
 	if err := syscall.Statfs(g.dir, &fs); err != nil || fs.Type != cgroupMagic && fs.Type != cgroup2Magic {
-		g.remove()
-		return nil, fmt.Errorf("sandbox: %s is not in a cgroup file system", g.dir)
+		g.Remove()
+		return nil, fmt.Errorf("cgroup: %s is not in a cgroup file system", g.dir)
 	}
 	if v2 {
 		have, err := os.ReadFile(filepath.Join(g.dir, "cgroup.controllers"))
 		if err != nil || !slices.Contains(strings.Fields(string(have)), controller) {
-			g.remove()
-			return nil, fmt.Errorf("cgroup v2 group %s does not delegate %s to its children", parent, controller)
+			g.Remove()
+			return nil, fmt.Errorf("cgroup: v2 group %s does not delegate %s to its children", parent, controller)
 		}
 	}
 	if v2 {
 		file = file2
 	}
 	if err := os.WriteFile(filepath.Join(g.dir, file), []byte(value), 0); err != nil {
-		g.remove()
+		g.Remove()
 		return nil, err
 	}
 	return g, nil
 }
 
-// add moves the process pid, which this process started, into the group.
-func (g *runGroup) add(pid int) error {
+// Add moves the process pid, which this process started, into the group.
+func (g *Group) Add(pid int) error {
 	return os.WriteFile(filepath.Join(g.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0)
 }
 
-// remove deletes the group once the processes in it have gone; the last
+// Remove deletes the group once the processes in it have gone; the last
 // ones may still be exiting when bwrap has (the kernel kills the rest of
 // the sandbox's pid namespace with its first process, and a loaded
 // machine reaps a few hundred of them slowly), so it waits, up to 10s.
 // The first millisecond it looks every 20us, sleeping in the kernel: the
 // runtime's timers wake a short sleep up to a millisecond late here, and
 // the group is most often free within a few tries.
-func (g *runGroup) remove() error {
+func (g *Group) Remove() error {
 	var err error
 	wait := time.Millisecond
 	for try, deadline := 0, time.Now().Add(10*time.Second); ; try++ {
@@ -232,5 +237,5 @@ func (g *runGroup) remove() error {
 		time.Sleep(wait)
 		wait = min(2*wait, 10*time.Millisecond)
 	}
-	return fmt.Errorf("sandbox: remove cgroup %s: %w", g.dir, err)
+	return fmt.Errorf("cgroup: remove %s: %w", g.dir, err)
 }

@@ -1,4 +1,4 @@
-package sandbox
+package cgroup
 
 import (
 	"bytes"
@@ -50,11 +50,11 @@ func procStart(pid int) (uint64, error) {
 	// the 3rd field; the start time is the 22nd.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return 0, errors.New("sandbox: /proc/" + strconv.Itoa(pid) + "/stat: no command name")
+		return 0, errors.New("cgroup: /proc/" + strconv.Itoa(pid) + "/stat: no command name")
 	}
 	f := bytes.Fields(b[i+1:])
 	if len(f) < 20 {
-		return 0, errors.New("sandbox: /proc/" + strconv.Itoa(pid) + "/stat: too few fields")
+		return 0, errors.New("cgroup: /proc/" + strconv.Itoa(pid) + "/stat: too few fields")
 	}
 	return strconv.ParseUint(string(f[19]), 10, 64)
 }
@@ -67,6 +67,9 @@ func pidNamespace() uint64 {
 	}
 	return st.Ino
 }
+
+// Prefix starts the name of every run group of this process.
+func Prefix() string { return ownGroupOwner().prefix }
 
 // runGroupName is the name of this process's nth run group.
 func runGroupName(n uint64) string {
@@ -115,9 +118,9 @@ func ownerGone(name string, self groupOwner) bool {
 	return false
 }
 
-// sweepEvery is how often, at most, newRunGroup looks for the run groups
-// of ended owners in one parent.
-const sweepEvery = time.Second
+// SweepEvery is how often, at most, New looks for the run groups of
+// ended owners in one parent.
+const SweepEvery = time.Second
 
 // sweeps holds, for each parent swept, a *sweepState.
 var sweeps sync.Map
@@ -127,7 +130,7 @@ type sweepState struct {
 	last time.Time
 }
 
-// sweep removes, at most once every sweepEvery per parent, the empty run
+// sweep removes, at most once every SweepEvery per parent, the empty run
 // groups in parent whose owner has ended (ownerGone): a caller killed
 // before its runs' Wait leaves them, and a group whose processes were
 // still exiting at the last sweep is tried again at the next. A group
@@ -140,7 +143,7 @@ func sweep(parent string) {
 		return
 	}
 	defer s.Unlock()
-	if now := time.Now(); !s.last.IsZero() && now.Sub(s.last) < sweepEvery {
+	if now := time.Now(); !s.last.IsZero() && now.Sub(s.last) < SweepEvery {
 		return
 	} else {
 		s.last = now
