@@ -30,15 +30,17 @@ lint: ## gofmt, vet and staticcheck (pinned in go.mod through tools.go)
 
 bench: ## builder and spawn benchmarks, their ratios, sandtable run vs raw bwrap (hyperfine), each network mode
 	@out=$$(mktemp) && \
-		$(GO) test -run '^$$' -bench . -benchmem -benchtime=$(BENCHTIME) -count=6 ./sandbox | tee $$out && \
+		$(GO) test -run '^$$' -bench . -benchmem -benchtime=$(BENCHTIME) -count=6 ./sandbox ./internal/proxy | tee $$out && \
 		./scripts/bench-ratios.sh $$out; status=$$?; rm -f $$out; exit $$status
 	./scripts/bench-spawn.sh
 	./scripts/bench-network.sh
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
-	@for target in $$($(GO) test -list '^Fuzz' ./sandbox | grep '^Fuzz'); do \
-		echo "== $$target"; \
-		$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./sandbox || exit 1; \
+	@for pkg in ./sandbox ./internal/proxy; do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$target"; \
+			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
 	done
 
 mutate: ## delete each rule in a scratch copy and require a test to fail (slow)

@@ -424,7 +424,13 @@ func stdioTerminals() []string {
 // proxy-auth-landlock row's credential, and returns the command's proxy
 // variables and the port.
 func serveLandlockProxy(n Network) (stop func(), vars []string, port uint16, err error) {
-	pr, err := newProxy(n)
+	q := &plan{netProxy: true}
+	if row, ok := proxyAuthFor("landlock"); ok {
+		if q.proxyCred, err = newProxyCred(row); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	pr, err := newProxy(n, q.proxyCred)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -432,15 +438,8 @@ func serveLandlockProxy(n Network) (stop func(), vars []string, port uint16, err
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("network mode proxy: listen on loopback: %w", err)
 	}
-	q := &plan{netProxy: true, proxyPort: strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)}
-	if row, ok := proxyAuthFor("landlock"); ok {
-		if q.proxyCred, err = newProxyCred(row); err != nil {
-			ln.Close()
-			return nil, nil, 0, err
-		}
-	}
-	pr.cred = q.proxyCred
-	go pr.serve(ln)
+	q.proxyPort = strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	go pr.Serve(ln)
 	return func() { ln.Close() }, proxyEnv(q), uint16(ln.Addr().(*net.TCPAddr).Port), nil
 }
 

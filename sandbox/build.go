@@ -1,6 +1,10 @@
 package sandbox
 
-import "net"
+import (
+	"net"
+
+	"github.com/sandtable/sandtable/internal/proxy"
+)
 
 // The build stage: the generated builders (zz_generated.go) turn a plan
 // into an argv or a profile. What they need of the host and of one spawn
@@ -22,7 +26,7 @@ type hostFacts struct {
 	tmpdir        string
 	proxyPort     string
 	proxyLn       net.Listener
-	proxyCred     *proxyCred
+	proxyCred     *proxy.Cred
 }
 
 // with is what the builders read: a copy of p with h, so a spawn's own

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 func TestPrefixForFiles(t *testing.T) {
@@ -30,7 +32,7 @@ func TestPrefixForFiles(t *testing.T) {
 	// from the descriptor before the filter's.
 	var resolv []WrapFile
 	if DefaultNetworkMode("linux") == NetworkProxy && hostHasResolvConf() {
-		resolv = []WrapFile{{Data: []byte(resolvConf)}}
+		resolv = []WrapFile{{Data: []byte(proxy.ResolvConf)}}
 	}
 	for _, c := range []struct {
 		hidden []string

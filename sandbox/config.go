@@ -8,6 +8,15 @@
 // directories and the workspace on macOS. A Config that cannot be enforced
 // exactly is rejected before anything is spawned.
 //
+// The mechanisms with narrow interfaces are packages of their own under
+// internal/ (docs/architecture.md, "Packages"): the seccomp assembler, the
+// proxy with its DNS stub and relay, the cgroup run groups, the APFS case
+// folding, the process-tree stop, the Landlock ruleset. What stays here is
+// the public API, the pipeline (validate, resolve, refuse, plan, build),
+// zz_generated.go, and what reads or writes the plan itself: the spawn and
+// its helpers, the watch, the placeholders, the redactors and the socket
+// hiding, each of which takes the plan's facts and rows as they are.
+//
 // The sandbox re-executes the calling program as helpers (the wrap helper
 // in front of bwrap in every mode, mode proxy's network helper, the reduced
 // backend's landlock helper, the closer Exit hands slow closes to): one

@@ -15,35 +15,34 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandtable/sandtable/internal/proxy"
 	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // stubTestName stands for a remote host in the DNS stub's tests: the
-// proxy resolves it to 127.0.0.1 (proxyTestHook), and the test lists it
+// proxy resolves it to 127.0.0.1 (stubName), and the test lists it
 // with its port (Network.Private), so only the stub route and the policy
 // decide whether the command reaches the test's server.
 const stubTestName = "stub-test.sandtable.example"
 
-// withStubName makes every proxy of this test resolve stubTestName to
-// 127.0.0.1, and dial its port 22 at sshPort instead.
-func withStubName(t *testing.T, sshPort string) {
-	t.Helper()
-	proxyTestHook = func(p *proxy) {
-		lookup, dial := p.lookup, p.dial
-		p.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
+// stubName makes each proxy of the Network it is set on resolve
+// stubTestName to 127.0.0.1, and dial its port 22 at sshPort instead.
+func stubName(sshPort string) *proxyTest {
+	return &proxyTest{config: func(c *proxy.Config) {
+		c.Lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
 			if host == stubTestName {
 				return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
 			}
-			return lookup(ctx, host)
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 		}
-		p.dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if addr == "127.0.0.1:22" && sshPort != "" {
 				addr = "127.0.0.1:" + sshPort
 			}
-			return dial(ctx, network, addr)
+			var d net.Dialer
+			return d.DialContext(ctx, network, addr)
 		}
-	}
-	t.Cleanup(func() { proxyTestHook = nil })
+	}}
 }
 
 // needTool fails (SANDTABLE_REQUIRE_BWRAP=1) or skips without tool.
@@ -111,7 +110,7 @@ func TestDNSStubRoutes(t *testing.T) {
 		}
 	}()
 	_, sshPort, _ := net.SplitHostPort(sshLn.Addr().String())
-	withStubName(t, sshPort)
+	stub := stubName(sshPort)
 	base := sharedBase(t)
 	dest := stubTestName + ":" + s.Port
 	node := `node -e 'fetch("http://` + dest + `/").then(r => r.text()).then(t => console.log(t), e => console.log("fetch failed", e.cause && e.cause.code))'`
@@ -129,6 +128,9 @@ func TestDNSStubRoutes(t *testing.T) {
 		{"node-fetch-allowlist", node, s.Nonce, Network{Allow: []string{"other.example:" + s.Port}}, Network{Allow: []string{dest}}, "refused " + dest + ": not in the allowlist"},
 		{"curl-https-proxy", curl, s.Nonce, Network{}, Network{Private: []string{stubTestName + ":" + s.TLS}}, "refused " + stubTestName + ":" + s.TLS},
 		{"ssh", ssh, sshBanner[8:], Network{}, Network{Private: []string{stubTestName + ":22"}}, "refused " + stubTestName + ":22"},
+	}
+	for i := range attempts {
+		attempts[i].attack.testProxy, attempts[i].control.testProxy = stub, stub
 	}
 	for _, u := range escUsers(t) {
 		t.Run(u.label, func(t *testing.T) {

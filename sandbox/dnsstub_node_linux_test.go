@@ -41,14 +41,14 @@ func TestDNSStubNodeNeedsStub(t *testing.T) {
 		t.Skip("the host's resolv.conf names 127.0.0.1, where the stub listens in the sandbox: without the row it is asked all the same")
 	}
 	s := testkit.StartNetServers(t)
-	withStubName(t, "")
+	stub := stubName("")
 	base := sharedBase(t)
 	dest := stubTestName + ":" + s.Port
 	script := `if grep -q '^nameserver 127\.0\.0\.1$' /etc/resolv.conf; then echo resolv=stub; else echo resolv=host; fi
 node -e 'fetch("http://` + dest + `/").then(r => r.text()).then(t => console.log(t), e => console.log("fetch failed", e.cause && e.cause.code))'`
 	run := func(t *testing.T, u *escUser, ws string, dropStub bool) string {
 		t.Helper()
-		cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Private: []string{dest}}}
+		cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Private: []string{dest}, testProxy: stub}}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		c, err := NewCmd(ctx, cfg, "bash", "-c", script)

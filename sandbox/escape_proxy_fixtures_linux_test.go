@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // The fixtures of the proxy connection-limit attacks
@@ -101,9 +103,9 @@ func heapPeak(stop <-chan struct{}) func() uint64 {
 	}
 }
 
-func newProxyOK(t *testing.T, n Network) *proxy {
+func newProxyOK(t *testing.T, n Network) *proxy.Proxy {
 	t.Helper()
-	p, err := newProxy(n)
+	p, err := newProxy(n, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

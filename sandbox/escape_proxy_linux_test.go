@@ -91,10 +91,10 @@ func TestProxyConnectionLimitCommand(t *testing.T) {
 	if slices.ContainsFunc(w.Args, func(a string) bool { return strings.HasPrefix(a, wrapHelperConns) }) {
 		t.Errorf("Prefix's argv %q names a bound, want the table's default", w.Args)
 	}
-	if got := newProxyOK(t, Network{}).conns.max; got == 0 || got != limitTable[limitProxyConnections].value {
+	if got := newProxyOK(t, Network{}).Stats().Max; got == 0 || got != limitTable[limitProxyConnections].value {
 		t.Errorf("the proxy's default bound %d, want the table's %d", got, limitTable[limitProxyConnections].value)
 	}
-	if got := newProxyOK(t, Network{conns: -1}).conns.max; got != 0 {
+	if got := newProxyOK(t, Network{conns: -1}).Stats().Max; got != 0 {
 		t.Errorf("ProxyConnections -1: bound %d, want none", got)
 	}
 	w, err = Prefix(Config{Workspace: ws, Policy: Required, Limits: Limits{ProxyConnections: -1}, Network: Network{Mode: NetworkProxy}})
@@ -137,7 +137,7 @@ func TestProxyConnectionLimitStub(t *testing.T) {
 	requireBwrap(t)
 	base := sharedBase(t)
 	port := floodServer(t)
-	withStubName(t, "")
+	stub := stubName("")
 	const conns, bound = 32, 8
 	for _, u := range escUsers(t) {
 		for _, c := range []struct {
@@ -152,7 +152,7 @@ func TestProxyConnectionLimitStub(t *testing.T) {
 				}
 				cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil,
 					Limits:  Limits{ProxyConnections: c.limit},
-					Network: Network{Mode: NetworkProxy, Private: []string{stubTestName + ":" + port}}}
+					Network: Network{Mode: NetworkProxy, Private: []string{stubTestName + ":" + port}, testProxy: stub}}
 				cmd, err := NewCmd(context.Background(), cfg, "python3", "-c", stubHoldScript(conns, port))
 				if err != nil {
 					t.Fatal(err)

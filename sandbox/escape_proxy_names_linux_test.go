@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"unicode"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // TestProxyForgedName: a command in mode proxy cannot put control
@@ -33,8 +35,6 @@ func TestProxyForgedName(t *testing.T) {
 				}
 				t.Run(name, func(t *testing.T) {
 					u.spawnAs(t)
-					checkHostNames = check
-					t.Cleanup(func() { checkHostNames = true })
 					ws := mkdir(t, base, "ws-"+strings.ReplaceAll(name, "/", "-"))
 					if err := os.Chown(ws, u.uid, u.gid); err != nil {
 						t.Fatal(err)
@@ -43,8 +43,9 @@ func TestProxyForgedName(t *testing.T) {
 					// destination, unless the name check refuses it first.
 					var refused []string
 					cfg := Config{Workspace: ws, Policy: Required, NoCache: u.cred != nil, Network: Network{Mode: NetworkProxy,
-						Allow:   []string{"*.example.org:443"},
-						Refused: func(m string) { refused = append(refused, m) }}}
+						Allow:     []string{"*.example.org:443"},
+						Refused:   func(m string) { refused = append(refused, m) },
+						testProxy: &proxyTest{config: func(c *proxy.Config) { c.NoNameCheck = !check }}}}
 					c, err := NewCmd(context.Background(), cfg, "python3", "-c", form.script)
 					if err != nil {
 						t.Fatal(err)

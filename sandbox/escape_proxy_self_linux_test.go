@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandtable/sandtable/internal/proxy"
 	"github.com/sandtable/sandtable/internal/testkit"
 )
 
@@ -26,7 +27,7 @@ import (
 // wrap helper serves the proxy there) is refused, as root and
 // unprivileged. Controls: the service answers a direct connection to the
 // address outside the sandbox, and the proxy reaches it with
-// checkOwnAddrs off.
+// the own-address check off (proxy.Config.NoOwnAddrCheck).
 func TestProxyOwnAddress(t *testing.T) {
 	requireBwrap(t)
 	if os.Geteuid() != 0 {
@@ -58,19 +59,14 @@ func TestProxyOwnAddress(t *testing.T) {
 			t.Fatalf("control: direct %s read %q", addr, b)
 		}
 		// Control, without the check: the proxy reaches it.
-		p, err := newProxy(Network{})
+		unchecked := newProxyOK(t, Network{testProxy: &proxyTest{config: func(c *proxy.Config) { c.NoOwnAddrCheck = true }}})
+		up, err := unchecked.Connect(context.Background(), selfAddr, ln.Addr().(*net.TCPAddr).Port)
 		if err != nil {
-			t.Fatal(err)
-		}
-		checkOwnAddrs = false
-		up, err := p.connect(context.Background(), selfAddr, ln.Addr().(*net.TCPAddr).Port)
-		checkOwnAddrs = true
-		if err != nil {
-			t.Fatalf("control: the proxy without checkOwnAddrs: %v", err)
+			t.Fatalf("control: the proxy without the own-address check: %v", err)
 		}
 		up.Close()
-		if _, err := p.connect(context.Background(), selfAddr, ln.Addr().(*net.TCPAddr).Port); err == nil || !strings.Contains(err.Error(), "an address of this host") {
-			t.Errorf("the proxy with checkOwnAddrs: %v, want a refusal", err)
+		if _, err := newProxyOK(t, Network{}).Connect(context.Background(), selfAddr, ln.Addr().(*net.TCPAddr).Port); err == nil || !strings.Contains(err.Error(), "an address of this host") {
+			t.Errorf("the proxy with the own-address check: %v, want a refusal", err)
 		}
 
 		for _, u := range escUsers(t) {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"slices"
 	"strconv"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // WrapFile is one descriptor the wrapper reads, either a file to open or
@@ -55,7 +57,7 @@ func wrapFiles(p *plan) []WrapFile {
 		files = append(files, WrapFile{Data: d})
 	}
 	if p.resolvFD != "" {
-		files = append(files, WrapFile{Data: []byte(resolvConf)})
+		files = append(files, WrapFile{Data: []byte(proxy.ResolvConf)})
 	}
 	if p.seccompFD != "" {
 		files = append(files, WrapFile{Data: slices.Clone(nativeSeccomp())})

@@ -39,34 +39,7 @@ var linkedBanned = map[string]bool{
 // linkedBanned either. Control: gen, which the runtime must not link,
 // is found importing yaml by the same listing.
 func TestRuntimeImports(t *testing.T) {
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(gobin); err != nil {
-		t.Skipf("no go tool at %s to list the imports with: %v", gobin, err)
-	}
-	type pkg struct {
-		ImportPath string
-		Imports    []string
-		Module     *struct{ Path string }
-	}
-	list := func(goos string, pkgs ...string) []pkg {
-		t.Helper()
-		cmd := exec.Command(gobin, append([]string{"list", "-deps", "-json=ImportPath,Imports,Module"}, pkgs...)...)
-		cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("go list %v (GOOS=%s): %v", pkgs, goos, err)
-		}
-		var ps []pkg
-		dec := json.NewDecoder(strings.NewReader(string(out)))
-		for dec.More() {
-			var p pkg
-			if err := dec.Decode(&p); err != nil {
-				t.Fatal(err)
-			}
-			ps = append(ps, p)
-		}
-		return ps
-	}
+	list := goList(t, "-deps")
 	const mod = "github.com/sandtable/sandtable"
 	for _, goos := range []string{"linux", "darwin"} {
 		own := 0
@@ -84,7 +57,7 @@ func TestRuntimeImports(t *testing.T) {
 				}
 			}
 		}
-		if own < 3 {
+		if own < 8 {
 			t.Fatalf("GOOS=%s: the listing found %d of the module's packages; is it right?", goos, own)
 		}
 	}
@@ -98,5 +71,80 @@ func TestRuntimeImports(t *testing.T) {
 	}
 	if !found {
 		t.Error("control: the listing does not see gen import gopkg.in/yaml.v3")
+	}
+}
+
+// listedPkg is a package as go list describes it.
+type listedPkg struct {
+	ImportPath string
+	Imports    []string
+	Module     *struct{ Path string }
+}
+
+// goList returns a function listing packages with go list and flags
+// (-deps: with everything they import), for GOOS goos.
+func goList(t *testing.T, flags ...string) func(goos string, pkgs ...string) []listedPkg {
+	t.Helper()
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(gobin); err != nil {
+		t.Skipf("no go tool at %s to list the imports with: %v", gobin, err)
+	}
+	return func(goos string, pkgs ...string) []listedPkg {
+		t.Helper()
+		args := append([]string{"list"}, flags...)
+		cmd := exec.Command(gobin, append(append(args, "-json=ImportPath,Imports,Module"), pkgs...)...)
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list %v (GOOS=%s): %v", pkgs, goos, err)
+		}
+		var ps []listedPkg
+		dec := json.NewDecoder(strings.NewReader(string(out)))
+		for dec.More() {
+			var p listedPkg
+			if err := dec.Decode(&p); err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, p)
+		}
+		return ps
+	}
+}
+
+// TestInternalImports: the packages under internal/ are leaves, as
+// docs/architecture.md ("Packages") says: each imports the standard
+// library, golang.org/x/sys and other internal packages only, never
+// sandbox, gen or a command. Control: sandbox, listed the same way, is
+// found importing internal/proxy.
+func TestInternalImports(t *testing.T) {
+	list := goList(t)
+	const mod = "github.com/sandtable/sandtable"
+	for _, goos := range []string{"linux", "darwin"} {
+		n := 0
+		for _, p := range list(goos, "../internal/...") {
+			n++
+			for _, imp := range p.Imports {
+				first, _, _ := strings.Cut(imp, "/")
+				switch {
+				case !strings.Contains(first, "."): // the standard library
+				case strings.HasPrefix(imp, "golang.org/x/sys/"):
+				case strings.HasPrefix(imp, mod+"/internal/"):
+				default:
+					t.Errorf("GOOS=%s: %s imports %s", goos, p.ImportPath, imp)
+				}
+			}
+		}
+		if n < 8 {
+			t.Fatalf("GOOS=%s: listed %d internal packages, want the dozen", goos, n)
+		}
+	}
+	found := false
+	for _, p := range list("linux", ".") {
+		for _, imp := range p.Imports {
+			found = found || imp == mod+"/internal/proxy"
+		}
+	}
+	if !found {
+		t.Error("control: the listing does not see sandbox import internal/proxy")
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/sandtable/sandtable/internal/netlink"
+	"github.com/sandtable/sandtable/internal/proxy"
 	"golang.org/x/sys/unix"
 )
 
@@ -160,8 +162,8 @@ func listenLoopback(port int) (int, error) {
 // into one that starts the helper, and serves the listeners it hands over.
 type netGate struct {
 	serve func(net.Listener)
-	stub  *dnsStub // the DNS stub, nil for none
-	ports []int    // its ports
+	stub  *proxy.DNSStub // the DNS stub, nil for none
+	ports []int          // its ports
 
 	conn   *net.UnixConn // the caller's end, until the handshake ends
 	child  *os.File      // the helper's end, closed once it started
@@ -239,7 +241,7 @@ func (g *netGate) started() error {
 	defer func() { g.conn.Close(); g.conn = nil }()
 	_ = g.conn.SetReadDeadline(time.Now().Add(helperTimeout))
 	buf := make([]byte, 512)
-	want := len(proxyPorts) + 1 + len(g.ports)
+	want := len(proxy.Ports) + 1 + len(g.ports)
 	oob := make([]byte, unix.CmsgSpace(4*want))
 	n, oobn, _, _, err := g.conn.ReadMsgUnix(buf, oob)
 	if err != nil {
@@ -380,7 +382,7 @@ func listenStub(list string) ([]int, error) {
 // error none stays open.
 func bindListeners(ports []int) ([]int, error) {
 	var fds []int
-	for _, port := range proxyPorts {
+	for _, port := range proxy.Ports {
 		fd, err := listenLoopback(port)
 		if err != nil {
 			for _, fd := range fds {
@@ -408,12 +410,12 @@ func (g *netGate) adopt(fds []int) error {
 		f := os.NewFile(uintptr(fd), "proxy-listener")
 		var ln io.Closer
 		var err error
-		if i == len(proxyPorts) {
+		if i == len(proxy.Ports) {
 			var pc net.PacketConn
 			if pc, err = net.FilePacketConn(f); err == nil {
 				ln = pc
 				if g.stub != nil {
-					go g.stub.serveDNS(pc)
+					go g.stub.ServeDNS(pc)
 				}
 			}
 		} else {
@@ -421,10 +423,10 @@ func (g *netGate) adopt(fds []int) error {
 			if l, err = net.FileListener(f); err == nil {
 				ln = l
 				switch {
-				case i < len(proxyPorts):
+				case i < len(proxy.Ports):
 					go g.serve(l)
 				case g.stub != nil:
-					go g.stub.forward(l, g.ports[i-len(proxyPorts)-1])
+					go g.stub.Forward(l, g.ports[i-len(proxy.Ports)-1])
 				}
 			}
 		}
@@ -463,9 +465,9 @@ func addStubAddress() error {
 	}
 	body := make([]byte, unix.SizeofIfAddrmsg)
 	*(*unix.IfAddrmsg)(unsafe.Pointer(&body[0])) = unix.IfAddrmsg{Family: unix.AF_INET, Prefixlen: 16, Scope: unix.RT_SCOPE_HOST, Index: ifr.Uint32()}
-	body = append(body, rtAttr(unix.IFA_LOCAL, stubAddress[:])...)
-	body = append(body, rtAttr(unix.IFA_ADDRESS, stubAddress[:])...)
-	msgs, err := netlinkRoute(unix.RTM_NEWADDR, unix.NLM_F_REQUEST|unix.NLM_F_ACK|unix.NLM_F_CREATE|unix.NLM_F_EXCL, body)
+	body = append(body, netlink.Attr(unix.IFA_LOCAL, stubAddress[:])...)
+	body = append(body, netlink.Attr(unix.IFA_ADDRESS, stubAddress[:])...)
+	msgs, err := netlink.Route(unix.RTM_NEWADDR, unix.NLM_F_REQUEST|unix.NLM_F_ACK|unix.NLM_F_CREATE|unix.NLM_F_EXCL, body)
 	if err != nil {
 		return fmt.Errorf("loopback address: %w", err)
 	}

@@ -107,6 +107,10 @@ type Network struct {
 	// conns is Config.Limits.ProxyConnections, set with the other limits
 	// (setRunLimits): 0 for the table's default, -1 for no bound.
 	conns int
+
+	// testProxy is set only by this package's tests (proxy.go): only a
+	// proxy in this process sees it.
+	testProxy *proxyTest
 }
 
 // networkMode resolves cfg's mode: the deprecated NoNetwork is NetworkOff,
@@ -146,7 +150,7 @@ func checkNetwork(cfg Config) error {
 		}
 		return nil
 	}
-	_, err = newProxy(cfg.Network)
+	_, err = newProxy(cfg.Network, nil)
 	return err
 }
 

@@ -1,6 +1,10 @@
 package sandbox
 
-import "net"
+import (
+	"net"
+
+	"github.com/sandtable/sandtable/internal/proxy"
+)
 
 // pathKind is what one lstat, after symlink resolution, says a path is. The
 // builders choose a rule by kind because bwrap's --tmpfs fails the whole
@@ -108,7 +112,7 @@ type plan struct {
 	// proxyLn the listener itself for a spawn (proxy_mac.go).
 	proxyPort   string
 	proxyLn     net.Listener
-	proxyCred   *proxyCred // the proxy-auth credential of a spawn's proxy
+	proxyCred   *proxy.Cred // the proxy-auth credential of a spawn's proxy
 	interactive bool
 	callerRoot  bool
 	// disableUserns: the installed bwrap knows --disable-userns. It,

@@ -1,429 +1,101 @@
 package sandbox
 
 import (
-	"bufio"
-	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"net/netip"
-	"strconv"
-	"strings"
-	"sync"
-	"syscall"
+	"os"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
-// proxyPorts are the loopback ports the helper binds in the sandbox's
-// network namespace: HTTP (absolute-URI forwarding and CONNECT) and SOCKS5.
-// Each listener speaks both; the variables of the proxy rows name them.
-var proxyPorts = []int{3128, 1080}
+// Network mode proxy's server is internal/proxy; what it allows is n's
+// lists and the table's proxy rows (the proxy-refuse ranges, proxy-net,
+// limit-proxy-connections, proxy-auth), handed over here.
 
-var timeZero time.Time
-
-const (
-	proxyHeaderTimeout = 30 * time.Second
-	proxyDialTimeout   = 30 * time.Second
-)
-
-// proxy is network mode proxy's server, run in the caller's process: the
-// only way out of the sandbox's network namespace. It allows every public
-// destination, or only Network.Allow's when that is set, and refuses the
-// host's own and private addresses unless a destination is listed exactly.
-type proxy struct {
-	allow   []hostPattern // nil: every public destination
-	private []hostPattern // may reach a non-public address
-	refused func(msg string)
-
-	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
-	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
-
-	wg      sync.WaitGroup
-	conns   connSlots    // the connections served at once, and their bound
-	pending pendingConns // those yet to present cred (proxy_pending.go)
-
-	cred *proxyCred // nil: every client that reaches the listener (proxy_auth.go)
+// newProxy is n's proxy, with cred (nil: none); an entry of n's lists
+// that does not parse is an error naming it, wrapping ErrBadPolicy.
+func newProxy(n Network, cred *proxy.Cred) (*proxy.Proxy, error) {
+	c := proxy.Config{
+		Allow: n.Allow, Private: n.Private, Refused: n.Refused,
+		MaxConns: proxyConnLimit(n.conns), ConnRule: limitTable[limitProxyConnections].rule,
+		Ranges: proxyRanges(), NetRule: "proxy-net", Cred: cred,
+	}
+	if t := n.testProxy; t != nil && t.config != nil {
+		t.config(&c)
+	}
+	p, err := proxy.New(c)
+	var le *proxy.ListError
+	if errors.As(err, &le) {
+		return nil, fmt.Errorf("sandbox: Network.%s: %s: %w", le.List, le.Err.Error(), ErrBadPolicy)
+	}
+	if t := n.testProxy; err == nil && t != nil && t.made != nil {
+		t.made(p)
+	}
+	return p, err
 }
 
-// newProxy checks n's lists; an entry that does not parse is an error
-// naming it, wrapping ErrBadPolicy.
-func newProxy(n Network) (*proxy, error) {
-	p := &proxy{refused: n.Refused, conns: connSlots{max: proxyConnLimit(n.conns)}}
-	for _, l := range []struct {
-		field string
-		in    []string
-		out   *[]hostPattern
-	}{{"Network.Allow", n.Allow, &p.allow}, {"Network.Private", n.Private, &p.private}} {
-		for _, s := range l.in {
-			h, err := parseHostPattern(s)
-			if err != nil {
-				return nil, fmt.Errorf("sandbox: %s: %s: %w", l.field, err.Error(), ErrBadPolicy)
-			}
-			if l.out == &p.private && !h.exact() {
-				return nil, fmt.Errorf("sandbox: Network.Private: %q: a wildcard cannot reach non-public addresses: %w", s, ErrBadPolicy)
-			}
-			*l.out = append(*l.out, h)
+// proxyRanges are the proxy-refuse rows' ranges (refusedPrefixes), each
+// with its row's id.
+func proxyRanges() []proxy.Range {
+	ranges := make([]proxy.Range, len(refusedPrefixes))
+	for i, p := range refusedPrefixes {
+		ranges[i] = proxy.Range{Prefix: p, Rule: refusedPrefixRules[i]}
+	}
+	return ranges
+}
+
+// proxyTest is a test's hold on the proxies of one Network: config
+// adjusts each one's Config before it is made (a made-up name's lookup, a
+// check turned off for a control), made hears each one made.
+type proxyTest struct {
+	config func(*proxy.Config)
+	made   func(*proxy.Proxy)
+}
+
+// proxyConnLimit is the bound of Limits.ProxyConnections v: the table's
+// default for 0, none (0) for -1.
+func proxyConnLimit(v int) uint64 {
+	switch {
+	case v > 0:
+		return uint64(v)
+	case v < 0:
+		return 0
+	}
+	return limitTable[limitProxyConnections].value
+}
+
+// proxyAuthRow is one proxy-auth row: goos's proxy asks for user, and
+// holds at most pending connections that have not presented it yet, each
+// for at most authTimeout.
+type proxyAuthRow struct {
+	rule, goos, user string
+	pending          int
+	authTimeout      time.Duration
+}
+
+// proxyAuthTable is the rows a spawn consults; a test's control leaves
+// one out.
+var proxyAuthTable = proxyAuthRows[:]
+
+// proxyAuthFor is goos's proxy-auth row, if the table has one.
+func proxyAuthFor(goos string) (proxyAuthRow, bool) {
+	for _, r := range proxyAuthTable {
+		if r.goos == goos {
+			return r, true
 		}
 	}
-	var d net.Dialer
-	p.dial = d.DialContext
-	p.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
-		return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-	}
-	if proxyTestHook != nil {
-		proxyTestHook(p)
-	}
-	return p, nil
+	return proxyAuthRow{}, false
 }
 
-// refusal is a destination the policy does not allow, and the row that
-// refuses it (a proxy-refuse row for an address in its range, proxy-net
-// for the rest of the proxy's policy).
-type refusal struct{ msg, rule string }
-
-func (r *refusal) Error() string { return r.msg }
-
-// resolveError is a destination whose name did not resolve to an address.
-type resolveError struct {
-	host string
-	err  error // nil: the name has no address
+// newProxyCred makes row's credential with a fresh token.
+func newProxyCred(row proxyAuthRow) (*proxy.Cred, error) {
+	return proxy.NewCred(row.rule, row.user, row.pending, row.authTimeout)
 }
 
-func (e *resolveError) Error() string {
-	if e.err == nil {
-		return "resolve " + e.host + ": no address"
-	}
-	return "resolve " + e.host + ": " + e.err.Error()
-}
-
-func (e *resolveError) Unwrap() error { return e.err }
-
-func (p *proxy) refuse(dest, rule, reason, fix string) error {
-	msg := "sandbox: network proxy refused " + dest + ": " + reason + "; " + fix
-	if p.refused != nil {
-		p.refused(msg)
-	}
-	return &refusal{msg: msg, rule: rule}
-}
-
-// connect dials host:port if the policy allows it: the name is resolved
-// once, each address checked, and only an allowed address dialled.
-func (p *proxy) connect(ctx context.Context, host string, port int) (net.Conn, error) {
-	d, err := p.policy(ctx, host, port)
-	if err != nil {
-		return nil, err
-	}
-	var lastErr error
-	for _, ip := range d.addrs {
-		if _, _, bad := p.checkAddr(ip, port, d.listed); bad {
-			continue
-		}
-		dctx, cancel := context.WithTimeout(ctx, proxyDialTimeout)
-		c, err := p.dial(dctx, "tcp", net.JoinHostPort(ip.Unmap().String(), strconv.Itoa(port)))
-		cancel()
-		if err == nil {
-			return c, nil
-		}
-		lastErr = err
-	}
-	if lastErr != nil {
-		return nil, lastErr
-	}
-	return nil, p.refuseAddr(d, port)
-}
-
-// admitted is a destination the proxy's name and list checks passed (policy): its
-// addresses, each still to be checked (checkAddr) before it is dialled.
-type admitted struct {
-	host, dest string
-	listed     bool // an exact entry names host:port: it may be non-public
-	addrs      []netip.Addr
-}
-
-// policy runs the policy's checks of host:port up to its addresses: the
-// name, the allowlist, and the one resolution of the name. It is the
-// decision connect dials from and Why answers with.
-func (p *proxy) policy(ctx context.Context, host string, port int) (admitted, error) {
-	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
-	d := admitted{host: host, dest: net.JoinHostPort(host, strconv.Itoa(port))}
-	if host == "" || port < 1 || port > 65535 {
-		return d, p.refuse(d.dest, "proxy-net", "not a destination", "name a host and a port")
-	}
-	if err := p.notHostName(host, port); err != nil {
-		return d, err
-	}
-	if p.allow != nil {
-		in := false
-		for _, h := range p.allow {
-			if h.match(host, port) {
-				in = true
-				d.listed = d.listed || h.exact()
-			}
-		}
-		if !in {
-			return d, p.refuse(d.dest, "proxy-net", "not in the allowlist", "allow it with --allow-host "+d.dest+" (Config.Network.Allow)")
-		}
-	}
-	for _, h := range p.private {
-		d.listed = d.listed || h.match(host, port)
-	}
-	if ip, err := netip.ParseAddr(host); err == nil {
-		d.addrs = []netip.Addr{ip}
-		return d, nil
-	}
-	lctx, cancel := context.WithTimeout(ctx, proxyDialTimeout)
-	addrs, err := p.lookup(lctx, host)
-	cancel()
-	if err != nil {
-		return d, &resolveError{host: host, err: err}
-	}
-	if len(addrs) == 0 {
-		return d, &resolveError{host: host}
-	}
-	d.addrs = addrs
-	return d, nil
-}
-
-// checkAddr reports whether the proxy refuses to dial ip for a destination
-// (listed: named exactly by a list), what kind of address it is, and the
-// row that refuses it.
-func (p *proxy) checkAddr(ip netip.Addr, port int, listed bool) (kind, rule string, bad bool) {
-	if listed {
-		return "", "", false
-	}
-	kind, bad = p.refusedAddr(ip, port)
-	if !bad {
-		return "", "", false
-	}
-	return kind, addrRule(ip), true
-}
-
-// refuseAddr is the refusal of d when none of its addresses may be dialled,
-// naming the first one and the row that refuses it.
-func (p *proxy) refuseAddr(d admitted, port int) error {
-	for _, ip := range d.addrs {
-		kind, rule, bad := p.checkAddr(ip, port, d.listed)
-		if !bad {
-			continue
-		}
-		fix := "allow it with --allow-private " + d.dest + " (Config.Network.Private)"
-		if p.allow != nil {
-			fix = "allow it with --allow-host " + d.dest + " (Config.Network.Allow, an exact entry)"
-		}
-		what := "it resolves to " + ip.Unmap().String() + ", " + kind
-		if _, err := netip.ParseAddr(d.host); err == nil {
-			what = "it is " + kind
-		}
-		return p.refuse(d.dest, rule, what, fix)
-	}
-	return &resolveError{host: d.host}
-}
-
-// serve accepts on ln until it is closed, one goroutine per connection.
-func (p *proxy) serve(ln net.Listener) {
-	for {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		if p.cred != nil {
-			p.pend(c) // a slot once authenticated (proxy_pending.go)
-		} else if !p.admit(c) {
-			continue
-		}
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			if p.cred != nil {
-				defer p.settle(c)
-			} else {
-				defer p.conns.release()
-			}
-			p.serveConn(c)
-		}()
-	}
-}
-
-// serveConn answers one client: SOCKS5 when its first byte is 5, HTTP
-// otherwise.
-func (p *proxy) serveConn(c net.Conn) {
-	defer c.Close()
-	timeout := proxyHeaderTimeout
-	if p.cred != nil {
-		timeout = p.cred.authTimeout
-	}
-	_ = c.SetReadDeadline(time.Now().Add(timeout))
-	br := bufio.NewReader(c)
-	first, err := br.Peek(1)
-	if err != nil {
-		return
-	}
-	if first[0] == 5 {
-		p.socks(c, br)
-		return
-	}
-	p.http(c, br)
-}
-
-// relay copies both ways until both directions end. What br buffered past
-// the request goes first.
-func relay(c, up net.Conn, br *bufio.Reader) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if n := br.Buffered(); n > 0 {
-			b, _ := br.Peek(n)
-			if _, err := up.Write(b); err != nil {
-				return
-			}
-		}
-		_, _ = copyConn(up, c)
-		closeWrite(up)
-	}()
-	_, _ = copyConn(c, up)
-	closeWrite(c)
-	<-done
-}
-
-func closeWrite(c net.Conn) {
-	if cw, ok := c.(interface{ CloseWrite() error }); ok {
-		_ = cw.CloseWrite()
-	}
-}
-
-// SOCKS5 (RFC 1928), CONNECT only; RFC 1929 user name and password
-// where a proxy-auth row asks (proxy_auth.go).
-const (
-	socksOK          = 0
-	socksFailure     = 1
-	socksNotAllowed  = 2
-	socksUnreachable = 4
-	socksRefused     = 5
-	socksNoCommand   = 7
-	socksNoAddrType  = 8
-)
-
-func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
-	methods, err := readSocksGreeting(br)
-	if err != nil {
-		return
-	}
-	if !p.socksMethod(c, br, methods) {
-		return
-	}
-	if p.cred != nil {
-		_ = c.SetReadDeadline(time.Now().Add(proxyHeaderTimeout))
-	}
-	req, code, err := readSocksRequest(br)
-	if err != nil {
-		if code != 0 {
-			socksReply(c, code)
-		}
-		return
-	}
-	if req.cmd != 1 {
-		socksReply(c, socksNoCommand)
-		return
-	}
-	_ = c.SetReadDeadline(time.Time{})
-	up, err := p.connect(context.Background(), req.host, req.port)
-	if err != nil {
-		var r *refusal
-		var re *resolveError
-		var op *net.OpError
-		switch {
-		case errors.As(err, &r):
-			socksReply(c, socksNotAllowed)
-		case errors.As(err, &op) && errors.Is(op.Err, syscall.ECONNREFUSED):
-			socksReply(c, socksRefused)
-		case errors.As(err, &re):
-			socksReply(c, socksUnreachable)
-		default:
-			socksReply(c, socksFailure)
-		}
-		return
-	}
-	defer up.Close()
-	if !socksReply(c, socksOK) {
-		return
-	}
-	relay(c, up, br)
-}
-
-// readSocksGreeting reads a client's greeting (RFC 1928 section 3):
-// version 5 and the methods it offers, nothing past them.
-func readSocksGreeting(br *bufio.Reader) ([]byte, error) {
-	hdr := make([]byte, 2)
-	if _, err := io.ReadFull(br, hdr); err != nil {
-		return nil, err
-	}
-	if hdr[0] != 5 {
-		return nil, errors.New("socks: not version 5")
-	}
-	methods := make([]byte, hdr[1])
-	if _, err := io.ReadFull(br, methods); err != nil {
-		return nil, err
-	}
-	return methods, nil
-}
-
-// socksRequest is a SOCKS5 request as read: its command and the
-// destination it names.
-type socksRequest struct {
-	cmd  byte
-	host string
-	port int
-}
-
-// readSocksRequest reads a request (RFC 1928 section 4) after the method
-// negotiation, and nothing past it: version 5, the command, a reserved
-// byte, an IPv4 address, a name of up to 255 bytes or an IPv6 address,
-// and the port. An address type it does not know is an error with the
-// reply code socksNoAddrType (the length of what follows is unknown);
-// another error has no reply.
-func readSocksRequest(br *bufio.Reader) (socksRequest, byte, error) {
-	req := make([]byte, 4)
-	if _, err := io.ReadFull(br, req); err != nil {
-		return socksRequest{}, 0, err
-	}
-	if req[0] != 5 {
-		return socksRequest{}, 0, errors.New("socks: not version 5")
-	}
-	var host string
-	switch req[3] {
-	case 1, 4:
-		b := make([]byte, 4)
-		if req[3] == 4 {
-			b = make([]byte, 16)
-		}
-		if _, err := io.ReadFull(br, b); err != nil {
-			return socksRequest{}, 0, err
-		}
-		ip, _ := netip.AddrFromSlice(b)
-		host = ip.String()
-	case 3:
-		n, err := br.ReadByte()
-		if err != nil {
-			return socksRequest{}, 0, err
-		}
-		b := make([]byte, n)
-		if _, err := io.ReadFull(br, b); err != nil {
-			return socksRequest{}, 0, err
-		}
-		host = string(b)
-	default:
-		return socksRequest{}, socksNoAddrType, errors.New("socks: unknown address type")
-	}
-	pb := make([]byte, 2)
-	if _, err := io.ReadFull(br, pb); err != nil {
-		return socksRequest{}, 0, err
-	}
-	return socksRequest{cmd: req[1], host: host, port: int(binary.BigEndian.Uint16(pb))}, 0, nil
-}
-
-func socksReply(c net.Conn, code byte) bool {
-	_, err := c.Write([]byte{5, code, 0, 1, 0, 0, 0, 0, 0, 0})
-	return err == nil
+// hostHasResolvConf reports whether /etc/resolv.conf is there for the
+// dns-stub rule to bind over: bwrap cannot make it on the read-only root.
+func hostHasResolvConf() bool {
+	fi, err := os.Stat("/etc/resolv.conf")
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -90,7 +90,7 @@ func TestProxyAuthAttack(t *testing.T) {
 				}
 			}
 			needCred(t, p)
-			if len(*refused) == 0 || strings.Contains(strings.Join(*refused, "\n"), p.proxyCred.token) {
+			if len(*refused) == 0 || strings.Contains(strings.Join(*refused, "\n"), p.proxyCred.Token()) {
 				t.Errorf("Network.Refused heard %q, want the refusal without the token", *refused)
 			}
 			// The run's own client: the variables the command gets.
@@ -205,7 +205,7 @@ print(requests.get(sys.argv[1], timeout=10, verify=False).text)`
 			}
 			// Control: the same client with the credential taken out of
 			// the variables is refused, so it went through the proxy.
-			bare := strings.ReplaceAll(strings.Join(env, "\n"), p.proxyCred.userinfo(), "")
+			bare := strings.ReplaceAll(strings.Join(env, "\n"), p.proxyCred.Userinfo(), "")
 			if out := hostClient(t, u, strings.Split(bare, "\n"), c.argv...); strings.Contains(out, c.want) {
 				t.Errorf("%q got through without the credential, so it did not use the proxy: %q", c.argv, out)
 			}

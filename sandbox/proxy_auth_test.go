@@ -198,7 +198,7 @@ func TestProxyAuthClients(t *testing.T) {
 	destTLS := strings.TrimPrefix(upTLS.URL, "https://")
 	p, refused := macProxyRun(t, dest, destTLS)
 	needCred(t, p)
-	tok := p.proxyCred.token
+	tok := p.proxyCred.Token()
 	if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(tok) {
 		t.Errorf("token %q, want 128 random bits in hex", tok)
 	}
@@ -311,14 +311,14 @@ func TestProxyTokenPerSpawn(t *testing.T) {
 	for range 8 {
 		p, _ := macProxyRun(t, dest)
 		needCred(t, p)
-		if seen[p.proxyCred.token] {
-			t.Fatalf("token %s made twice", p.proxyCred.token)
+		if seen[p.proxyCred.Token()] {
+			t.Fatalf("token %s made twice", p.proxyCred.Token())
 		}
-		seen[p.proxyCred.token] = true
+		seen[p.proxyCred.Token()] = true
 		plans = append(plans, p)
 	}
 	a, b := plans[0], plans[1]
-	other := "http://sandtable:" + b.proxyCred.token + "@127.0.0.1:" + a.proxyPort
+	other := "http://sandtable:" + b.proxyCred.Token() + "@127.0.0.1:" + a.proxyPort
 	if code, body := goGet(t, other, up.URL); code != 407 || strings.Contains(body, up.nonce) {
 		t.Errorf("another spawn's token: %d %q, want 407", code, body)
 	}
@@ -357,7 +357,7 @@ func TestProxyTokenOnlyInEnv(t *testing.T) {
 	}
 	t.Cleanup(func() { refuseMacProxy(p, "test") })
 	needCred(t, p)
-	tok := p.proxyCred.token
+	tok := p.proxyCred.Token()
 	prof := darwinProfile(p)
 	args := darwinArgs(prof)
 	env := tmpdirEnv(p, append(tableEnv(p), proxyEnv(p)...))

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // Network mode proxy on macOS. There is no network namespace to give the
@@ -15,9 +17,10 @@ import (
 // row lets the command reach that port and no other address, and the
 // proxy-env row's variables name it. The listener is the host's, so the
 // proxy-auth row has it ask every client for the spawn's own token
-// (proxy_auth.go), which only those variables carry. Only NewCmd spawns so: the proxy
-// runs in this process for as long as the command does, which Command
-// and Prefix, returning before it runs, cannot promise.
+// (internal/proxy, auth.go), which only those variables carry. Only
+// NewCmd spawns so: the proxy runs in this process for as long as the
+// command does, which Command and Prefix, returning before it runs,
+// cannot promise.
 
 // attachProxyPort gives p the port its profile names: for a spawn, a
 // listener on 127.0.0.1 chosen now, and the credential of macOS's
@@ -25,7 +28,7 @@ import (
 // (PrefixFor, explain), the Linux HTTP port as a stand-in and no credential.
 func attachProxyPort(p *plan, spawn bool) error {
 	if !spawn {
-		p.proxyPort = strconv.Itoa(proxyPorts[0])
+		p.proxyPort = strconv.Itoa(proxy.Ports[0])
 		return nil
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -60,14 +63,13 @@ func serveMacProxy(p *plan) (stop func(), err error) {
 	if p == nil || p.proxyLn == nil {
 		return func() {}, nil
 	}
-	pr, err := newProxy(p.net)
+	pr, err := newProxy(p.net, p.proxyCred)
 	if err != nil {
 		p.proxyLn.Close()
 		return nil, err
 	}
-	pr.cred = p.proxyCred
 	ln := p.proxyLn
-	go pr.serve(ln)
+	go pr.Serve(ln)
 	var once sync.Once
 	return func() { once.Do(func() { ln.Close() }) }, nil
 }
@@ -102,12 +104,12 @@ func proxyEnv(p *plan) []string {
 	out := make([]string, 0, len(row))
 	for _, kv := range row {
 		v := kv[1]
-		for _, port := range proxyPorts {
+		for _, port := range proxy.Ports {
 			v = strings.ReplaceAll(v, "127.0.0.1:"+strconv.Itoa(port), "127.0.0.1:"+p.proxyPort)
 			v = strings.ReplaceAll(v, "proxyPort="+strconv.Itoa(port), "proxyPort="+p.proxyPort) // the JVM's
 		}
 		if p.proxyCred != nil {
-			v = strings.ReplaceAll(v, "://127.0.0.1:"+p.proxyPort, "://"+p.proxyCred.userinfo()+"127.0.0.1:"+p.proxyPort)
+			v = strings.ReplaceAll(v, "://127.0.0.1:"+p.proxyPort, "://"+p.proxyCred.Userinfo()+"127.0.0.1:"+p.proxyPort)
 		}
 		out = append(out, kv[0]+"="+v)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // TestMacProxyServe runs a macOS spawn's proxy here, where its code is
@@ -23,10 +25,10 @@ func TestMacProxyServe(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hello") }))
 	defer srv.Close()
 	hostPort := strings.TrimPrefix(srv.URL, "http://")
-	get := func(port string, cred *proxyCred) (int, string) {
+	get := func(port string, cred *proxy.Cred) (int, string) {
 		pu := &url.URL{Scheme: "http", Host: "127.0.0.1:" + port}
 		if cred != nil {
-			pu.User = url.UserPassword(cred.user, cred.token)
+			pu.User = url.UserPassword(cred.User(), cred.Token())
 		}
 		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(pu)}}
 		resp, err := c.Get(srv.URL)

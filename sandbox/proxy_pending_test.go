@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // TestProxyAuthFloodStarvesNot: a local process without the token opens
@@ -27,18 +29,17 @@ func TestProxyAuthFloodStarvesNot(t *testing.T) {
 			if control {
 				withoutProxyAuth(t, "darwin")
 			}
-			var pr *proxy
-			proxyTestHook = func(p *proxy) { pr = p }
-			t.Cleanup(func() { proxyTestHook = nil })
+			var pr *proxy.Proxy
 			up := startHeaderServer(t, false)
 			const slots = 8
-			p := serveMacPlan(t, Network{Mode: NetworkProxy, Private: []string{strings.TrimPrefix(up.URL, "http://")}, conns: slots})
+			p := serveMacPlan(t, Network{Mode: NetworkProxy, Private: []string{strings.TrimPrefix(up.URL, "http://")}, conns: slots,
+				testProxy: &proxyTest{made: func(p *proxy.Proxy) { pr = p }}})
 			if !control {
 				needCred(t, p)
 			}
 			flood := slots + 8
 			if p.proxyCred != nil {
-				flood = p.proxyCred.pending + 8
+				flood = p.proxyCred.Pending() + 8
 			}
 			for range flood {
 				c, err := net.DialTimeout("tcp", "127.0.0.1:"+p.proxyPort, 5*time.Second)
@@ -49,19 +50,17 @@ func TestProxyAuthFloodStarvesNot(t *testing.T) {
 			}
 			// Wait until the proxy has taken in the whole flood.
 			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-				pr.pending.mu.Lock()
-				n := len(pr.pending.waiting)
-				pr.pending.mu.Unlock()
-				if pr.conns.open.Load() == slots || (p.proxyCred != nil && n == p.proxyCred.pending) {
+				st := pr.Stats()
+				if st.Open == slots || (p.proxyCred != nil && st.Pending == p.proxyCred.Pending()) {
 					break
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("the proxy did not take in the flood: %d open, %d pending", pr.conns.open.Load(), n)
+					t.Fatalf("the proxy did not take in the flood: %d open, %d pending", st.Open, st.Pending)
 				}
 			}
 			tok := "none"
 			if p.proxyCred != nil {
-				tok = p.proxyCred.token
+				tok = p.proxyCred.Token()
 			}
 			var code int
 			var body string
@@ -96,10 +95,10 @@ func TestProxyAuthDeadline(t *testing.T) {
 	}
 	defer c.Close()
 	start := time.Now()
-	_ = c.SetReadDeadline(start.Add(p.proxyCred.authTimeout + 10*time.Second))
+	_ = c.SetReadDeadline(start.Add(p.proxyCred.AuthTimeout() + 10*time.Second))
 	_, err = c.Read(make([]byte, 1))
-	if el := time.Since(start); err == nil || el > p.proxyCred.authTimeout+5*time.Second {
-		t.Errorf("an idle connection without the token: %v after %v, want closed within about %v", err, el, p.proxyCred.authTimeout)
+	if el := time.Since(start); err == nil || el > p.proxyCred.AuthTimeout()+5*time.Second {
+		t.Errorf("an idle connection without the token: %v after %v, want closed within about %v", err, el, p.proxyCred.AuthTimeout())
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"slices"
 	"testing"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // TestProxyRefusedRows checks the proxy-refuse rows as the proxy reads
@@ -19,14 +21,15 @@ func TestProxyRefusedRows(t *testing.T) {
 		"255.255.255.255/32": "inside 240.0.0.0/4",
 		"::ffff:0.0.0.0/96":  "an IPv4-mapped address is checked as its IPv4 address, 0.0.0.0 here",
 	}
+	all := proxyRanges()
 	for i, p := range refusedPrefixes {
 		for _, a := range []netip.Addr{p.Addr(), lastAddr(p)} {
-			if _, refused := privateAddr(a); !refused {
+			if _, refused := proxy.InRanges(a, all); !refused {
 				t.Errorf("%s (row %s) is not refused", a, p)
 			}
 		}
-		without := slices.Delete(slices.Clone(refusedPrefixes[:]), i, i+1)
-		_, still := privateAddrIn(p.Addr(), without)
+		without := slices.Delete(slices.Clone(all), i, i+1)
+		_, still := proxy.InRanges(p.Addr(), without)
 		switch why, named := alsoRefused[p.String()]; {
 		case still && !named:
 			t.Errorf("%s: still refused without row %s; the row decides nothing", p.Addr(), p)
@@ -40,7 +43,7 @@ func TestProxyRefusedRows(t *testing.T) {
 	}
 	// A public address, and one in a documentation range, pass.
 	for _, s := range []string{"203.0.113.7", "2001:db8::1", "8.8.8.8", "2606:4700::1111"} {
-		if _, refused := privateAddr(netip.MustParseAddr(s)); refused {
+		if _, refused := proxy.InRanges(netip.MustParseAddr(s), all); refused {
 			t.Errorf("%s is refused", s)
 		}
 	}

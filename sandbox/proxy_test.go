@@ -11,9 +11,12 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // fakeNet is a proxy's resolver and dialler with no network: names
@@ -23,13 +26,18 @@ type fakeNet struct {
 	dialed []string
 }
 
-func (f *fakeNet) proxy(t *testing.T, n Network) *proxy {
+func (f *fakeNet) proxy(t *testing.T, n Network) *proxy.Proxy {
 	t.Helper()
-	p, err := newProxy(n)
+	n.testProxy = &proxyTest{config: f.config}
+	p, err := newProxy(n, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.lookup = func(_ context.Context, host string) ([]netip.Addr, error) {
+	return p
+}
+
+func (f *fakeNet) config(c *proxy.Config) {
+	c.Lookup = func(_ context.Context, host string) ([]netip.Addr, error) {
 		var out []netip.Addr
 		for _, s := range f.hosts[host] {
 			out = append(out, netip.MustParseAddr(s))
@@ -39,13 +47,12 @@ func (f *fakeNet) proxy(t *testing.T, n Network) *proxy {
 		}
 		return out, nil
 	}
-	p.dial = func(_ context.Context, _, addr string) (net.Conn, error) {
+	c.Dial = func(_ context.Context, _, addr string) (net.Conn, error) {
 		f.dialed = append(f.dialed, addr)
 		a, b := net.Pipe()
 		b.Close()
 		return a, nil
 	}
-	return p
 }
 
 // TestProxyDestinations is the proxy's policy, destination by destination:
@@ -115,7 +122,7 @@ func TestProxyDestinations(t *testing.T) {
 			f := &fakeNet{hosts: hosts}
 			var told []string
 			p := f.proxy(t, Network{Mode: NetworkProxy, Allow: c.allow, Private: c.priv, Refused: func(m string) { told = append(told, m) }})
-			conn, err := p.connect(context.Background(), c.host, c.port)
+			conn, err := p.Connect(context.Background(), c.host, c.port)
 			if c.dial != "" {
 				if err != nil || len(f.dialed) != 1 || f.dialed[0] != c.dial {
 					t.Fatalf("dialed %q, err %v; want %s", f.dialed, err, c.dial)
@@ -123,14 +130,14 @@ func TestProxyDestinations(t *testing.T) {
 				conn.Close()
 				return
 			}
-			var r *refusal
+			var r *proxy.Refusal
 			if !errors.As(err, &r) || len(f.dialed) != 0 {
 				t.Fatalf("dialed %q, err %v; want a refusal", f.dialed, err)
 			}
-			if !strings.Contains(r.msg, c.refusal) || !strings.Contains(r.msg, c.flag) {
-				t.Errorf("refusal %q, want %q and %q", r.msg, c.refusal, c.flag)
+			if !strings.Contains(r.Msg, c.refusal) || !strings.Contains(r.Msg, c.flag) {
+				t.Errorf("refusal %q, want %q and %q", r.Msg, c.refusal, c.flag)
 			}
-			if len(told) != 1 || told[0] != r.msg {
+			if len(told) != 1 || told[0] != r.Msg {
 				t.Errorf("Refused got %q, want the refusal once", told)
 			}
 		})
@@ -173,7 +180,7 @@ func TestProxyListsChecked(t *testing.T) {
 // loopProxy serves a real proxy on 127.0.0.1 for the test.
 func loopProxy(t testing.TB, n Network) string {
 	t.Helper()
-	p, err := newProxy(n)
+	p, err := newProxy(n, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,8 +188,8 @@ func loopProxy(t testing.TB, n Network) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go p.serve(ln)
-	t.Cleanup(func() { ln.Close(); p.wg.Wait() })
+	go p.Serve(ln)
+	t.Cleanup(func() { ln.Close(); p.Wait() })
 	return ln.Addr().String()
 }
 
@@ -272,13 +279,17 @@ func TestProxyProtocols(t *testing.T) {
 	}
 }
 
+// The SOCKS5 replies the tests read (RFC 1928 section 6).
+const (
+	socksOK         = 0
+	socksNotAllowed = 2
+)
+
 // socksGet makes a SOCKS5 CONNECT to dest by name and a GET through it.
 func socksGet(t *testing.T, proxy, dest string) (byte, string) {
 	t.Helper()
-	host, port, _ := splitHostPort(dest, 0)
-	if host == "127.0.0.1" {
-		host = "127.0.0.1"
-	}
+	host, ps, _ := net.SplitHostPort(dest)
+	port, _ := strconv.Atoi(ps)
 	c, err := net.DialTimeout("tcp", proxy, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/sandtable/sandtable/internal/netlink"
+	"github.com/sandtable/sandtable/internal/proxy"
 	"golang.org/x/sys/unix"
 )
 
@@ -21,7 +23,8 @@ import (
 // routes for IPv4 and IPv6, one more behind a policy rule that selects by
 // protocol and port, and a service on every address, the proxy (serving
 // from that thread) refuses an address of each range; the control, with
-// checkOwnAddrs off, reaches the service through them.
+// the own-address check off (proxy.Config.NoOwnAddrCheck), reaches the
+// service through them.
 func TestProxyLocalRoute(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("making a network namespace on a thread of this process needs root")
@@ -69,20 +72,23 @@ func TestProxyLocalRoute(t *testing.T) {
 				c.Close()
 			}
 		}()
-		p, err := newProxy(Network{})
+		p, err := newProxy(Network{}, nil)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		unchecked, err := newProxy(Network{testProxy: &proxyTest{config: func(c *proxy.Config) { c.NoOwnAddrCheck = true }}}, nil)
 		if err != nil {
 			t.Error(err)
 			return
 		}
 		for _, addr := range []string{"198.51.100.7", "2001:db8:77::9", "2001:db8:78::9"} {
-			if _, err := p.connect(context.Background(), addr, port); err == nil || !strings.Contains(err.Error(), "a local route") {
+			if _, err := p.Connect(context.Background(), addr, port); err == nil || !strings.Contains(err.Error(), "a local route") {
 				t.Errorf("%s: the proxy: %v, want a refusal for a local route", addr, err)
 			}
-			checkOwnAddrs = false
-			up, err := p.connect(context.Background(), addr, port)
-			checkOwnAddrs = true
+			up, err := unchecked.Connect(context.Background(), addr, port)
 			if err != nil {
-				t.Errorf("control: %s without checkOwnAddrs: %v", addr, err)
+				t.Errorf("control: %s without the own-address check: %v", addr, err)
 				continue
 			}
 			b, _ := io.ReadAll(up)
@@ -91,8 +97,8 @@ func TestProxyLocalRoute(t *testing.T) {
 				t.Errorf("control: %s read %q", addr, b)
 			}
 		}
-		if local, err := localRoute(netip.MustParseAddr("192.0.2.1"), 80); local || err != nil {
-			t.Errorf("192.0.2.1, no route: local %v, %v; want not local", local, err)
+		if ip, err := p.Decide(context.Background(), "192.0.2.1", 80); !ip.IsValid() || err != nil {
+			t.Errorf("192.0.2.1, no route: %v, %v; want it allowed, not taken for a local route", ip, err)
 		}
 	})
 	<-done
@@ -113,11 +119,11 @@ func addLocalRoute(prefix netip.Prefix, table uint8) error {
 	body := make([]byte, unix.SizeofRtMsg)
 	*(*unix.RtMsg)(unsafe.Pointer(&body[0])) = unix.RtMsg{Family: uint8(family), Dst_len: uint8(prefix.Bits()),
 		Table: table, Protocol: unix.RTPROT_BOOT, Scope: unix.RT_SCOPE_HOST, Type: unix.RTN_LOCAL}
-	body = append(body, rtAttr(unix.RTA_DST, prefix.Addr().AsSlice())...)
+	body = append(body, netlink.Attr(unix.RTA_DST, prefix.Addr().AsSlice())...)
 	oif := make([]byte, 4)
 	*(*uint32)(unsafe.Pointer(&oif[0])) = uint32(lo.Index)
-	body = append(body, rtAttr(unix.RTA_OIF, oif)...)
-	_, err = netlinkRoute(unix.RTM_NEWROUTE, unix.NLM_F_REQUEST|unix.NLM_F_ACK|unix.NLM_F_CREATE|unix.NLM_F_EXCL, body)
+	body = append(body, netlink.Attr(unix.RTA_OIF, oif)...)
+	_, err = netlink.Route(unix.RTM_NEWROUTE, unix.NLM_F_REQUEST|unix.NLM_F_ACK|unix.NLM_F_CREATE|unix.NLM_F_EXCL, body)
 	return err
 }
 
@@ -126,10 +132,10 @@ func addLocalRoute(prefix netip.Prefix, table uint8) error {
 // TABLE): struct fib_rule_hdr, then the attributes.
 func addPortRule(family, port int, table uint8) error {
 	body := []byte{byte(family), 0, 0, 0, table, 0, 0, unix.FR_ACT_TO_TBL, 0, 0, 0, 0}
-	body = append(body, rtAttr(unix.FRA_IP_PROTO, []byte{unix.IPPROTO_TCP})...)
+	body = append(body, netlink.Attr(unix.FRA_IP_PROTO, []byte{unix.IPPROTO_TCP})...)
 	ports := binary.NativeEndian.AppendUint16(nil, uint16(port))
-	body = append(body, rtAttr(unix.FRA_DPORT_RANGE, binary.NativeEndian.AppendUint16(ports, uint16(port)))...)
-	body = append(body, rtAttr(unix.FRA_PRIORITY, binary.NativeEndian.AppendUint32(nil, 100))...)
-	_, err := netlinkRoute(unix.RTM_NEWRULE, unix.NLM_F_REQUEST|unix.NLM_F_ACK|unix.NLM_F_CREATE|unix.NLM_F_EXCL, body)
+	body = append(body, netlink.Attr(unix.FRA_DPORT_RANGE, binary.NativeEndian.AppendUint16(ports, uint16(port)))...)
+	body = append(body, netlink.Attr(unix.FRA_PRIORITY, binary.NativeEndian.AppendUint32(nil, 100))...)
+	_, err := netlink.Route(unix.RTM_NEWRULE, unix.NLM_F_REQUEST|unix.NLM_F_ACK|unix.NLM_F_CREATE|unix.NLM_F_EXCL, body)
 	return err
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sandtable/sandtable/internal/cmdlookup"
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // checkedSpawn is one Linux spawn that doubles as the availability check.
@@ -33,8 +34,8 @@ type checkedSpawn struct {
 	tail    *tail    // the copy of Stderr; nil when Stderr is an *os.File
 	win     *window  // the run-time limits' window; nil without them
 
-	proxy *proxy   // mode proxy's server, for every attempt
-	gate  *netGate // the running helper's listeners, from Start to Wait
+	proxy *proxy.Proxy // mode proxy's server, for every attempt
+	gate  *netGate     // the running helper's listeners, from Start to Wait
 	// early is a root caller's network thread for the first attempt:
 	// NewCmd's, its namespace made while the plan was (adoptEarly), or
 	// one made while Start takes the locks (prepareNet).
@@ -260,13 +261,13 @@ func (f *checkedSpawn) startRun(run *exec.Cmd) error {
 		return f.win.fork(run, run.Start)
 	}
 	if f.proxy == nil {
-		p, err := newProxy(f.plan.net)
+		p, err := newProxy(f.plan.net, nil)
 		if err != nil {
 			return err
 		}
 		f.proxy = p
 	}
-	f.gate = &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}
+	f.gate = &netGate{serve: f.proxy.Serve, stub: proxy.NewDNSStub(f.proxy), ports: proxy.StubPorts(f.plan.net.Allow, f.plan.net.Private)}
 	if netThreadable(run) {
 		t := f.takeEarly()
 		if t == nil {
@@ -276,7 +277,7 @@ func (f *checkedSpawn) startRun(run *exec.Cmd) error {
 		release, err := t.run(fork)
 		if errors.Is(err, errNetThreadEnded) {
 			// NewCmd's thread waited in vain and ended: a new one.
-			f.gate = &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}
+			f.gate = &netGate{serve: f.proxy.Serve, stub: proxy.NewDNSStub(f.proxy), ports: proxy.StubPorts(f.plan.net.Allow, f.plan.net.Private)}
 			release, err = prepareNetThread(run.Path, f.gate).run(fork)
 		}
 		if err != nil {
@@ -335,13 +336,13 @@ func (f *checkedSpawn) prepareNet(c *Cmd) {
 // (made on first use).
 func (f *checkedSpawn) newGate() (*netGate, error) {
 	if f.proxy == nil {
-		p, err := newProxy(f.plan.net)
+		p, err := newProxy(f.plan.net, nil)
 		if err != nil {
 			return nil, err
 		}
 		f.proxy = p
 	}
-	return &netGate{serve: f.proxy.serve, stub: newDNSStub(f.proxy), ports: stubPorts(f.plan.net)}, nil
+	return &netGate{serve: f.proxy.Serve, stub: proxy.NewDNSStub(f.proxy), ports: proxy.StubPorts(f.plan.net.Allow, f.plan.net.Private)}, nil
 }
 
 // earlyNetWait is how long a thread NewCmd made ahead (earlyNetThread)

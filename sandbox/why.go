@@ -11,6 +11,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/sandtable/sandtable/internal/proxy"
 )
 
 // Answer is what the sandbox a Config describes decides about one target,
@@ -398,36 +400,31 @@ func whyHost(goos string, cfg Config, target string) (Answer, error) {
 		a.Rule = ruleFor(goos, map[string]string{"linux": "share-net", "darwin": "network-outbound-ip"}[goos])
 		return a, nil
 	}
-	px, err := newProxy(cfg.Network)
+	px, err := newProxy(cfg.Network, nil)
 	if err != nil {
 		return Answer{}, err
 	}
 	a.Rule = ruleFor(goos, map[string]string{"linux": "proxy-net", "darwin": "proxy-outbound"}[goos])
-	d, err := px.policy(context.Background(), host, port)
+	ip, err := px.Decide(context.Background(), host, port)
 	if err == nil {
-		for _, ip := range d.addrs {
-			if _, _, bad := px.checkAddr(ip, port, d.listed); !bad {
-				a.Decision = "reachable"
-				a.Detail = "through the proxy, to " + ip.Unmap().String()
-				if px.allow != nil {
-					a.Detail += ", listed in the allowlist"
-				}
-				return a, nil
-			}
+		a.Decision = "reachable"
+		a.Detail = "through the proxy, to " + ip.Unmap().String()
+		if px.HasAllowlist() {
+			a.Detail += ", listed in the allowlist"
 		}
-		err = px.refuseAddr(d, port)
+		return a, nil
 	}
-	var rf *refusal
-	var re *resolveError
+	var rf *proxy.Refusal
+	var re *proxy.ResolveError
 	switch {
 	case errors.As(err, &rf):
-		a.Decision, a.Detail = "refused", strings.TrimPrefix(rf.msg, "sandbox: ")
-		if rf.rule != "proxy-net" {
+		a.Decision, a.Detail = "refused", strings.TrimPrefix(rf.Msg, "sandbox: ")
+		if rf.Rule != "proxy-net" {
 			a.Via = rulePtr(a.Rule)
-			a.Rule = ruleFor("any", rf.rule)
+			a.Rule = ruleFor("any", rf.Rule)
 		}
-		if i := strings.Index(rf.msg, "allow it with "); i >= 0 {
-			a.Change, _, _ = strings.Cut(rf.msg[i+len("allow it with "):], " (")
+		if i := strings.Index(rf.Msg, "allow it with "); i >= 0 {
+			a.Change, _, _ = strings.Cut(rf.Msg[i+len("allow it with "):], " (")
 		}
 	case errors.As(err, &re):
 		a.Decision, a.Detail = "refused", "the proxy cannot resolve it here: "+re.Error()

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sandtable/sandtable/internal/proxy"
 	"golang.org/x/sys/unix"
 )
 
@@ -280,12 +281,12 @@ func startWrapped(run *exec.Cmd, n Network, scope bool, spawned func()) (end fun
 	case n.Mode != NetworkProxy:
 		return func() {}, start()
 	}
-	p, err := newProxy(n)
+	p, err := newProxy(n, nil)
 	if err != nil {
 		return nil, err
 	}
 	prog := run.Path
-	gate := &netGate{serve: p.serve, stub: newDNSStub(p), ports: stubPorts(n)}
+	gate := &netGate{serve: p.Serve, stub: proxy.NewDNSStub(p), ports: proxy.StubPorts(n.Allow, n.Private)}
 	if _, err := gate.prepare(run); err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@
 #     there.
 # With STRICT=1 it exits 1 when a target is missed.
 #
-#   go test -run '^$' -bench . -benchmem -count=6 ./sandbox | tee bench.txt
+#   go test -run '^$' -bench . -benchmem -count=6 ./sandbox ./internal/proxy | tee bench.txt
 #   scripts/bench-ratios.sh bench.txt
 set -eu
 status=0

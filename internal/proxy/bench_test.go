@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"bufio"
@@ -54,7 +54,7 @@ func BenchmarkProxyDownload(b *testing.B) {
 	}
 	addr := srv.Text()
 	client := downloadChild(b, "download-client", strconv.Itoa(b.N), strconv.Itoa(server.cmd.Process.Pid))
-	proxy := loopProxy(b, Network{Mode: NetworkProxy, Private: []string{addr}})
+	proxy := loopProxy(b, Config{Private: []string{addr}})
 	ways := []string{"direct"}
 	line := "direct=" + addr
 	for _, r := range bareRelays {

@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"bufio"
@@ -15,60 +15,46 @@ import (
 	"time"
 )
 
-// Network mode proxy's credentials (the proxy-auth rows). Where a row
+// Network mode proxy's credentials (the proxy-auth rows, Config.Cred). Where a row
 // names the platform, a spawn's proxy answers only a client that presents
 // the row's user and a token made for that spawn: HTTP (forwarding and
 // CONNECT) by Proxy-Authorization: Basic, SOCKS5 by RFC 1929 user name
 // and password. The command's proxy variables carry both; nothing else
 // does: not the argv, the profile, a file or a message.
 
-// proxyAuthRow is one proxy-auth row: goos's proxy asks for user, and
-// holds at most pending connections that have not presented it yet, each
-// for at most authTimeout (proxy_pending.go).
-type proxyAuthRow struct {
-	rule, goos, user string
-	pending          int
-	authTimeout      time.Duration
-}
-
-// proxyAuthTable is the rows a spawn consults; a test's control leaves
-// one out.
-var proxyAuthTable = proxyAuthRows[:]
-
-// proxyAuthFor is goos's proxy-auth row, if the table has one.
-func proxyAuthFor(goos string) (proxyAuthRow, bool) {
-	for _, r := range proxyAuthTable {
-		if r.goos == goos {
-			return r, true
-		}
-	}
-	return proxyAuthRow{}, false
-}
-
-// proxyCred is what one spawn's proxy asks of every client.
-type proxyCred struct {
+// Cred is what one spawn's proxy asks of every client.
+type Cred struct {
 	rule, user, token string
 	pending           int
 	authTimeout       time.Duration
-	reported          sync.Once // Network.Refused hears of the first refusal
+	reported          sync.Once // Config.Refused hears of the first refusal
 }
 
-// newProxyCred makes row's credential with a fresh 128-bit token, in hex
-// so that it goes into a URL's user part as it is.
-func newProxyCred(row proxyAuthRow) (*proxyCred, error) {
+// NewCred makes rule's credential for user with a fresh 128-bit token, in
+// hex so that it goes into a URL's user part as it is. The proxy holds at
+// most pending connections that have not presented it yet, each for at
+// most authTimeout (pending.go).
+func NewCred(rule, user string, pending int, authTimeout time.Duration) (*Cred, error) {
 	b := make([]byte, 16)
 	if _, err := io.ReadFull(rand.Reader, b); err != nil {
-		return nil, fmt.Errorf("sandbox: network mode proxy: make the proxy's token (rule %s): %w", row.rule, err)
+		return nil, fmt.Errorf("sandbox: network mode proxy: make the proxy's token (rule %s): %w", rule, err)
 	}
-	return &proxyCred{rule: row.rule, user: row.user, token: hex.EncodeToString(b), pending: row.pending, authTimeout: row.authTimeout}, nil
+	return &Cred{rule: rule, user: user, token: hex.EncodeToString(b), pending: pending, authTimeout: authTimeout}, nil
 }
 
-// userinfo is the credential as a URL's "user:token@".
-func (c *proxyCred) userinfo() string { return c.user + ":" + c.token + "@" }
+// User and Token are the credential; Pending and AuthTimeout bound the
+// connections yet to present it.
+func (c *Cred) User() string               { return c.user }
+func (c *Cred) Token() string              { return c.token }
+func (c *Cred) Pending() int               { return c.pending }
+func (c *Cred) AuthTimeout() time.Duration { return c.authTimeout }
+
+// Userinfo is the credential as a URL's "user:token@".
+func (c *Cred) Userinfo() string { return c.user + ":" + c.token + "@" }
 
 // match compares a presented user and password with the credential in
 // time that does not depend on where they differ.
-func (c *proxyCred) match(user, pass []byte) bool {
+func (c *Cred) match(user, pass []byte) bool {
 	u := subtle.ConstantTimeCompare(user, []byte(c.user))
 	p := subtle.ConstantTimeCompare(pass, []byte(c.token))
 	return u&p == 1
@@ -76,7 +62,7 @@ func (c *proxyCred) match(user, pass []byte) bool {
 
 // basicOK reports whether a Proxy-Authorization value is Basic with the
 // credential.
-func (c *proxyCred) basicOK(v string) bool {
+func (c *Cred) basicOK(v string) bool {
 	scheme, b64, ok := strings.Cut(strings.TrimSpace(v), " ")
 	if !ok || !strings.EqualFold(scheme, "basic") {
 		return false
@@ -91,7 +77,7 @@ func (c *proxyCred) basicOK(v string) bool {
 
 // httpAuthorized answers a request without the credential with a 407
 // that asks for Basic, and reports whether the request may go on.
-func (p *proxy) httpAuthorized(c net.Conn, h *httpHead) bool {
+func (p *Proxy) httpAuthorized(c net.Conn, h *httpHead) bool {
 	if p.cred == nil {
 		return true
 	}
@@ -105,10 +91,10 @@ func (p *proxy) httpAuthorized(c net.Conn, h *httpHead) bool {
 	return false
 }
 
-// authRefused is the refusal's message, which Network.Refused hears once:
+// authRefused is the refusal's message, which Config.Refused hears once:
 // a client that asks without credentials first (git, anything through
 // libcurl's "any" method) is refused once before it sends them.
-func (p *proxy) authRefused() string {
+func (p *Proxy) authRefused() string {
 	msg := "sandbox: network proxy refused a client without this run's credentials (rule " + p.cred.rule +
 		"); the command's proxy variables carry them, and a tool that reads only the host and port (the JVM's proxy properties) cannot use the proxy"
 	p.cred.reported.Do(func() {
@@ -159,7 +145,7 @@ func readSocksUserPass(br *bufio.Reader) (user, pass []byte, err error) {
 // socksMethod chooses the greeting's method and, when the proxy asks for
 // the credential, reads and checks it (RFC 1929); false ends the
 // connection.
-func (p *proxy) socksMethod(c net.Conn, br *bufio.Reader, methods []byte) bool {
+func (p *Proxy) socksMethod(c net.Conn, br *bufio.Reader, methods []byte) bool {
 	if p.cred == nil {
 		if !strings.ContainsRune(string(methods), socksNoAuth) {
 			_, _ = c.Write([]byte{5, socksNoMethod})

@@ -1,26 +1,23 @@
-package sandbox
+package proxy
 
 import (
 	"net"
 	"net/netip"
 )
 
-// checkOwnAddrs refuses, besides the ranges of refusedPrefixes, every
+// refusedAddr refuses, besides the ranges of Config.Ranges, every
 // address of this host's own interfaces in the proxy's network namespace,
 // and on Linux every address its routing delivers to the host itself (a
 // local route, which may name a whole range no interface lists): a host
 // whose interface has a public address (or one of a documentation range,
 // which the ranges leave open) reaches its own services through it, those
 // listening on 0.0.0.0 or :: included, by way of its loopback, and a
-// firewall that drops the address from outside lets that pass. A test
-// turns it off for its control.
-var checkOwnAddrs = true
-
-// refusedAddr is privateAddr, and also refuses an address of this host
-// (see checkOwnAddrs), for a connection to port; when the interfaces cannot
-// be listed, or the route looked up, the address is refused.
-func (p *proxy) refusedAddr(ip netip.Addr, port int) (string, bool) {
-	if kind, bad := privateAddr(ip); bad || !checkOwnAddrs {
+// firewall that drops the address from outside lets that pass. When the
+// interfaces cannot be listed, or the route looked up, the address is
+// refused. Config.NoOwnAddrCheck turns all but the ranges off, for a
+// test's control.
+func (p *Proxy) refusedAddr(ip netip.Addr, port int) (string, bool) {
+	if kind, bad := p.privateAddr(ip); bad || p.cfg.NoOwnAddrCheck {
 		return kind, bad
 	}
 	ip = ip.Unmap().WithZone("")

@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ func dnsAnswer(t *testing.T, b []byte) (rcode int, addr []byte) {
 // 127.77.0.0/16, the same one again, AAAA and other types no records, and
 // what is not a query of one plain name no address.
 func TestDNSStubAnswers(t *testing.T) {
-	s := newDNSStub(nil)
+	s := NewDNSStub(nil)
 	code, a1 := dnsAnswer(t, s.answer(dnsQueryMsg("Registry.NPMJS.org", dnsTypeA)))
 	_, a2 := dnsAnswer(t, s.answer(dnsQueryMsg("example.org", dnsTypeA)))
 	_, again := dnsAnswer(t, s.answer(dnsQueryMsg("registry.npmjs.org", dnsTypeA)))
@@ -78,7 +78,7 @@ func TestDNSStubAnswers(t *testing.T) {
 
 // TestDNSStubExhausted: past the names 127.77.0.0/16 holds, SERVFAIL.
 func TestDNSStubExhausted(t *testing.T) {
-	s := newDNSStub(nil)
+	s := NewDNSStub(nil)
 	for i := range dnsStubNames {
 		s.byName[strconv.Itoa(i)] = [4]byte{}
 	}
@@ -97,7 +97,7 @@ func FuzzDNSQuery(f *testing.F) {
 	f.Add(append(dnsQueryMsg("a.b", dnsTypeA), 0, 0, 41, 0x10, 0, 0, 0, 0, 0, 0, 0)) // with EDNS's OPT
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s := newDNSStub(nil)
+		s := NewDNSStub(nil)
 		out := s.answer(b)
 		q, err := parseDNSQuery(b)
 		if err != nil {

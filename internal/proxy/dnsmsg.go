@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"net"
@@ -8,24 +8,12 @@ import (
 	"time"
 )
 
-// connSlots counts the connections a proxy serves at once against the
-// bound of rule limit-proxy-connections (max, 0 for none).
+// connSlots counts the connections a proxy serves at once against its
+// bound (Config.MaxConns, Config.ConnRule's; max, 0 for none).
 type connSlots struct {
 	max      uint64
 	open     atomic.Uint64
 	reported sync.Once
-}
-
-// proxyConnLimit is the bound of Limits.ProxyConnections v: the table's
-// default for 0, none (0) for -1.
-func proxyConnLimit(v int) uint64 {
-	switch {
-	case v > 0:
-		return uint64(v)
-	case v < 0:
-		return 0
-	}
-	return limitTable[limitProxyConnections].value
 }
 
 // release gives back the slot of a connection that ended.
@@ -33,16 +21,16 @@ func (s *connSlots) release() { s.open.Add(^uint64(0)) }
 
 // admit takes a slot for c, or refuses c at once: a 503 that names the
 // rule (a SOCKS client reads it as a failed greeting), then close.
-// Network.Refused hears of the first refusal only, since a command that
+// Config.Refused hears of the first refusal only, since a command that
 // keeps trying would flood it.
-func (p *proxy) admit(c net.Conn) bool {
+func (p *Proxy) admit(c net.Conn) bool {
 	s := &p.conns
 	if n := s.open.Add(1); s.max == 0 || n <= s.max {
 		return true
 	}
 	s.release()
 	msg := "sandbox: network proxy refused a connection: " + strconv.FormatUint(s.max, 10) +
-		" are open at once, the most one run may have (rule limit-proxy-connections); " +
+		" are open at once, the most one run may have (rule " + p.cfg.ConnRule + "); " +
 		"close some, or raise Config.Limits.ProxyConnections (sandtable run --max-proxy-connections)"
 	s.reported.Do(func() {
 		if p.refused != nil {

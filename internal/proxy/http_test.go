@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"bufio"
@@ -47,7 +47,7 @@ func unblock(up string) {
 // proxy's status line: "" once a forwarded request's upstream closed.
 func proxySays(t *testing.T, up, raw string) string {
 	t.Helper()
-	c, err := net.Dial("tcp", loopProxy(t, Network{Private: []string{up}}))
+	c, err := net.Dial("tcp", loopProxy(t, Config{Private: []string{up}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestProxyRefusesAmbiguousHeads(t *testing.T) {
 // more than maxHeaderBytes: it answers 400 and stops reading, where a
 // whole-line read held every byte sent.
 func TestProxyHeadBounded(t *testing.T) {
-	c, err := net.Dial("tcp", loopProxy(t, Network{}))
+	c, err := net.Dial("tcp", loopProxy(t, Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,9 @@
-package sandbox
+package proxy
 
 import (
 	"bufio"
 	"context"
 	"net"
-	"os"
 	"slices"
 	"sync"
 )
@@ -14,22 +13,18 @@ import (
 // dns-stub rule) names 127.0.0.1, where the stub answers each name's A
 // query with an address of its own in 127.77.0.0/16, one per name, and
 // every other type with no records. The helper also listens on ports 80,
-// 443 and 22 (and each port Network.Allow and Network.Private name) of
+// 443 and 22 (and each port Config.Allow and Config.Private name) of
 // every address of the sandbox's loopback; a connection to a name's
 // address goes to the proxy as name:port, which the policy allows or
 // refuses as it would a CONNECT, and the stream passes through untouched
 // (TLS included). Both run in the process that serves the proxy.
 
-// proxyTestHook, set only by tests, adjusts each new proxy (its lookup
-// and dial), so that a made-up name can stand for a test's server.
-var proxyTestHook func(*proxy)
-
 // dnsStubPorts are the ports a name's address is served on, besides those
 // the proxy's lists name: HTTP, HTTPS and ssh (git@host: remotes).
 var dnsStubPorts = []int{80, 443, 22}
 
-// resolvConf is the sandbox's resolv.conf in mode proxy.
-const resolvConf = "# sandtable network mode proxy: the DNS stub\nnameserver 127.0.0.1\noptions attempts:2 timeout:2\n"
+// ResolvConf is the sandbox's resolv.conf in mode proxy.
+const ResolvConf = "# sandtable network mode proxy: the DNS stub\nnameserver 127.0.0.1\noptions attempts:2 timeout:2\n"
 
 const (
 	dnsStubTTL = 60
@@ -38,14 +33,15 @@ const (
 	dnsStubNames = 1<<16 - 2
 )
 
-// stubPorts are the ports the helper listens on for n: dnsStubPorts and
-// each port n's lists name, other than the proxy's own.
-func stubPorts(n Network) []int {
+// StubPorts are the ports the helper listens on for a proxy with the
+// lists allow and private: dnsStubPorts and each port they name, other
+// than the proxy's own.
+func StubPorts(allow, private []string) []int {
 	ports := slices.Clone(dnsStubPorts)
-	for _, l := range [][]string{n.Allow, n.Private} {
+	for _, l := range [][]string{allow, private} {
 		for _, s := range l {
-			h, err := parseHostPattern(s)
-			if err == nil && h.port != 0 && !slices.Contains(ports, h.port) && !slices.Contains(proxyPorts, h.port) && h.port != 53 {
+			h, err := ParsePattern(s)
+			if err == nil && h.port != 0 && !slices.Contains(ports, h.port) && !slices.Contains(Ports, h.port) && h.port != 53 {
 				ports = append(ports, h.port)
 			}
 		}
@@ -53,20 +49,22 @@ func stubPorts(n Network) []int {
 	return ports
 }
 
-// dnsStub maps names to addresses for one sandbox.
-type dnsStub struct {
-	p      *proxy
+// DNSStub maps names to addresses for one sandbox, and forwards a
+// connection to a name's address to the proxy.
+type DNSStub struct {
+	p      *Proxy
 	mu     sync.Mutex
 	byName map[string][4]byte
 	byAddr map[[4]byte]string
 }
 
-func newDNSStub(p *proxy) *dnsStub {
-	return &dnsStub{p: p, byName: map[string][4]byte{}, byAddr: map[[4]byte]string{}}
+// NewDNSStub is a stub whose connections p serves.
+func NewDNSStub(p *Proxy) *DNSStub {
+	return &DNSStub{p: p, byName: map[string][4]byte{}, byAddr: map[[4]byte]string{}}
 }
 
 // addr is name's address, given out on first use; false once all are.
-func (s *dnsStub) addr(name string) ([4]byte, bool) {
+func (s *DNSStub) addr(name string) ([4]byte, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if a, ok := s.byName[name]; ok {
@@ -82,7 +80,7 @@ func (s *dnsStub) addr(name string) ([4]byte, bool) {
 }
 
 // name is the name an address was given to.
-func (s *dnsStub) name(a [4]byte) (string, bool) {
+func (s *DNSStub) name(a [4]byte) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n, ok := s.byAddr[a]
@@ -90,7 +88,7 @@ func (s *dnsStub) name(a [4]byte) (string, bool) {
 }
 
 // answer is the response to one query message, nil to send none.
-func (s *dnsStub) answer(msg []byte) []byte {
+func (s *DNSStub) answer(msg []byte) []byte {
 	q, err := parseDNSQuery(msg)
 	switch {
 	case err != nil && len(msg) >= dnsHeaderLen && q.flags&0x8000 == 0:
@@ -111,8 +109,8 @@ func (s *dnsStub) answer(msg []byte) []byte {
 	return dnsResponse(q, dnsRcodeOK, a[:], dnsStubTTL)
 }
 
-// serveDNS answers queries on pc until it is closed.
-func (s *dnsStub) serveDNS(pc net.PacketConn) {
+// ServeDNS answers queries on pc until it is closed.
+func (s *DNSStub) ServeDNS(pc net.PacketConn) {
 	buf := make([]byte, 1500)
 	for {
 		n, from, err := pc.ReadFrom(buf)
@@ -125,10 +123,10 @@ func (s *dnsStub) serveDNS(pc net.PacketConn) {
 	}
 }
 
-// forward accepts on ln, which listens on port of every loopback address,
+// Forward accepts on ln, which listens on port of every loopback address,
 // until it is closed: a connection to a name's address goes to the proxy
 // as name:port.
-func (s *dnsStub) forward(ln net.Listener, port int) {
+func (s *DNSStub) Forward(ln net.Listener, port int) {
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -150,7 +148,7 @@ func (s *dnsStub) forward(ln net.Listener, port int) {
 			if !ok {
 				return
 			}
-			up, err := s.p.connect(context.Background(), name, port)
+			up, err := s.p.Connect(context.Background(), name, port)
 			if err != nil {
 				return
 			}
@@ -158,11 +156,4 @@ func (s *dnsStub) forward(ln net.Listener, port int) {
 			relay(c, up, bufio.NewReader(c))
 		}()
 	}
-}
-
-// hostHasResolvConf reports whether /etc/resolv.conf is there for the
-// dns-stub rule to bind over: bwrap cannot make it on the read-only root.
-func hostHasResolvConf() bool {
-	fi, err := os.Stat("/etc/resolv.conf")
-	return err == nil && fi.Mode().IsRegular()
 }

@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"bufio"
@@ -149,7 +149,7 @@ func sameDest(hostHeader, host string, port int) bool {
 	return norm(hh) == norm(host) && (hp == "" || hp == strconv.Itoa(port))
 }
 
-func (p *proxy) http(c net.Conn, br *bufio.Reader) {
+func (p *Proxy) http(c net.Conn, br *bufio.Reader) {
 	h, err := readHead(br)
 	if err != nil {
 		httpError(c, 400, "sandbox: network proxy: "+err.Error())
@@ -192,7 +192,7 @@ func (p *proxy) http(c net.Conn, br *bufio.Reader) {
 			return
 		}
 	}
-	up, err := p.connect(context.Background(), host, port)
+	up, err := p.Connect(context.Background(), host, port)
 	if err != nil {
 		proxyHTTPFailure(c, err)
 		return
@@ -333,9 +333,9 @@ func copyChunked(w io.Writer, r *bufio.Reader) error {
 }
 
 func proxyHTTPFailure(c net.Conn, err error) {
-	var r *refusal
+	var r *Refusal
 	if errors.As(err, &r) {
-		httpError(c, 403, r.msg)
+		httpError(c, 403, r.Msg)
 		return
 	}
 	httpError(c, 502, "sandbox: network proxy: "+err.Error())

@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"io"
@@ -11,7 +11,7 @@ import (
 // uses between two TCP connections: the spliced pages stay referenced
 // until the client reads them, so the server's kernel cannot reuse its
 // send pages and the client and server, not the proxy, paid twice the CPU
-// (README, Performance). 1 MiB measured faster than 64 and 256 KiB.
+// (docs/performance.md). 1 MiB measured faster than 64 and 256 KiB.
 const relayBufSize = 1 << 20
 
 var relayBufs = sync.Pool{New: func() any { b := make([]byte, relayBufSize); return &b }}

@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"fmt"
@@ -10,21 +10,23 @@ import (
 )
 
 // privateAddr reports whether ip is one the proxy refuses unless its
-// destination is listed (in a range of the proxy-refuse rows, the
-// generated refusedPrefixes; an IPv4-mapped address checked as its IPv4
-// address), and says what kind of address it is. A name is resolved once,
-// each address checked, and only an allowed address is dialled, so a name
-// cannot be re-pointed between the check and the dial.
-func privateAddr(ip netip.Addr) (string, bool) { return privateAddrIn(ip, refusedPrefixes[:]) }
+// destination is listed (in a range of Config.Ranges; an IPv4-mapped
+// address checked as its IPv4 address), and says what kind of address it
+// is. A name is resolved once, each address checked, and only an allowed
+// address is dialled, so a name cannot be re-pointed between the check
+// and the dial.
+func (p *Proxy) privateAddr(ip netip.Addr) (string, bool) { return InRanges(ip, p.cfg.Ranges) }
 
-// privateAddrIn is privateAddr against the ranges refused.
-func privateAddrIn(ip netip.Addr, refused []netip.Prefix) (string, bool) {
+// InRanges reports whether ip is in one of refused (an IPv4-mapped
+// address checked as its IPv4 address), and says what kind of address it
+// is: privateAddr against those ranges.
+func InRanges(ip netip.Addr, refused []Range) (string, bool) {
 	if ip.Is4In6() {
-		return privateAddrIn(ip.Unmap(), refused)
+		return InRanges(ip.Unmap(), refused)
 	}
 	ip = ip.WithZone("")
-	for _, p := range refused {
-		if p.Contains(ip) {
+	for _, r := range refused {
+		if r.Prefix.Contains(ip) {
 			switch {
 			case ip.IsLoopback() || ip.IsUnspecified():
 				return "a loopback address", true
@@ -39,29 +41,30 @@ func privateAddrIn(ip netip.Addr, refused []netip.Prefix) (string, bool) {
 	return "", false
 }
 
-// addrRule is the proxy-refuse row whose range holds ip, or proxy-net,
+// addrRule is the row of the range that holds ip, or Config.NetRule,
 // whose policy refuses the host's own addresses and local routes.
-func addrRule(ip netip.Addr) string {
+func (p *Proxy) addrRule(ip netip.Addr) string {
 	ip = ip.Unmap().WithZone("")
-	for i, p := range refusedPrefixes {
-		if p.Contains(ip) {
-			return refusedPrefixRules[i]
+	for _, r := range p.cfg.Ranges {
+		if r.Prefix.Contains(ip) {
+			return r.Rule
 		}
 	}
-	return "proxy-net"
+	return p.cfg.NetRule
 }
 
-// hostPattern is one destination of an allowlist: a name (exact, or
+// pattern is one destination of an allowlist: a name (exact, or
 // *.suffix for any name below it), or an IP literal, and a port, 0 for any.
-type hostPattern struct {
+type pattern struct {
 	name string // lower-case; "*.example.org" matches below example.org
 	ip   netip.Addr
 	port int
 }
 
-// parseHostPattern reads NAME[:PORT], *.NAME[:PORT], IP[:PORT] or [IPv6]:PORT.
-// A URL is refused with the entry to write for it.
-func parseHostPattern(s string) (hostPattern, error) {
+// ParsePattern reads NAME[:PORT], *.NAME[:PORT], IP[:PORT] or [IPv6]:PORT,
+// an entry of Config.Allow or Config.Private. A URL is refused with the
+// entry to write for it.
+func ParsePattern(s string) (pattern, error) {
 	if scheme, _, ok := strings.Cut(s, "://"); ok {
 		want := "NAME:PORT"
 		if u, err := url.Parse(s); err == nil && u.Hostname() != "" {
@@ -77,25 +80,25 @@ func parseHostPattern(s string) (hostPattern, error) {
 			}
 			want = net.JoinHostPort(u.Hostname(), port)
 		}
-		return hostPattern{}, fmt.Errorf("%q: a URL, where the proxy takes a host and port (want %s)", s, want)
+		return pattern{}, fmt.Errorf("%q: a URL, where the proxy takes a host and port (want %s)", s, want)
 	}
 	host, port := s, ""
 	if h, p, err := net.SplitHostPort(s); err == nil {
 		host, port = h, p
 	} else if strings.Count(s, ":") == 1 {
-		return hostPattern{}, fmt.Errorf("%q: %v", s, err)
+		return pattern{}, fmt.Errorf("%q: %v", s, err)
 	}
-	var hp hostPattern
+	var hp pattern
 	if port != "" {
 		n, err := strconv.Atoi(port)
 		if err != nil || n < 1 || n > 65535 {
-			return hostPattern{}, fmt.Errorf("%q: port %q is not 1-65535", s, port)
+			return pattern{}, fmt.Errorf("%q: port %q is not 1-65535", s, port)
 		}
 		hp.port = n
 	}
 	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
 		if ip.Zone() != "" {
-			return hostPattern{}, fmt.Errorf("%s: an IPv6 address with a zone (name it without its %%zone)", strconv.QuoteToASCII(s))
+			return pattern{}, fmt.Errorf("%s: an IPv6 address with a zone (name it without its %%zone)", strconv.QuoteToASCII(s))
 		}
 		hp.ip = ip.Unmap()
 		return hp, nil
@@ -103,7 +106,7 @@ func parseHostPattern(s string) (hostPattern, error) {
 	name := strings.ToLower(strings.TrimSuffix(host, "."))
 	rest := strings.TrimPrefix(name, "*.")
 	if rest == "" || strings.Contains(rest, "*") || !validName(rest) {
-		return hostPattern{}, fmt.Errorf("%q: want NAME[:PORT], *.NAME[:PORT] or IP[:PORT]", s)
+		return pattern{}, fmt.Errorf("%q: want NAME[:PORT], *.NAME[:PORT] or IP[:PORT]", s)
 	}
 	hp.name = name
 	return hp, nil
@@ -126,7 +129,7 @@ func validName(s string) bool {
 
 // match reports whether the pattern names host (a name, or an IP literal as
 // the command wrote it) on port. A name pattern never matches an IP literal.
-func (h hostPattern) match(host string, port int) bool {
+func (h pattern) match(host string, port int) bool {
 	if h.port != 0 && h.port != port {
 		return false
 	}
@@ -145,9 +148,9 @@ func (h hostPattern) match(host string, port int) bool {
 }
 
 // exact reports whether the pattern names one destination, not a wildcard.
-func (h hostPattern) exact() bool { return !strings.HasPrefix(h.name, "*.") }
+func (h pattern) exact() bool { return !strings.HasPrefix(h.name, "*.") }
 
-func (h hostPattern) String() string {
+func (h pattern) String() string {
 	s := h.name
 	if h.ip.IsValid() {
 		s = h.ip.String()

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package sandbox
+package proxy
 
 import "net/netip"
 

@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"net"
@@ -23,7 +23,7 @@ type pendingConns struct {
 
 // pend takes c in as pending, closing the oldest pending connection when
 // the row's bound is reached.
-func (p *proxy) pend(c net.Conn) {
+func (p *Proxy) pend(c net.Conn) {
 	q := &p.pending
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -38,7 +38,7 @@ func (p *proxy) pend(c net.Conn) {
 // pending to a slot of limit-proxy-connections: false when it was closed
 // as the oldest meanwhile, or when admit refused it (and answered it).
 // Where the proxy asks for no credential, c took its slot when accepted.
-func (p *proxy) authenticated(c net.Conn) bool {
+func (p *Proxy) authenticated(c net.Conn) bool {
 	if p.cred == nil {
 		return true
 	}
@@ -63,7 +63,7 @@ func (p *proxy) authenticated(c net.Conn) bool {
 
 // settle forgets c, which has ended: out of pending, or its slot given
 // back.
-func (p *proxy) settle(c net.Conn) {
+func (p *Proxy) settle(c net.Conn) {
 	q := &p.pending
 	q.mu.Lock()
 	defer q.mu.Unlock()
