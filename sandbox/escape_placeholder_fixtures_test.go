@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -126,12 +127,44 @@ func (e *escEnv) placeholderRace(cmd *exec.Cmd) *escResult {
 	if e.mode.kind == modeSandbox {
 		// The first run left its placeholders, recorded; the racer, last
 		// out, removes them.
+		left := false
 		for _, name := range []string{".mcp.json", ".claude", ".vscode"} {
 			if _, err := os.Lstat(filepath.Join(e.ws, name)); err == nil {
 				e.t.Errorf("%s is left in the workspace after both runs", name)
+				left = true
+			}
+		}
+		if left {
+			e.t.Logf("who holds a lock now:\n%s", lockHolders(e.t))
+			if dirs := journalDirs(""); len(dirs) > 0 {
+				names, _ := filepath.Glob(filepath.Join(dirs[0], "*"))
+				e.t.Logf("journal %s: %d names", dirs[0], len(names))
 			}
 		}
 	}
 	s := out.String()
 	return &escResult{out: s, err: racerErr, ran: strings.Contains(s, escRan)}
+}
+
+// lockHolders lists /proc/locks with each holder's command line, for a
+// failure's message.
+func lockHolders(t *testing.T) string {
+	b, err := os.ReadFile("/proc/locks")
+	if err != nil {
+		return err.Error()
+	}
+	var out strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(l)
+		argv := ""
+		if len(f) > 4 {
+			c, _ := os.ReadFile("/proc/" + f[4] + "/cmdline")
+			argv = strings.ReplaceAll(string(c), "\x00", " ")
+			if len(argv) > 120 {
+				argv = argv[:120]
+			}
+		}
+		out.WriteString(l + "  " + argv + "\n")
+	}
+	return out.String()
 }
