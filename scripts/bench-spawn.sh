@@ -14,7 +14,7 @@
 #   empty Go program     Go's own start and exit
 # and prints the medians and the ratios README's "Performance" sets
 # targets for:
-# sandtable run at most 1.2x raw bwrap, and what the folded check saves
+# sandtable run at most 1.2x raw bwrap, and what the check within the spawn saves
 # against probe-then-spawn. With STRICT=1 it exits 1 when the 1.2x target
 # is missed.
 #
@@ -114,7 +114,7 @@ jq -r --argjson runs "$RUNS" '
 	"| ratio of medians | measured | target |",
 	"|---|---:|---|",
 	"| sandtable run / raw bwrap | \($run / $raw * 100 | round / 100) | <= 1.2 |",
-	"| Command (probe, then spawn) / NewCmd, same binary | \($cmd / $new * 100 | round / 100) | (what the folded check saves) |",
+	"| Command (probe, then spawn) / NewCmd, same binary | \($cmd / $new * 100 | round / 100) | (what the check within the spawn saves) |",
 	"| sandtable run / Command (probe, then spawn) | \($run / $cmd * 100 | round / 100) | |",
 	"| NewCmd (helper) / raw bwrap | \($new / $raw * 100 | round / 100) | |",
 	"| Go exec floor / raw bwrap | \($floor / $raw * 100 | round / 100) | (no Go parent of bwrap does better) |",
