@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/sandtable/sandtable/internal/proxy"
@@ -36,14 +37,15 @@ func newProxy(n Network, cred *proxy.Cred) (*proxy.Proxy, error) {
 }
 
 // proxyRanges are the proxy-refuse rows' ranges (refusedPrefixes), each
-// with its row's id.
-func proxyRanges() []proxy.Range {
+// with its row's id, made once: every plan in mode proxy checks its lists
+// with a proxy, and no proxy changes them.
+var proxyRanges = sync.OnceValue(func() []proxy.Range {
 	ranges := make([]proxy.Range, len(refusedPrefixes))
 	for i, p := range refusedPrefixes {
 		ranges[i] = proxy.Range{Prefix: p, Rule: refusedPrefixRules[i]}
 	}
 	return ranges
-}
+})
 
 // proxyTest is a test's hold on the proxies of one Network: config
 // adjusts each one's Config before it is made (a made-up name's lookup, a

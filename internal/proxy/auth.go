@@ -78,10 +78,10 @@ func (c *Cred) basicOK(v string) bool {
 // httpAuthorized answers a request without the credential with a 407
 // that asks for Basic, and reports whether the request may go on.
 func (p *Proxy) httpAuthorized(c net.Conn, h *httpHead) bool {
-	if p.cred == nil {
+	if p.cfg.Cred == nil {
 		return true
 	}
-	if v, ok := h.get("Proxy-Authorization"); ok && p.cred.basicOK(v) {
+	if v, ok := h.get("Proxy-Authorization"); ok && p.cfg.Cred.basicOK(v) {
 		return p.authenticated(c)
 	}
 	msg := p.authRefused()
@@ -95,11 +95,11 @@ func (p *Proxy) httpAuthorized(c net.Conn, h *httpHead) bool {
 // a client that asks without credentials first (git, anything through
 // libcurl's "any" method) is refused once before it sends them.
 func (p *Proxy) authRefused() string {
-	msg := "sandbox: network proxy refused a client without this run's credentials (rule " + p.cred.rule +
+	msg := "sandbox: network proxy refused a client without this run's credentials (rule " + p.cfg.Cred.rule +
 		"); the command's proxy variables carry them, and a tool that reads only the host and port (the JVM's proxy properties) cannot use the proxy"
-	p.cred.reported.Do(func() {
-		if p.refused != nil {
-			p.refused(msg)
+	p.cfg.Cred.reported.Do(func() {
+		if p.cfg.Refused != nil {
+			p.cfg.Refused(msg)
 		}
 	})
 	return msg
@@ -146,7 +146,7 @@ func readSocksUserPass(br *bufio.Reader) (user, pass []byte, err error) {
 // the credential, reads and checks it (RFC 1929); false ends the
 // connection.
 func (p *Proxy) socksMethod(c net.Conn, br *bufio.Reader, methods []byte) bool {
-	if p.cred == nil {
+	if p.cfg.Cred == nil {
 		if !strings.ContainsRune(string(methods), socksNoAuth) {
 			_, _ = c.Write([]byte{5, socksNoMethod})
 			return false
@@ -166,7 +166,7 @@ func (p *Proxy) socksMethod(c net.Conn, br *bufio.Reader, methods []byte) bool {
 	if err != nil {
 		return false
 	}
-	if !p.cred.match(user, pass) {
+	if !p.cfg.Cred.match(user, pass) {
 		p.authRefused()
 		_, _ = c.Write([]byte{socksUserPassVer, 1})
 		return false

@@ -33,8 +33,8 @@ func (p *Proxy) admit(c net.Conn) bool {
 		" are open at once, the most one run may have (rule " + p.cfg.ConnRule + "); " +
 		"close some, or raise Config.Limits.ProxyConnections (sandtable run --max-proxy-connections)"
 	s.reported.Do(func() {
-		if p.refused != nil {
-			p.refused(msg)
+		if p.cfg.Refused != nil {
+			p.cfg.Refused(msg)
 		}
 	})
 	_ = c.SetWriteDeadline(time.Now().Add(time.Second))

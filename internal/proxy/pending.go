@@ -27,7 +27,7 @@ func (p *Proxy) pend(c net.Conn) {
 	q := &p.pending
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.waiting) >= p.cred.pending {
+	if len(q.waiting) >= p.cfg.Cred.pending {
 		q.waiting[0].Close()
 		q.waiting = slices.Delete(q.waiting, 0, 1)
 	}
@@ -39,7 +39,7 @@ func (p *Proxy) pend(c net.Conn) {
 // as the oldest meanwhile, or when admit refused it (and answered it).
 // Where the proxy asks for no credential, c took its slot when accepted.
 func (p *Proxy) authenticated(c net.Conn) bool {
-	if p.cred == nil {
+	if p.cfg.Cred == nil {
 		return true
 	}
 	q := &p.pending

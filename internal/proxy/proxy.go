@@ -64,9 +64,9 @@ type Config struct {
 	// made-up names); nil: the system's.
 	Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 	Dial   func(ctx context.Context, network, addr string) (net.Conn, error)
-	// NoNameCheck and NoOwnAddrCheck turn off the name check (checkName)
-	// and the check of this host's own addresses and routes (ownAddr),
-	// for a test's control only.
+	// NoNameCheck and NoOwnAddrCheck turn off the name check
+	// (notHostName) and the check of this host's own addresses and
+	// routes (refusedAddr), for a test's control only.
 	NoNameCheck, NoOwnAddrCheck bool
 }
 
@@ -80,19 +80,13 @@ type Range struct {
 // only Allow's when that is set, and refuses the host's own and private
 // addresses unless a destination is listed exactly.
 type Proxy struct {
-	cfg     Config
+	cfg     Config    // Lookup and Dial filled in
 	allow   []pattern // nil: every public destination
 	private []pattern // may reach a non-public address
-	refused func(msg string)
-
-	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
-	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	wg      sync.WaitGroup
 	conns   connSlots    // the connections served at once, and their bound
-	pending pendingConns // those yet to present cred (pending.go)
-
-	cred *Cred // nil: every client that reaches the listener (auth.go)
+	pending pendingConns // those yet to present Config.Cred (pending.go)
 }
 
 // ListError is an entry of Config.Allow or Config.Private that does not
@@ -107,7 +101,16 @@ func (e *ListError) Unwrap() error { return e.Err }
 
 // New checks c's lists; an entry that does not parse is a *ListError.
 func New(c Config) (*Proxy, error) {
-	p := &Proxy{cfg: c, refused: c.Refused, conns: connSlots{max: c.MaxConns}, cred: c.Cred}
+	if c.Dial == nil {
+		var d net.Dialer
+		c.Dial = d.DialContext
+	}
+	if c.Lookup == nil {
+		c.Lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		}
+	}
+	p := &Proxy{cfg: c, conns: connSlots{max: c.MaxConns}}
 	for _, l := range []struct {
 		list string
 		in   []string
@@ -122,16 +125,6 @@ func New(c Config) (*Proxy, error) {
 				return nil, &ListError{List: l.list, Err: fmt.Errorf("%q: a wildcard cannot reach non-public addresses", s)}
 			}
 			*l.out = append(*l.out, h)
-		}
-	}
-	var d net.Dialer
-	p.dial, p.lookup = c.Dial, c.Lookup
-	if p.dial == nil {
-		p.dial = d.DialContext
-	}
-	if p.lookup == nil {
-		p.lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
-			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 		}
 	}
 	return p, nil
@@ -183,8 +176,8 @@ func (e *ResolveError) Unwrap() error { return e.Err }
 
 func (p *Proxy) refuse(dest, rule, reason, fix string) error {
 	msg := "sandbox: network proxy refused " + dest + ": " + reason + "; " + fix
-	if p.refused != nil {
-		p.refused(msg)
+	if p.cfg.Refused != nil {
+		p.cfg.Refused(msg)
 	}
 	return &Refusal{Msg: msg, Rule: rule}
 }
@@ -202,7 +195,7 @@ func (p *Proxy) Connect(ctx context.Context, host string, port int) (net.Conn, e
 			continue
 		}
 		dctx, cancel := context.WithTimeout(ctx, proxyDialTimeout)
-		c, err := p.dial(dctx, "tcp", net.JoinHostPort(ip.Unmap().String(), strconv.Itoa(port)))
+		c, err := p.cfg.Dial(dctx, "tcp", net.JoinHostPort(ip.Unmap().String(), strconv.Itoa(port)))
 		cancel()
 		if err == nil {
 			return c, nil
@@ -255,7 +248,7 @@ func (p *Proxy) policy(ctx context.Context, host string, port int) (admitted, er
 		return d, nil
 	}
 	lctx, cancel := context.WithTimeout(ctx, proxyDialTimeout)
-	addrs, err := p.lookup(lctx, host)
+	addrs, err := p.cfg.Lookup(lctx, host)
 	cancel()
 	if err != nil {
 		return d, &ResolveError{Host: host, Err: err}
@@ -325,7 +318,7 @@ func (p *Proxy) Serve(ln net.Listener) {
 		if err != nil {
 			return
 		}
-		if p.cred != nil {
+		if p.cfg.Cred != nil {
 			p.pend(c) // a slot once authenticated (pending.go)
 		} else if !p.admit(c) {
 			continue
@@ -333,7 +326,7 @@ func (p *Proxy) Serve(ln net.Listener) {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			if p.cred != nil {
+			if p.cfg.Cred != nil {
 				defer p.settle(c)
 			} else {
 				defer p.conns.release()
@@ -348,8 +341,8 @@ func (p *Proxy) Serve(ln net.Listener) {
 func (p *Proxy) serveConn(c net.Conn) {
 	defer c.Close()
 	timeout := proxyHeaderTimeout
-	if p.cred != nil {
-		timeout = p.cred.authTimeout
+	if p.cfg.Cred != nil {
+		timeout = p.cfg.Cred.authTimeout
 	}
 	_ = c.SetReadDeadline(time.Now().Add(timeout))
 	br := bufio.NewReader(c)
@@ -410,7 +403,7 @@ func (p *Proxy) socks(c net.Conn, br *bufio.Reader) {
 	if !p.socksMethod(c, br, methods) {
 		return
 	}
-	if p.cred != nil {
+	if p.cfg.Cred != nil {
 		_ = c.SetReadDeadline(time.Now().Add(proxyHeaderTimeout))
 	}
 	req, code, err := readSocksRequest(br)
