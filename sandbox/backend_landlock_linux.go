@@ -272,10 +272,7 @@ func runLandlockHelper(args []string) int {
 	}
 	sayReduced(rs.ABI)
 
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, wrapHelperSignals...)
-	stops := make(chan os.Signal, 4)
-	signal.Notify(stops, wrapHelperStops...)
+	sigs := catchHelperSignals()
 	// The watch is in place before the command starts: a change it makes
 	// at once kills it as soon as its pid is known.
 	var watch *protectWatch
@@ -310,21 +307,9 @@ func runLandlockHelper(args []string) int {
 			f.Close()
 		}
 	}
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case s := <-sigs:
-				_ = run.Process.Signal(s)
-			case <-stops:
-				suspendWrapped(run.Process.Pid)
-			case <-done:
-				return
-			}
-		}
-	}()
+	stop := sigs.forward(run)
 	_ = run.Wait()
-	close(done)
+	stop()
 	release()
 	reapRun()
 	watch.stop()

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
 
@@ -36,4 +37,35 @@ func suspendWrapped(pid int) {
 	<-cont
 	signal.Stop(cont)
 	proctree.Continue(stopped)
+}
+
+// helperSignals are what a helper catches before it starts its child:
+// the signals it passes on (wrapHelperSignals) and the stops it handles
+// itself (wrapHelperStops).
+type helperSignals struct{ sigs, stops chan os.Signal }
+
+func catchHelperSignals() helperSignals {
+	h := helperSignals{sigs: make(chan os.Signal, 8), stops: make(chan os.Signal, 4)}
+	signal.Notify(h.sigs, wrapHelperSignals...)
+	signal.Notify(h.stops, wrapHelperStops...)
+	return h
+}
+
+// forward passes each caught signal on to run, and suspends the sandbox
+// under it on each stop, until the returned stop is called.
+func (h helperSignals) forward(run *exec.Cmd) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-h.sigs:
+				_ = run.Process.Signal(s)
+			case <-h.stops:
+				suspendWrapped(run.Process.Pid)
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
 }

@@ -218,10 +218,7 @@ func runWrapHelper(args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, wrapHelperSignals...)
-	stops := make(chan os.Signal, 4)
-	signal.Notify(stops, wrapHelperStops...)
+	sigs := catchHelperSignals()
 	end, err := startWrapped(run, n, scope, ph.spawned)
 	if err != nil {
 		ph.finish()
@@ -232,21 +229,9 @@ func runWrapHelper(args []string) int {
 			f.Close()
 		}
 	}
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case s := <-sigs:
-				_ = run.Process.Signal(s)
-			case <-stops:
-				suspendWrapped(run.Process.Pid)
-			case <-done:
-				return
-			}
-		}
-	}()
+	stop := sigs.forward(run)
 	_ = run.Wait()
-	close(done)
+	stop()
 	end()
 	ph.finish()
 	ws, _ := run.ProcessState.Sys().(syscall.WaitStatus)
