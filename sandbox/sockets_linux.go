@@ -14,7 +14,8 @@ import (
 )
 
 // hostSockets returns the paths of the named unix sockets in this
-// process's network namespace, from /proc/net/unix: listening, bound and
+// process's network namespace, from the kernel's list (diagSocketPaths;
+// /proc/net/unix on a kernel without it): listening, bound and
 // connected ones alike (an accepted connection repeats its listener's
 // path). A socket bound in another network namespace is not listed. A
 // socket named as no other process can use its name (placeSockets) is
@@ -22,11 +23,14 @@ import (
 // one: hiding sockets is a narrowing, and no spawn is refused for want of
 // it.
 func hostSockets() []string {
-	b, err := readProcFile("/proc/net/unix")
+	paths, unplaced, err := diagSocketPaths()
 	if err != nil {
-		return nil
+		b, err := readProcFile("/proc/net/unix")
+		if err != nil {
+			return nil
+		}
+		paths, unplaced = unixSocketPaths(b)
 	}
-	paths, unplaced := unixSocketPaths(b)
 	return append(paths, placeSockets(unplaced)...)
 }
 
@@ -81,19 +85,31 @@ func unixSocketPaths(b []byte) (paths []string, unplaced map[string]string) {
 		if len(rest) < 2 || rest[0] != ' ' || len(inode) == 0 || bytes.ContainsFunc(inode, func(r rune) bool { return r < '0' || r > '9' }) {
 			continue // no name, or the heading
 		}
-		name := string(rest[1:])
-		switch {
-		case name[0] == '@':
-			// abstract: the network namespace's, not a file
-		case name[0] == '/' && !strings.HasPrefix(name, "/proc/"):
-			paths = append(paths, name)
-		default:
-			if unplaced == nil {
-				unplaced = map[string]string{}
-			}
-			unplaced[string(inode)] = name
+		if rest[1] == '@' {
+			continue // abstract: the network namespace's, not a file
 		}
+		paths, unplaced = placeSocketName(paths, unplaced, string(rest[1:]), string(inode))
 	}
+	return paths, unplaced
+}
+
+// isPlacedName reports whether a socket's name is a path in this process:
+// absolute, and not through /proc.
+func isPlacedName(name []byte) bool {
+	return name[0] == '/' && !bytes.HasPrefix(name, []byte("/proc/"))
+}
+
+// placeSocketName adds a named socket's name to paths when it is a path in
+// this process, or to unplaced by its inode when it is not (relative, or
+// through /proc).
+func placeSocketName(paths []string, unplaced map[string]string, name, inode string) ([]string, map[string]string) {
+	if isPlacedName([]byte(name)) {
+		return append(paths, name), unplaced
+	}
+	if unplaced == nil {
+		unplaced = map[string]string{}
+	}
+	unplaced[inode] = name
 	return paths, unplaced
 }
 

@@ -268,3 +268,67 @@ sys.stdin.read()
 	}
 	t.Logf("placed %d in %v", len(got), took)
 }
+
+// TestDiagSocketPaths compares the kernel's socket list (diagSocketPaths,
+// NETLINK_SOCK_DIAG) with /proc/net/unix for sockets the test binds: the
+// same paths and unplaced names, by the same inodes, no abstract one, and
+// a name with a newline read whole where the text splits it.
+func TestDiagSocketPaths(t *testing.T) {
+	dir := realTempDir(t)
+	plain := []string{dir + "/a.sock", dir + "/with two spaces.sock"}
+	for _, p := range plain {
+		listen(t, p)
+	}
+	newline := dir + "/new\nline.sock"
+	listen(t, newline)
+	d, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	viaFD := fmt.Sprintf("/proc/self/fd/%d/via-fd.sock", d.Fd())
+	listen(t, viaFD)
+	abstract := "@sandtable-test-diag-" + filepath.Base(dir)
+	listen(t, abstract)
+
+	paths, unplaced, err := diagSocketPaths()
+	if errors.Is(err, syscall.ENOENT) {
+		t.Skipf("no unix_diag in this kernel: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := readProcFile("/proc/net/unix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	procPaths, procUnplaced := unixSocketPaths(b)
+	mine := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			if strings.HasPrefix(p, dir+"/") || strings.Contains(p, "sandtable-test-diag-") {
+				out = append(out, p)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := mine(paths), append(slices.Clone(plain), newline); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Errorf("diagSocketPaths: the test's paths %q, want %q", got, want)
+	}
+	// The text splits the newline's name: its first line, no socket's path.
+	if got, want := mine(procPaths), append(slices.Clone(plain), dir+"/new"); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Errorf("/proc/net/unix: the test's paths %q, want %q", got, want)
+	}
+	find := func(m map[string]string) string {
+		for ino, name := range m {
+			if name == viaFD {
+				return ino
+			}
+		}
+		return ""
+	}
+	if ino := find(unplaced); ino == "" || ino != find(procUnplaced) {
+		t.Errorf("unplaced %s: inode %q from the kernel's list, %q from /proc/net/unix; want one and the same", viaFD, ino, find(procUnplaced))
+	}
+}

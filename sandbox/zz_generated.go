@@ -1365,7 +1365,7 @@ var ruleTable = [...]Rule{
 		For:      "sockets",
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
-		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket /proc/net/unix names when the spawn is built is replaced by an empty file, and connect() then fails (ECONNREFUSED), unless its directory is rebuilt without it (hide-socket-dir); under a world-writable sticky directory (/var/tmp) too, where any local user's service may listen (a tmux or an agent started with TMPDIR=/var/tmp). A name bound relative to its binder's directory (net.Listen(\"unix\", \"x.sock\")) or through its descriptor of one (/proc/self/fd/N/x.sock) is read as each process the caller may look into would read it, against its working directory or its descriptor N, and every socket found so is hidden. Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, one renamed (or whose directory was) since its bind. A socket removed between the listing and bwrap's mount fails the spawn (bwrap cannot make the mount point on the read-only root): NewCmd's Wait then runs it once more with the sockets listed anew, when it consumed none of the caller's stdin.",
+		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket the kernel lists for this network namespace when the spawn is built (NETLINK_SOCK_DIAG, as ss -x reads it; /proc/net/unix where the kernel has no unix_diag) is replaced by an empty file, and connect() then fails (ECONNREFUSED), unless its directory is rebuilt without it (hide-socket-dir); under a world-writable sticky directory (/var/tmp) too, where any local user's service may listen (a tmux or an agent started with TMPDIR=/var/tmp). A name bound relative to its binder's directory (net.Listen(\"unix\", \"x.sock\")) or through its descriptor of one (/proc/self/fd/N/x.sock) is read as each process the caller may look into would read it, against its working directory or its descriptor N, and every socket found so is hidden. Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, one renamed (or whose directory was) since its bind. A socket removed between the listing and bwrap's mount fails the spawn (bwrap cannot make the mount point on the read-only root): NewCmd's Wait then runs it once more with the sockets listed anew, when it consumed none of the caller's stdin.",
 		Source:   "rules/linux.yaml:313",
 	},
 	{
@@ -1374,7 +1374,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-dirs",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "A directory of the host's sockets (a service's socket directory, /var/tmp with a program's sockets in it) is replaced by an empty tmpfs when that costs bwrap fewer binds than one hide-host-socket mount per socket: socket-dir-subdir, socket-dir-link and socket-dir-entry make its other entries again inside it, and hide-socket-dir-read-only makes it read-only. Every socket in it is gone, the listed ones and any other (one bound in another network namespace, or since the list was read), and connect() fails with ENOENT. The choice is made directory by directory from the deepest, by the binds each way costs (sandbox/sockets_dirs.go): a directory of many sockets and few other entries costs two mounts however many sockets it holds; one with a few sockets among many files keeps a mount per socket. Only a directory the sandbox's user can list and search is rebuilt, so it shows no name the user could not list, and only one whose every entry's name passes the path validator and whose symlinks' targets fit in the tmpfs's one page. What the rebuild changes for the command: an entry the host adds to the directory later is not there (the host's directory was listed when the spawn was built; its subdirectories bound again are the host's own), a file replaced on the host by a rename shows its old content, and the directory and those made in it belong to the sandbox's user (mode 0755, read-only), not to their owners.",
-		Source:   "rules/linux.yaml:349",
+		Source:   "rules/linux.yaml:351",
 	},
 	{
 		ID:       "socket-dir-subdir",
@@ -1382,7 +1382,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-subdirs",
 		Emits:    "--dir $path",
 		Why:      "A directory inside a rebuilt one that holds host sockets itself is made again, and its own entries as its parent's are, when that costs fewer binds than binding it again with a mount over each of its sockets.",
-		Source:   "rules/linux.yaml:382",
+		Source:   "rules/linux.yaml:384",
 	},
 	{
 		ID:       "socket-dir-link",
@@ -1390,7 +1390,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-links",
 		Emits:    "--symlink $target $path",
 		Why:      "A symlink of a rebuilt directory is made again with the host's target, as written: a bind would show its target's file instead of the link.",
-		Source:   "rules/linux.yaml:396",
+		Source:   "rules/linux.yaml:398",
 	},
 	{
 		ID:       "socket-dir-entry",
@@ -1399,7 +1399,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--ro-bind-try $path $path",
 		Reviewed: "Shows again, read-only, an entry the host root's read-only bind already showed at this path, before hide-socket-dir covered it: a file, or a directory that holds no hidden socket.",
 		Why:      "Every other entry of a rebuilt directory (a file, a fifo, a device node, a directory without a hidden socket below it) is bound again from the host, read-only; -try, so that one removed since the listing is skipped rather than failing the spawn.",
-		Source:   "rules/linux.yaml:408",
+		Source:   "rules/linux.yaml:410",
 	},
 	{
 		ID:       "grant-socket",
@@ -1408,7 +1408,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--ro-bind $path $path",
 		Reviewed: "An explicit grant by the caller (Config.Sockets, --socket), one socket at a time: it shows the socket at its path, over a hidden directory or the host-socket hiding, and nothing else.",
 		Why:      "A host socket the command is meant to use (docker.sock for someone who wants it). After the hiding rules, so that it wins at the same depth; a read-only bind connects like the socket itself.",
-		Source:   "rules/linux.yaml:426",
+		Source:   "rules/linux.yaml:428",
 	},
 	{
 		ID:       "hide-dir-read-only",
@@ -1417,7 +1417,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs hiding a directory is read-only, so the command cannot store anything in it (memory charged to no process of its own); a write or read path beneath it keeps its own mount and flags.",
-		Source:   "rules/linux.yaml:446",
+		Source:   "rules/linux.yaml:448",
 	},
 	{
 		ID:       "hide-cache-root-read-only",
@@ -1426,7 +1426,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs over the cache root is read-only once the run's own caches are bound inside it, as hide-dir-read-only makes a hidden directory's.",
-		Source:   "rules/linux.yaml:459",
+		Source:   "rules/linux.yaml:461",
 	},
 	{
 		ID:       "hide-socket-dir-read-only",
@@ -1434,21 +1434,21 @@ var ruleTable = [...]Rule{
 		For:      "socket-dirs",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs of a rebuilt socket directory is read-only once the entries made and bound in it exist, as a hidden directory's is: the command cannot store anything there, nor make a socket where the host's were.",
-		Source:   "rules/linux.yaml:472",
+		Source:   "rules/linux.yaml:474",
 	},
 	{
 		ID:       "dev-read-only",
 		Platform: "linux",
 		Emits:    "--remount-ro /dev",
 		Why:      "--dev's tmpfs is writable by the command and half of RAM; read-only, its devices still open for writing, and /dev/shm and /dev/pts are mounts of their own.",
-		Source:   "rules/linux.yaml:486",
+		Source:   "rules/linux.yaml:488",
 	},
 	{
 		ID:       "unshare-all",
 		Platform: "linux",
 		Emits:    "--unshare-all",
 		Why:      "New user, mount, pid, ipc, uts, cgroup and network namespaces.",
-		Source:   "rules/linux.yaml:497",
+		Source:   "rules/linux.yaml:499",
 	},
 	{
 		ID:       "unshare-user",
@@ -1456,7 +1456,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--unshare-user",
 		Why:      "--unshare-all only tries a user namespace; --disable-userns needs one for certain.",
-		Source:   "rules/linux.yaml:507",
+		Source:   "rules/linux.yaml:509",
 	},
 	{
 		ID:       "disable-userns",
@@ -1464,7 +1464,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--disable-userns",
 		Why:      "The child cannot create nested user namespaces, and with them regain the capabilities to remount or unmount what hides a path.",
-		Source:   "rules/linux.yaml:519",
+		Source:   "rules/linux.yaml:521",
 	},
 	{
 		ID:       "share-net",
@@ -1472,7 +1472,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "--share-net",
 		Why:      "Network mode host (--network host, Network.Mode NetworkHost, an explicit opt-in; network-default-linux is proxy): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Where the kernel has Landlock's abstract-unix-socket scope (Linux 6.12), NewCmd, and the wrap helper that runs Command's and Prefix's argv, start bwrap from a thread in a Landlock domain with that scope, so the command cannot connect to the host's abstract sockets (Network.HostAbstract, --host-abstract, leaves them reachable). Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
-		Source:   "rules/linux.yaml:533",
+		Source:   "rules/linux.yaml:535",
 	},
 	{
 		ID:       "proxy-net",
@@ -1480,7 +1480,7 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--share-net",
 		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy, the default: network-default-linux): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), and the DNS stub's (dns-stub), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials, and so is every address the host delivers to itself: its interfaces', and any a local route names (the kernel's route for TCP to that port is of type local). An IPv6 literal with a %zone is refused. A plain http:// request goes on alone, with the body its head declares and nothing after it (a chunked one in plain framing), and a head a lenient server could read otherwise (a control character, a header name that is not a token, ambiguous framing, a method that is not a token, a version other than HTTP/1.0 and HTTP/1.1, a Content-Length of more than digits) is answered 400.",
-		Source:   "rules/linux.yaml:557",
+		Source:   "rules/linux.yaml:559",
 	},
 	{
 		ID:       "proxy-env",
@@ -1488,14 +1488,14 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1 --setenv JAVA_TOOL_OPTIONS -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]",
 		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both, and reaches the proxy through the DNS stub). NO_PROXY keeps the sandbox's own loopback direct. The JVM reads none of them: JAVA_TOOL_OPTIONS gives it the same proxy for http and https and the same exceptions (nonProxyHosts); it replaces the caller's value, and every JVM prints it on stderr when it starts (\"Picked up JAVA_TOOL_OPTIONS\"). ssh needs nothing: it resolves the host through the DNS stub, which serves port 22 (git@host: remotes).",
-		Source:   "rules/linux.yaml:595",
+		Source:   "rules/linux.yaml:597",
 	},
 	{
 		ID:       "die-with-parent",
 		Platform: "linux",
 		Emits:    "--die-with-parent",
 		Why:      "The sandbox is killed when the thread that started it dies, so nothing is orphaned.",
-		Source:   "rules/linux.yaml:644",
+		Source:   "rules/linux.yaml:646",
 	},
 	{
 		ID:       "new-session",
@@ -1503,21 +1503,21 @@ var ruleTable = [...]Rule{
 		When:     "not interactive",
 		Emits:    "--new-session",
 		Why:      "A new session has no controlling terminal, so the child cannot push keystrokes into the caller's terminal with TIOCSTI (CVE-2017-5226). Interactive use trades this away for job control and /dev/tty.",
-		Source:   "rules/linux.yaml:653",
+		Source:   "rules/linux.yaml:655",
 	},
 	{
 		ID:       "cap-drop",
 		Platform: "linux",
 		Emits:    "--cap-drop ALL",
 		Why:      "A root caller's child otherwise keeps every capability, and can remount / read-write, unmount a hiding tmpfs, or write anywhere.",
-		Source:   "rules/linux.yaml:665",
+		Source:   "rules/linux.yaml:667",
 	},
 	{
 		ID:       "chdir",
 		Platform: "linux",
 		Emits:    "--chdir $workspace",
 		Why:      "The command starts in the workspace, while bwrap itself starts in /: bwrap runs outside the sandbox, and a working directory the sandbox can write is one where an earlier run could have left a library for the dynamic loader to find (an empty or relative LD_LIBRARY_PATH entry means the working directory).",
-		Source:   "rules/linux.yaml:676",
+		Source:   "rules/linux.yaml:678",
 	},
 	{
 		ID:       "seccomp",
@@ -1525,7 +1525,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "--seccomp $seccompfd",
 		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures internal/seccomp assembles a filter for; an ABI it does not know is refused everything.",
-		Source:   "rules/linux.yaml:689",
+		Source:   "rules/linux.yaml:691",
 	},
 	{
 		ID:       "status-fd",
@@ -1533,7 +1533,7 @@ var ruleTable = [...]Rule{
 		When:     "status-fd",
 		Emits:    "--json-status-fd $statusfd",
 		Why:      "bwrap reports on this descriptor whether it built the sandbox and ran the command, so the first spawn is also the availability check (one bwrap execution instead of a probe and then the command). Only for NewCmd, which reads it; Command and explain leave it out.",
-		Source:   "rules/linux.yaml:704",
+		Source:   "rules/linux.yaml:706",
 	},
 	{
 		ID:       "block-fd",
@@ -1541,14 +1541,14 @@ var ruleTable = [...]Rule{
 		When:     "block-fd",
 		Emits:    "--block-fd $blockfd",
 		Why:      "bwrap builds the sandbox and then waits on this pipe before it runs the command: the window in which NewCmd applies the run-time limits (processes, memory, CPU time) to the sandbox's first process alone, which the command and everything it starts inherit. Only while NewCmd starts a spawn that has such a limit.",
-		Source:   "rules/linux.yaml:718",
+		Source:   "rules/linux.yaml:720",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
 		Why:      "Nothing after this is read as a bwrap option, whatever the command is called.",
-		Source:   "rules/linux.yaml:734",
+		Source:   "rules/linux.yaml:736",
 	},
 	{
 		ID:       "refuse-add-key",
@@ -1556,7 +1556,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall add_key (EPERM)",
 		Why:      "Keys are not namespaced: the child shares the caller's session keyring. Adding to it plants a key the caller's later processes use.",
-		Source:   "rules/linux.yaml:746",
+		Source:   "rules/linux.yaml:748",
 	},
 	{
 		ID:       "refuse-request-key",
@@ -1564,7 +1564,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall request_key (EPERM)",
 		Why:      "Finds, and with it possesses, a key in the caller's keyrings.",
-		Source:   "rules/linux.yaml:757",
+		Source:   "rules/linux.yaml:759",
 	},
 	{
 		ID:       "refuse-keyctl",
@@ -1572,7 +1572,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall keyctl (EPERM)",
 		Why:      "Reads every key the caller's session keyring holds (Kerberos tickets, ecryptfs and AFS tokens), or joins another keyring.",
-		Source:   "rules/linux.yaml:766",
+		Source:   "rules/linux.yaml:768",
 	},
 	{
 		ID:       "refuse-tiocsti",
@@ -1580,7 +1580,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSTI (EPERM)",
 		Why:      "Pushes input into a terminal (CVE-2017-5226): typed into the caller's shell, it runs outside the sandbox. Refused even under Config.Interactive, which keeps the caller's terminal.",
-		Source:   "rules/linux.yaml:777",
+		Source:   "rules/linux.yaml:779",
 	},
 	{
 		ID:       "refuse-tioclinux",
@@ -1588,7 +1588,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCLINUX (EPERM)",
 		Why:      "Can paste a console's selection as input, the same hole as TIOCSTI on a virtual console.",
-		Source:   "rules/linux.yaml:789",
+		Source:   "rules/linux.yaml:791",
 	},
 	{
 		ID:       "refuse-setid-chmod",
@@ -1596,7 +1596,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in chmod (EPERM)",
 		Why:      "A setuid or setgid file the sandbox leaves in the workspace keeps its bit on the host, where the workspace is no nosuid mount: from a root caller's sandbox, a root shell for any local user. The mode is refused; every other chmod works.",
-		Source:   "rules/linux.yaml:798",
+		Source:   "rules/linux.yaml:800",
 	},
 	{
 		ID:       "refuse-setid-fchmod",
@@ -1604,7 +1604,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmod (EPERM)",
 		Why:      "The same bits, set through a descriptor.",
-		Source:   "rules/linux.yaml:811",
+		Source:   "rules/linux.yaml:813",
 	},
 	{
 		ID:       "refuse-setid-fchmodat",
@@ -1612,7 +1612,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat (EPERM)",
 		Why:      "The same bits, set relative to a directory.",
-		Source:   "rules/linux.yaml:820",
+		Source:   "rules/linux.yaml:822",
 	},
 	{
 		ID:       "refuse-setid-fchmodat2",
@@ -1620,7 +1620,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat2 (EPERM)",
 		Why:      "The same bits, through the newer call with flags.",
-		Source:   "rules/linux.yaml:829",
+		Source:   "rules/linux.yaml:831",
 	},
 	{
 		ID:       "refuse-setid-creat",
@@ -1628,7 +1628,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in creat (EPERM)",
 		Why:      "A file created with the bits already set.",
-		Source:   "rules/linux.yaml:838",
+		Source:   "rules/linux.yaml:840",
 	},
 	{
 		ID:       "refuse-setid-open",
@@ -1636,7 +1636,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in open (EPERM)",
 		Why:      "A file created (O_CREAT, O_TMPFILE) with the bits already set.",
-		Source:   "rules/linux.yaml:847",
+		Source:   "rules/linux.yaml:849",
 	},
 	{
 		ID:       "refuse-setid-openat",
@@ -1644,7 +1644,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in openat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:856",
+		Source:   "rules/linux.yaml:858",
 	},
 	{
 		ID:       "refuse-setid-mknod",
@@ -1652,7 +1652,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknod (EPERM)",
 		Why:      "A regular file made by mknod with the bits set.",
-		Source:   "rules/linux.yaml:865",
+		Source:   "rules/linux.yaml:867",
 	},
 	{
 		ID:       "refuse-setid-mknodat",
@@ -1660,7 +1660,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknodat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:874",
+		Source:   "rules/linux.yaml:876",
 	},
 	{
 		ID:       "refuse-openat2",
@@ -1668,7 +1668,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall openat2 (ENOSYS)",
 		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it. ENOSYS, as on a kernel older than 5.6: programs that try it first fall back to openat.",
-		Source:   "rules/linux.yaml:883",
+		Source:   "rules/linux.yaml:885",
 	},
 	{
 		ID:       "refuse-io-uring",
@@ -1676,7 +1676,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall io_uring_setup (ENOSYS)",
 		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold. ENOSYS, as on a kernel without it, is what programs (fio, liburing users) check before falling back to plain I/O.",
-		Source:   "rules/linux.yaml:896",
+		Source:   "rules/linux.yaml:898",
 	},
 	{
 		ID:       "refuse-tiocsetd",
@@ -1684,7 +1684,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSETD (EPERM)",
 		Why:      "Changes the terminal's line discipline: N_NULL on the caller's terminal (the command's stdout, with or without Config.Interactive) discards every key typed and every byte written after sandtable exits, and no reset of the settings brings it back. Programs that attach a discipline (slattach, pppd) have no place in the sandbox.",
-		Source:   "rules/linux.yaml:910",
+		Source:   "rules/linux.yaml:912",
 	},
 	{
 		ID:       "refuse-tiocexcl",
@@ -1692,7 +1692,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCEXCL (EPERM)",
 		Why:      "Puts the terminal in exclusive mode, which outlives the run: every later open of it by the caller's unprivileged programs (a password prompt on /dev/tty, a new shell on the pty) fails with EBUSY. Only serial-port tools ask for it.",
-		Source:   "rules/linux.yaml:924",
+		Source:   "rules/linux.yaml:926",
 	},
 	{
 		ID:       "refuse-tioccons",
@@ -1700,7 +1700,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCCONS (EPERM)",
 		Why:      "Redirects the system console's messages to this terminal, or off another one. The kernel asks for a capability the sandbox lacks; the row keeps it refused if one is ever granted.",
-		Source:   "rules/linux.yaml:937",
+		Source:   "rules/linux.yaml:939",
 	},
 	{
 		ID:       "refuse-tiocsserial",
@@ -1708,7 +1708,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSSERIAL (EPERM)",
 		Why:      "Reconfigures a serial port, such as a caller's serial console passed as stdout: its custom divisor, which the owner may set without privilege, garbles the line after the run, and restoring the terminal settings does not undo it.",
-		Source:   "rules/linux.yaml:949",
+		Source:   "rules/linux.yaml:951",
 	},
 	{
 		ID:       "refuse-tiocvhangup",
@@ -1716,7 +1716,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCVHANGUP (EPERM)",
 		Why:      "Hangs up the terminal, killing the caller's session on it. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:962",
+		Source:   "rules/linux.yaml:964",
 	},
 	{
 		ID:       "refuse-tiocslcktrmios",
@@ -1724,7 +1724,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSLCKTRMIOS (EPERM)",
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:973",
+		Source:   "rules/linux.yaml:975",
 	},
 	{
 		ID:       "refuse-tcxonc",
@@ -1732,7 +1732,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TCXONC (EPERM)",
 		Why:      "tcflow(TCOOFF) stops output on the terminal, and the stop outlives the run: every later write of the caller's (its shell's prompt, an agent host's output) waits for a ^Q that a program driving a pty never types, and no reset of the settings restarts it. Only serial-line tools pace output this way.",
-		Source:   "rules/linux.yaml:985",
+		Source:   "rules/linux.yaml:987",
 	},
 	{
 		ID:       "refuse-socketcall",
@@ -1740,7 +1740,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall socketcall (ENOSYS)",
 		Why:      "i386's multiplexer for the socket calls passes their arguments in memory the filter cannot read, so socket(AF_VSOCK) through it would pass every family check; i386 has had the direct calls, which the filter checks, since Linux 4.3. ENOSYS, as on an architecture without it. The price: a 32-bit x86 program whose libc still multiplexes (glibc on i386, Go's 386 port) cannot use sockets in the sandbox.",
-		Source:   "rules/linux.yaml:999",
+		Source:   "rules/linux.yaml:1001",
 	},
 	{
 		ID:       "refuse-socket-families",
@@ -1748,7 +1748,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse socket and socketpair in every family but AF_UNIX AF_INET AF_INET6 AF_NETLINK (EAFNOSUPPORT)",
 		Why:      "A development sandbox needs local sockets (AF_UNIX), the network when it is on (AF_INET, AF_INET6) and the interface and route queries of getaddrinfo and ip (AF_NETLINK). Every other family reaches what the namespaces do not cover: AF_VSOCK the host's vsock port space (the hypervisor's agents, which --unshare-net leaves reachable); AF_ALG, AF_RDS, AF_TIPC, AF_CAN, AF_KEY, AF_BLUETOOTH, AF_XDP, AF_PACKET and the rest kernel code few hosts exercise, where local root exploits have been found (AF_RDS CVE-2010-3904, AF_PACKET CVE-2017-7308, AF_CAN CVE-2021-3609, AF_TIPC CVE-2021-43267); families a later kernel adds are refused until a row keeps them. An allow-list, so nothing new passes unseen. EAFNOSUPPORT is what a kernel without the family says, which programs that probe for one expect.",
-		Source:   "rules/linux.yaml:1015",
+		Source:   "rules/linux.yaml:1017",
 	},
 	{
 		ID:       "stop-on-hidden-replaced",
@@ -1757,7 +1757,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a hidden path changes on the host",
 		Why:      "A hidden file replaced by rename on the host, or a hidden path that appears during the run, would be readable in the sandbox.",
-		Source:   "rules/linux.yaml:1143",
+		Source:   "rules/linux.yaml:1145",
 	},
 	{
 		ID:       "stop-on-protected-replaced",
@@ -1766,7 +1766,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a protected path changes on the host",
 		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
-		Source:   "rules/linux.yaml:1155",
+		Source:   "rules/linux.yaml:1157",
 	},
 	{
 		ID:       "stop-on-cache-root-replaced",
@@ -1775,7 +1775,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a cache-root path changes on the host",
 		Why:      "A cache root replaced by rename on the host, or one that appears during the run (the home's default root, made by a run that uses it), would show every workspace's caches in the sandbox.",
-		Source:   "rules/linux.yaml:1166",
+		Source:   "rules/linux.yaml:1168",
 	},
 	{
 		ID:       "stop-with-caller",
@@ -1784,7 +1784,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the whole sandbox before the caller stops (^Z), or kill the run after 2s",
 		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would. A process still running after stop-timeout gets the run killed rather than sandtable stopping with it still running (a process inside the kernel takes its SIGSTOP only when it comes out; one that waits there for its vfork child, as sh does for each command, counts as stopped once that child is). Until then the ^Z waits and that process runs on, so a longer stop-timeout widens (a process of the sandbox outlives the ^Z longer) and a shorter one narrows (and kills more runs that were only slow to stop). 2s leaves a loaded machine room for many passes over /proc without letting a process that will not stop run on for long.",
-		Source:   "rules/linux.yaml:1179",
+		Source:   "rules/linux.yaml:1181",
 	},
 	{
 		ID:       "limit-tmp",
@@ -1792,7 +1792,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default tmp-size 1GiB, at most 1/4 of RAM",
 		Why:      "The private /tmp is memory: without a size a tmpfs is half of RAM, and what a command stores there is charged to no process of its own, so the OOM killer picks others. 1 GiB holds a compiler's or a test runner's scratch files; a quarter of RAM on a small machine.",
-		Source:   "rules/linux.yaml:1042",
+		Source:   "rules/linux.yaml:1044",
 	},
 	{
 		ID:       "limit-shm",
@@ -1800,7 +1800,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default shm-size 64MiB, at most 1/4 of RAM",
 		Why:      "/dev/shm is memory too. 64 MiB is what container runtimes give it by default, enough for POSIX semaphores and the shared memory of a test's worker pool.",
-		Source:   "rules/linux.yaml:1056",
+		Source:   "rules/linux.yaml:1058",
 	},
 	{
 		ID:       "limit-processes",
@@ -1808,7 +1808,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default processes 4096; where it cannot be enforced: run",
 		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 processes and threads at once is far above what a build or a test suite runs. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace (kernel 5.14 and later; before, with the caller's other processes); uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
-		Source:   "rules/linux.yaml:1069",
+		Source:   "rules/linux.yaml:1071",
 	},
 	{
 		ID:       "limit-memory",
@@ -1816,7 +1816,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default memory none",
 		Why:      "No default: what a compiler or a test needs varies too much to guess. Config.Limits.Memory sets a memory cgroup's limit (tmpfs pages the sandbox writes are charged to it too), where this process may create one beneath its own; elsewhere the spawn is refused.",
-		Source:   "rules/linux.yaml:1089",
+		Source:   "rules/linux.yaml:1091",
 	},
 	{
 		ID:       "limit-cpu-time",
@@ -1824,7 +1824,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default cpu-time none",
 		Why:      "No default: a long build is legitimate. Config.Limits.CPUTime sets RLIMIT_CPU on the sandbox's first process, which every process inherits: it bounds each process's CPU time, not the run's total.",
-		Source:   "rules/linux.yaml:1101",
+		Source:   "rules/linux.yaml:1103",
 	},
 	{
 		ID:       "limit-proxy-connections",
@@ -1832,7 +1832,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default proxy-connections 256",
 		Why:      "Network mode proxy's server runs in the caller's process, outside the sandbox's process and memory limits, and keeps two descriptors, a goroutine and, while bytes wait for a slow reader, a 1 MiB buffer for each connection it relays: a command that opened thousands of tunnels and read none of them made the caller hold a MiB each, without bound (TestProxyConnectionLimit: 32 tunnels, 32 MiB). At most 256 at once (512 MiB at worst, both ways stalled) is far above what a package manager opens (npm 15 a registry, browsers 6 a site); the next is answered 503 and closed at once, and Network.Refused hears of it once. Config.Limits.ProxyConnections (--max-proxy-connections) changes it, -1 for none.",
-		Source:   "rules/linux.yaml:1114",
+		Source:   "rules/linux.yaml:1116",
 	},
 	{
 		ID:       "version",
