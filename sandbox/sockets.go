@@ -50,6 +50,7 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact, ls *sockListings) 
 	}
 	realDirs := map[string]string{}
 	reachDirs := map[string][2]bool{}
+	hide = make([]pathFact, 0, len(paths))
 	for _, s := range paths {
 		real, known := listedSocket(r, p, ls, s, named, realDirs)
 		if known && real == "" {
@@ -162,6 +163,9 @@ func listedSocket(r *resolver, p *plan, ls *sockListings, s string, named map[st
 	}
 	if typ&fs.ModeSocket == 0 {
 		return "", true
+	}
+	if real == dir {
+		return s, true
 	}
 	return real + "/" + path.Base(s), true
 }

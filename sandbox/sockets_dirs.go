@@ -80,13 +80,15 @@ func socketLayout(p *plan, ls *sockListings, lstat func(string) (fs.FileInfo, er
 	if len(p.sockets) < 2 { // one socket costs one bind: no rebuild is cheaper
 		return
 	}
-	facts := make(map[string]pathFact, len(p.sockets))
+	facts := make(map[string]int, len(p.sockets)) // p.sockets' index
 	root := &sockNode{path: "/"}
-	for _, f := range p.sockets {
-		facts[f.path] = f
+	for i, f := range p.sockets {
+		facts[f.path] = i
 		n := root
 		dir, name := path.Split(f.path)
-		for _, comp := range strings.Split(strings.Trim(dir, "/"), "/") {
+		for rest := dir; rest != ""; {
+			var comp string
+			comp, rest, _ = strings.Cut(rest, "/")
 			if comp == "" {
 				continue
 			}
@@ -103,20 +105,23 @@ func socketLayout(p *plan, ls *sockListings, lstat func(string) (fs.FileInfo, er
 		n.sockets = append(n.sockets, name)
 	}
 	mounted := make(map[string]bool, len(p.mounts))
+	mountedIn := make(map[string]bool, len(p.mounts))
 	for _, m := range p.mounts {
 		mounted[m.path] = true
+		mountedIn[path.Dir(m.path)] = true
 	}
-	t := &sockTree{ls: ls, lstat: lstat, canList: canList, mounted: mounted, fixed: fixedMounts(p)}
+	t := &sockTree{ls: ls, lstat: lstat, canList: canList, mounted: mounted, mountedIn: mountedIn, fixed: fixedMounts(p)}
 	t.cost(root)
 	if !t.rebuilds(root) {
 		return // nothing is cheaper rebuilt
 	}
 	var l layoutOut
 	t.place(root, &l)
-	p.sockets = p.sockets[:0]
+	kept := make([]pathFact, 0, len(l.sockets))
 	for _, s := range l.sockets {
-		p.sockets = append(p.sockets, facts[s])
+		kept = append(kept, p.sockets[facts[s]])
 	}
+	p.sockets = kept
 	for _, d := range l.dirs {
 		p.socketDirs = append(p.socketDirs, fact(d, kindDir, p.workspace))
 	}
@@ -138,7 +143,9 @@ type sockTree struct {
 	lstat   func(string) (fs.FileInfo, error)
 	canList func(fs.FileInfo) bool
 	mounted map[string]bool
-	fixed   []string // see fixedMounts
+	// mountedIn are the directories of the mounted paths.
+	mountedIn map[string]bool
+	fixed     []string // see fixedMounts
 }
 
 // fixedMounts are the destinations of the mounts outside the mounts
@@ -203,11 +210,18 @@ func (t *sockTree) list(n *sockNode, limit int) int {
 		return costNever
 	}
 	total := 0
+	n.entries = make([]sockEntry, 0, len(l.names))
+	mountsIn := t.mountedIn[n.path]
 	for i, name := range l.names {
 		typ := l.types[i]
-		p := n.path + "/" + name
 		c := n.children[name]
 		se := sockEntry{name: name}
+		if typ&fs.ModeSocket != 0 && c == nil && !mountsIn {
+			se.kind = sockSocket // the common case, without the path
+			n.entries = append(n.entries, se)
+			continue
+		}
+		p := n.path + "/" + name
 		switch {
 		case t.mounted[p]:
 			se.kind = sockMounted
