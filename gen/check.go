@@ -11,7 +11,7 @@ import (
 )
 
 // Check validates every rule against the vocabularies and the order
-// invariants (README, "Changing a rule"), reporting every problem at once.
+// invariants (docs/rules.md, "Changing a rule"), reporting every problem at once.
 func Check(t *Table) error {
 	var c errs
 	ids := map[string]Pos{}

@@ -8,7 +8,7 @@ import (
 
 // The host-socket attempts on a directory of many sockets, which
 // hide-socket-dir rebuilds without them rather than mounting over each
-// (README, "Host unix sockets"): a service's socket directory of 1000
+// (docs/filesystem.md, "Host unix sockets"): a service's socket directory of 1000
 // sockets, one of which serves the secret; a socket there that
 // /proc/net/unix does not list (bound in another network namespace),
 // which the rebuild hides too; and, documented, the directory's other

@@ -12,7 +12,7 @@ import (
 // every named socket the host has (the ones hide-host-socket hides at
 // their paths included). With a namespace of its own it lists its own.
 // Refusing NETLINK_SOCK_DIAG alone would close nothing while /proc/net
-// lists the same (README, "Host unix sockets").
+// lists the same (docs/filesystem.md, "Host unix sockets").
 // sockNamesListed: the attempt escaped when its output names the socket.
 func sockNamesListed(e *escEnv, r *escResult) bool { return strings.Contains(r.out, e.vars["SOCK"]) }
 

@@ -13,7 +13,7 @@ import (
 // directory (/proc/self/fd/N/NAME). hide-host-socket hides them where
 // their holder's view of the name puts them (placeSockets); the
 // services are the caller's own user's. A socket renamed after its bind,
-// or its directory, stays reachable, as README's "Host unix sockets"
+// or its directory, stays reachable, as docs/filesystem.md, "Host unix sockets",
 // says: the documented attempts keep that true. Each control is the same
 // connect outside the sandbox.
 var sockPlaceAttempts = []*attempt{
@@ -55,7 +55,7 @@ var sockPlaceAttempts = []*attempt{
 	&attempt{
 		name:       "host-socket-renamed",
 		what:       "connect to a host service that bound a temporary name and renamed the socket into place, network proxy",
-		documented: "a socket renamed after its bind is listed under its old name, which is gone (README, Host unix sockets)",
+		documented: "a socket renamed after its bind is listed under its old name, which is gone (docs/filesystem.md, Host unix sockets)",
 		needs:      []string{"python3"},
 		setup: func(e *escEnv) {
 			dir := e.serviceDir()
@@ -73,7 +73,7 @@ var sockPlaceAttempts = []*attempt{
 	&attempt{
 		name:       "host-socket-renamed-dir",
 		what:       "connect to a host service whose socket's directory was renamed after its bind, network off",
-		documented: "a socket whose directory was renamed after its bind is listed under its old path, which is gone (README, Host unix sockets)",
+		documented: "a socket whose directory was renamed after its bind is listed under its old path, which is gone (docs/filesystem.md, Host unix sockets)",
 		needs:      []string{"python3"},
 		setup: func(e *escEnv) {
 			dir := e.serviceDir()

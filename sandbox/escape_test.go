@@ -9,7 +9,7 @@ package sandbox
 // once the rule that stops it is taken out of the argv (or outside the
 // sandbox), so an attempt that "fails" because the snippet is broken cannot
 // pass. TestEscapeSpecArgv replays the attempts against the original
-// upstream argv (README, "What is proved") and checks the suite catches
+// upstream argv (docs/security.md) and checks the suite catches
 // the holes that argv leaves.
 //
 // The attempts themselves are in escape_attempts_test.go and the

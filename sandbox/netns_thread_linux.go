@@ -19,7 +19,7 @@ import (
 // until the command has ended, and then dies with its goroutine, never
 // serving another goroutine in a namespace not the process's. This spares
 // the helper's start (a re-execution of this program, its runtime, the
-// hand-over of the listeners), which the README's Performance section
+// hand-over of the listeners), which docs/performance.md
 // measures. A caller that runs bwrap under another uid (a Credential) or
 // is not root takes the helper.
 

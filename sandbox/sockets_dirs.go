@@ -15,7 +15,7 @@ import (
 // be rebuilt with, in units of the cheapest: every bind (--ro-bind-data
 // over a socket, --ro-bind-try of an entry shown again, --remount-ro)
 // reads the whole mount table again, so a spawn's binds cost the square
-// of their number (README, "Host unix sockets"); --tmpfs, --dir and
+// of their number (docs/filesystem.md, "Host unix sockets"); --tmpfs, --dir and
 // --symlink read nothing. A rebuilt directory costs its tmpfs and the
 // remount that makes it read-only.
 const (

@@ -135,8 +135,8 @@ const (
 // work; processes are read in pid order, a service before what was
 // started after it, and the bounds above stop a flood. Not found: a
 // socket renamed since its bind, or whose every holder has moved on or is
-// another user's, for a caller that is not root (README, "Host unix
-// sockets").
+// another user's, for a caller that is not root (docs/filesystem.md,
+// "Host unix sockets").
 func placeSockets(unplaced map[string]string) []string {
 	if len(unplaced) == 0 {
 		return nil

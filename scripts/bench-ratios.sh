@@ -26,12 +26,12 @@
 set -eu
 status=0
 
-# The PrefixFor budget (README, Performance): 721 allocations and 3-5%
+# The PrefixFor budget (docs/performance.md): 721 allocations and 3-5%
 # of a spawn (290 us against 5.4 ms here) when it was set, with room for
 # what new rows add: a doubling of the allocations fails, and of the time
 # from its upper figure.
 # Raised to 1400 with the default hidden set's growth from 48 to 205 rows
-# (README, Performance: 1336 allocations measured).
+# (docs/performance.md: 1336 allocations measured).
 PREFIX_ALLOCS=1400
 PREFIX_SHARE=0.10
 
@@ -132,7 +132,7 @@ function check(what, got, limit, op,   ok) {
 ' "$tmp" || status=$?
 
 # BenchmarkProxyDownload's own metrics, each the median over its runs of
-# a figure that is itself from one run (README, Performance, "Mode
+# a figure that is itself from one run (docs/performance.md, "Mode
 # proxy's throughput"): per way, MB/s and its ratio to direct; the CPU per
 # MB that the download cost the client, the server, the relay's process
 # and the kernel's softirq threads, and their sum; the cores that kept

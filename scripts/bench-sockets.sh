@@ -2,7 +2,7 @@
 # Times `sandtable run -- /bin/true` (the default mode) on a host with
 # SOCKETS (default 1000) listening unix sockets against the same host
 # without them, interleaved (scripts/bench-interleaved.py), and prints the
-# medians and the ratio (target: within 1.2x; README, "Host unix sockets").
+# medians and the ratio (target: within 1.2x; docs/filesystem.md, "Host unix sockets").
 #
 # The sockets lie where services and agents keep theirs: under /run (a
 # service's socket directory, a directory that also holds files, one

@@ -12,7 +12,7 @@
 #                        with the raw bwrap argv: the least any Go front end
 #                        can cost, having given up both
 #   empty Go program     Go's own start and exit
-# and prints the medians and the ratios README's "Performance" sets
+# and prints the medians and the ratios docs/performance.md sets
 # targets for:
 # sandtable run at most 1.2x raw bwrap, and what the check within the spawn saves
 # against probe-then-spawn. With STRICT=1 it exits 1 when the 1.2x target

@@ -1,6 +1,6 @@
 // Package landlock is the mechanism of sandtable's reduced backend: the
 // Landlock ruleset that stands in for bwrap's mounts where user
-// namespaces cannot be made (README, "Without user namespaces").
+// namespaces cannot be made (docs/reduced.md).
 //
 // The ruleset is computed (Plan) from what each tree of the file system
 // may do, most specific path first, as pure computation over a directory

@@ -2,7 +2,7 @@
 
 // Command nouserns runs a command in a simulation of a place without
 // unprivileged user namespaces, for the tests of sandtable's diagnosis and
-// of its Landlock backend (README, "Without user namespaces").
+// of its Landlock backend (docs/reduced.md).
 //
 //	nouserns -env docker [-old-docker] [-docker-caps] -- CMD [ARGS...]
 //	nouserns -env hardened [-uid N -gid N] -- CMD [ARGS...]

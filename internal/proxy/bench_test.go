@@ -45,7 +45,7 @@ var proxyWays = []string{"forward", "connect"}
 // from those, two upper bounds on the way's share of direct: cpu-bound,
 // the throughput its CPU per MB allows on every core of the machine, over
 // direct's; cpu-ratio, direct's CPU per MB over the way's, which bounds
-// the share only when direct keeps every core busy (README, Performance).
+// the share only when direct keeps every core busy (docs/performance.md).
 func BenchmarkProxyDownload(b *testing.B) {
 	server := downloadChild(b, "download-server")
 	srv := bufio.NewScanner(server.out)

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The least a network helper can cost, as README's "Performance" measures
+// The least a network helper can cost, as docs/performance.md measures
 // it: this program starts itself again (asHelper) in a user and network
 // namespace that it owns, as sandbox's network helper does for a caller
 // that is not root, and there (runHelper) brings loopback up and executes
