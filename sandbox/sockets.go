@@ -164,10 +164,11 @@ func listedSocket(r *resolver, p *plan, ls *sockListings, s string, named map[st
 	if typ&fs.ModeSocket == 0 {
 		return "", true
 	}
-	if real == dir {
-		return s, true
+	base := path.Base(s)
+	if real == dir && len(s) == len(dir)+1+len(base) {
+		return s, true // as bound, and clean
 	}
-	return real + "/" + path.Base(s), true
+	return path.Join(real, base), true
 }
 
 // listHostSockets is hostSockets; a test that counts a spawn's file

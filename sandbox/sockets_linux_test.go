@@ -332,3 +332,34 @@ func TestDiagSocketPaths(t *testing.T) {
 		t.Errorf("unplaced %s: inode %q from the kernel's list, %q from /proc/net/unix; want one and the same", viaFD, ino, find(procUnplaced))
 	}
 }
+
+// TestSocketFactsUncleanNames: a socket bound by a name that is not clean
+// (a doubled slash, a dot, a dot-dot, as $XDG_RUNTIME_DIR/ + /bus makes
+// one) is hidden at its clean path, as one bound by its clean name is.
+func TestSocketFactsUncleanNames(t *testing.T) {
+	base, ws := spawnEnv(t)
+	t.Cleanup(func() { time.Sleep(socketGrace) })
+	dir := mkdir(t, base, "unclean")
+	names := map[string]string{
+		dir + "//doubled.sock":                         dir + "/doubled.sock",
+		dir + "/./dot.sock":                            dir + "/dot.sock",
+		dir + "/../" + filepath.Base(dir) + "/up.sock": dir + "/up.sock",
+		dir + "/clean.sock":                            dir + "/clean.sock",
+	}
+	for bound := range names {
+		listen(t, bound)
+	}
+	p, err := newPlan("linux", Config{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden := func(s string) bool {
+		return slices.ContainsFunc(p.sockets, func(f pathFact) bool { return f.path == s }) ||
+			slices.ContainsFunc(p.socketDirs, func(f pathFact) bool { return under(s, f.path) })
+	}
+	for bound, clean := range names {
+		if !hidden(clean) {
+			t.Errorf("bound as %q: %s is not hidden (sockets %v, rebuilt directories %v)", bound, clean, p.sockets, p.socketDirs)
+		}
+	}
+}

@@ -58,6 +58,11 @@ func Dump(proto int, typ uint16, body []byte, each func(data []byte)) error {
 			data := b[unix.SizeofNlMsghdr:l]
 			switch h.Type {
 			case unix.NLMSG_DONE:
+				if len(data) >= 4 {
+					if errno := -int32(binary.NativeEndian.Uint32(data)); errno > 0 {
+						return fmt.Errorf("netlink dump: %w", syscall.Errno(errno))
+					}
+				}
 				return nil
 			case unix.NLMSG_ERROR:
 				if len(data) >= 4 {
