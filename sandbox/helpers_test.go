@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 // realTempDir is t.TempDir with its symlinks resolved (macOS's /var is one).
@@ -85,7 +87,7 @@ func hostDir(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(d) })
+	t.Cleanup(func() { testkit.RemoveAll(d) })
 	d, err = filepath.EvalSymlinks(d)
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +230,7 @@ func spawnBenchConfig(b *testing.B) Config {
 	if err != nil {
 		b.Skip(err)
 	}
-	b.Cleanup(func() { os.RemoveAll(base) })
+	b.Cleanup(func() { testkit.RemoveAll(base) })
 	home, ws := base+"/home", base+"/ws"
 	for _, d := range []string{home, ws} {
 		if err := os.Mkdir(d, 0o755); err != nil {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/sandtable/sandtable/internal/testkit"
 	"github.com/sandtable/sandtable/sandbox"
 )
 
@@ -60,7 +61,7 @@ func hostDir(t *testing.T) string {
 		t.Logf("no directory outside /tmp (%v); using %s", err, os.TempDir())
 		return t.TempDir()
 	}
-	t.Cleanup(func() { os.RemoveAll(d) })
+	t.Cleanup(func() { testkit.RemoveAll(d) })
 	return d
 }
 

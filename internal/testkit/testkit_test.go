@@ -1,6 +1,10 @@
 package testkit
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestForksStarted(t *testing.T) {
 	for out, want := range map[string]int{
@@ -27,5 +31,29 @@ func TestStringLiterals(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("testkit.go's \"STARTED=\" is not among %d literals", len(lits))
+	}
+}
+
+// TestRemoveAll removes a tree with a read-only directory in it, as the
+// module cache leaves one.
+func TestRemoveAll(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tree")
+	ro := filepath.Join(dir, "mod@v1", "pkg")
+	if err := os.MkdirAll(ro, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ro, "a.go"), nil, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{ro, filepath.Dir(ro)} {
+		if err := os.Chmod(d, 0o555); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s is still there: %v", dir, err)
 	}
 }
