@@ -14,9 +14,10 @@ import (
 // on a netlink socket of protocol proto, in the calling thread's network
 // namespace, and calls each with the data of every message of the answer
 // until the kernel's NLMSG_DONE. An error message, an interrupted dump
-// (NLM_F_DUMP_INTR), a truncated read or a malformed message is returned as
-// an error: what each was given is then not the whole list.
-func Dump(proto int, typ uint16, body []byte, each func(data []byte)) error {
+// (NLM_F_DUMP_INTR), a truncated read, a malformed message or an error of
+// each is returned as an error: what each was given is then not the whole
+// list.
+func Dump(proto int, typ uint16, body []byte, each func(data []byte) error) error {
 	s, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, proto)
 	if err != nil {
 		return fmt.Errorf("netlink dump: %w", err)
@@ -72,7 +73,9 @@ func Dump(proto int, typ uint16, body []byte, each func(data []byte)) error {
 				}
 				return errors.New("netlink dump: an error message without an errno")
 			}
-			each(data)
+			if err := each(data); err != nil {
+				return fmt.Errorf("netlink dump: %w", err)
+			}
 			b = b[min(len(b), (l+unix.NLMSG_ALIGNTO-1)&^(unix.NLMSG_ALIGNTO-1)):]
 		}
 	}

@@ -38,11 +38,12 @@ func TestDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, found := 0, false
-	err = Dump(unix.NETLINK_SOCK_DIAG, unix.SOCK_DIAG_BY_FAMILY, unixDiagReq(unix.AF_UNIX), func(m []byte) {
+	err = Dump(unix.NETLINK_SOCK_DIAG, unix.SOCK_DIAG_BY_FAMILY, unixDiagReq(unix.AF_UNIX), func(m []byte) error {
 		n++
 		if len(m) >= 8 && uint64(binary.NativeEndian.Uint32(m[4:])) == st.Ino {
 			found = true
 		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +51,7 @@ func TestDump(t *testing.T) {
 	if !found {
 		t.Errorf("Dump: %d sockets, not the test's (inode %d)", n, st.Ino)
 	}
-	if err := Dump(unix.NETLINK_SOCK_DIAG, unix.SOCK_DIAG_BY_FAMILY, unixDiagReq(unix.AF_MAX-1), func([]byte) {}); err == nil {
+	if err := Dump(unix.NETLINK_SOCK_DIAG, unix.SOCK_DIAG_BY_FAMILY, unixDiagReq(unix.AF_MAX-1), func([]byte) error { return nil }); err == nil {
 		t.Error("Dump of a family without a dumper: no error")
 	}
 }
