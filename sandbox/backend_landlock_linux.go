@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -307,9 +306,7 @@ func runLandlockHelper(args []string) int {
 			f.Close()
 		}
 	}
-	stop := sigs.forward(run)
-	_ = run.Wait()
-	stop()
+	sigs.wait(run)
 	release()
 	reapRun()
 	watch.stop()
@@ -320,16 +317,7 @@ func runLandlockHelper(args []string) int {
 		}
 		return fail("the run was stopped: it changed the protected path %s (rule %s); %s", strings.Join(changed, ", "), landlockProtectRows["detect"], msg)
 	}
-	ws, _ := run.ProcessState.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		sig := ws.Signal()
-		signal.Reset(sig)
-		os.RemoveAll(tmpdir)
-		_ = unix.Kill(os.Getpid(), sig)
-		time.Sleep(100 * time.Millisecond)
-		return 128 + int(sig)
-	}
-	return ws.ExitStatus()
+	return exitAs(run, func() { os.RemoveAll(tmpdir) })
 }
 
 // fail0 prints err as the helper's and returns 0, for a status of its own.

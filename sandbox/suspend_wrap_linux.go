@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/sandtable/sandtable/internal/proctree"
 )
@@ -51,9 +52,9 @@ func catchHelperSignals() helperSignals {
 	return h
 }
 
-// forward passes each caught signal on to run, and suspends the sandbox
-// under it on each stop, until the returned stop is called.
-func (h helperSignals) forward(run *exec.Cmd) (stop func()) {
+// wait waits for run, passing each caught signal on to it and suspending
+// the sandbox under it on each stop meanwhile.
+func (h helperSignals) wait(run *exec.Cmd) {
 	done := make(chan struct{})
 	go func() {
 		for {
@@ -67,5 +68,23 @@ func (h helperSignals) forward(run *exec.Cmd) (stop func()) {
 			}
 		}
 	}()
-	return func() { close(done) }
+	_ = run.Wait()
+	close(done)
+}
+
+// exitAs is the helper's exit status for its ended run: run's own, or,
+// when a signal killed run, the helper dies by the same signal (its
+// caller sees the same death), after before, since its deferred cleanups
+// would not run.
+func exitAs(run *exec.Cmd, before func()) int {
+	ws, _ := run.ProcessState.Sys().(syscall.WaitStatus)
+	if !ws.Signaled() {
+		return ws.ExitStatus()
+	}
+	sig := ws.Signal()
+	signal.Reset(sig)
+	before()
+	_ = syscall.Kill(os.Getpid(), sig)
+	time.Sleep(100 * time.Millisecond)
+	return 128 + int(sig)
 }

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/sandtable/sandtable/internal/proxy"
 	"golang.org/x/sys/unix"
@@ -229,22 +227,10 @@ func runWrapHelper(args []string) int {
 			f.Close()
 		}
 	}
-	stop := sigs.forward(run)
-	_ = run.Wait()
-	stop()
+	sigs.wait(run)
 	end()
 	ph.finish()
-	ws, _ := run.ProcessState.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		// The caller sees bwrap's death by the same signal.
-		sig := ws.Signal()
-		signal.Reset(sig)
-		bye()
-		_ = unix.Kill(os.Getpid(), sig)
-		time.Sleep(100 * time.Millisecond)
-		return 128 + int(sig)
-	}
-	return ws.ExitStatus()
+	return exitAs(run, bye)
 }
 
 // startWrapped starts the helper's bwrap as n's mode needs: in mode proxy
