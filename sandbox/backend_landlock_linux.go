@@ -207,7 +207,7 @@ func runLandlockHelper(args []string) int {
 	if err != nil {
 		return fail("temporary directory (rule %s): %v", landlockDoesRows["tmpdir"], err)
 	}
-	defer os.RemoveAll(tmpdir)
+	defer removeTmpdir(tmpdir)
 	if a, _ := landlockGrantFor(llTmpdir); a != 0 {
 		rs.Rules = append(rs.Rules, landlock.Rule{Path: tmpdir, Access: a & rs.HandledFS, Dir: true, Must: true})
 	}
@@ -317,7 +317,7 @@ func runLandlockHelper(args []string) int {
 		}
 		return fail("the run was stopped: it changed the protected path %s (rule %s); %s", strings.Join(changed, ", "), landlockProtectRows["detect"], msg)
 	}
-	return exitAs(run, func() { os.RemoveAll(tmpdir) })
+	return exitAs(run, func() { removeTmpdir(tmpdir) })
 }
 
 // fail0 prints err as the helper's and returns 0, for a status of its own.

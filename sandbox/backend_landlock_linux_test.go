@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandtable/sandtable/internal/testkit"
 )
 
 func requireLandlock(t *testing.T) {
@@ -145,5 +149,75 @@ func TestLandlockProtect(t *testing.T) {
 	out, err = run(Config{}, `echo ok > main.go && mkdir -p node_modules/x && git --version >/dev/null && echo DONE`)
 	if err != nil || !strings.Contains(out, "DONE") {
 		t.Errorf("control: %v:\n%s", err, out)
+	}
+}
+
+// TestLandlockTmpdirRemoved: a command that leaves a read-only tree in
+// its TMPDIR (a Go module cache, chmod a-w) and makes TMPDIR itself
+// read-only leaves nothing behind under the reduced backend, whose TMPDIR
+// is on the host, and a symlink it leaves there to a read-only directory
+// outside is not followed. The control: the same tree made outside the
+// sandbox defeats a plain rm -rf by the unprivileged user.
+func TestLandlockTmpdirRemoved(t *testing.T) {
+	requireLandlock(t)
+	const tree = `mkdir -p "$D/mod/x" && touch "$D/mod/x/f" && ln -s "$KEEP" "$D/mod/link" && chmod -R a-w "$D/mod" && chmod 500 "$D"`
+	for _, u := range escUsers(t) {
+		t.Run(u.label, func(t *testing.T) {
+			base := hostDir(t)
+			keep := filepath.Join(base, "keep")
+			for _, d := range []string{base, filepath.Join(base, "home"), filepath.Join(base, "ws"), keep} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if u.cred != nil {
+					if err := os.Chown(d, u.uid, u.gid); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := os.Chmod(keep, 0o555); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("HOME", filepath.Join(base, "home"))
+			u.spawnAs(t)
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			cmd, err := NewCmd(ctx, Config{Workspace: filepath.Join(base, "ws"), Backend: BackendLandlock, NoCache: true, Network: Network{Mode: NetworkOff}},
+				"sh", "-c", `D="$TMPDIR"; `+tree+` && echo "TMP=$D"`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Env = append(cmd.Env, "KEEP="+keep)
+			if u.cred != nil {
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+			}
+			var b bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &b, &b
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%v\n%s", err, b.String())
+			}
+			_, after, ok := strings.Cut(b.String(), "TMP=")
+			tmp := strings.TrimSpace(after)
+			if !ok || !strings.HasPrefix(tmp, "/") {
+				t.Fatalf("the command did not name its TMPDIR:\n%s", b.String())
+			}
+			if _, err := os.Lstat(tmp); !os.IsNotExist(err) {
+				t.Errorf("the run's TMPDIR %s is still there: %v", tmp, err)
+				testkit.RemoveAll(tmp)
+			}
+			if fi, err := os.Stat(keep); err != nil || fi.Mode().Perm() != 0o555 {
+				t.Errorf("the directory outside that a symlink named: %v, %v (want mode 0555)", fi, err)
+			}
+			if u.cred == nil {
+				return // root's rm -rf removes any tree: no control
+			}
+			d := filepath.Join(base, "control")
+			ctl := exec.Command("sh", "-c", tree+`; rm -rf "$D" 2>/dev/null; test -e "$D" && echo LEFT`)
+			ctl.Env = append(os.Environ(), "D="+d, "KEEP="+keep)
+			ctl.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
+			if out, _ := ctl.CombinedOutput(); !strings.Contains(string(out), "LEFT") {
+				t.Errorf("control: rm -rf removed the tree, so it proves nothing: %s", out)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -42,11 +43,27 @@ func tmpdirEnv(p *plan, env []string) []string {
 }
 
 // removeTmpdir removes the spawn's temporary directory and what the
-// command left in it.
+// command left in it, its directories without write permission included
+// (a Go module cache, chmod 500): when a first removal fails, each
+// directory in the tree is made the caller's 0700, through dir's os.Root
+// so that no symlink the command left there reaches outside it, and the
+// removal is tried again. Best effort: what remains is the caller's.
 func removeTmpdir(dir string) {
-	if dir != "" {
-		_ = os.RemoveAll(dir) // best effort: a failure leaves a 0700 directory of the caller's
+	if dir == "" || os.RemoveAll(dir) == nil {
+		return
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return
+	}
+	_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = root.Chmod(p, 0o700) // before WalkDir lists it
+		}
+		return nil
+	})
+	root.Close()
+	_ = os.RemoveAll(dir)
 }
 
 // removeTmpdirLater removes dir once owner is unreachable: Command returns

@@ -2091,7 +2091,7 @@ var ruleTable = [...]Rule{
 		Platform: "darwin",
 		When:     "tmpdir",
 		Emits:    "(allow file-read* (subpath \"$tmpdir\")) (allow file-write* (subpath \"$tmpdir\"))",
-		Why:      "Each spawn gets a temporary directory of its own, made under the user's TMPDIR before it starts, named by TMPDIR in its environment, and removed after it. /private/tmp and /private/var/folders are the host's, shared with every other process: a run could read and plant files they trust there, and leave files behind. Rendered without a spawn (explain, PrefixFor), there is none. The per-user cache directory under /private/var/folders (DARWIN_USER_CACHE_DIR) is closed too: a tool that needs it gets it as a Config.Write path.",
+		Why:      "Each spawn gets a temporary directory of its own, made under the user's TMPDIR before it starts, named by TMPDIR in its environment, and removed after it, read-only directories the command made in it included. /private/tmp and /private/var/folders are the host's, shared with every other process: a run could read and plant files they trust there, and leave files behind. Rendered without a spawn (explain, PrefixFor), there is none. The per-user cache directory under /private/var/folders (DARWIN_USER_CACHE_DIR) is closed too: a tool that needs it gets it as a Config.Write path.",
 		Source:   "rules/darwin.yaml:341",
 	},
 	{
@@ -2099,35 +2099,35 @@ var ruleTable = [...]Rule{
 		Platform: "darwin",
 		Emits:    "(allow file-read* (literal \"/tmp\") (literal \"/var\") (literal \"/etc\") (literal \"/private\") (literal \"/private/var\"))",
 		Why:      "/tmp, /var and /etc are links into /private: a path through them resolves only if the link itself can be read, and realpath then stats /private and /private/var (their listings show names only).",
-		Source:   "rules/darwin.yaml:356",
+		Source:   "rules/darwin.yaml:357",
 	},
 	{
 		ID:       "private-etc",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (subpath \"/private/etc\"))",
 		Why:      "resolv.conf, hosts, the certificate bundle, passwd and shells: what /etc holds on a Mac, and what resolvers, TLS and shells read.",
-		Source:   "rules/darwin.yaml:369",
+		Source:   "rules/darwin.yaml:370",
 	},
 	{
 		ID:       "timezone",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (subpath \"/private/var/db/timezone\"))",
 		Why:      "localtime resolves through /etc/localtime into the zone database here.",
-		Source:   "rules/darwin.yaml:377",
+		Source:   "rules/darwin.yaml:378",
 	},
 	{
 		ID:       "select-sh",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (literal \"/private/var/select/sh\"))",
 		Why:      "/bin/sh runs the shell this link names; without it no script runs (a peer's bug report).",
-		Source:   "rules/darwin.yaml:383",
+		Source:   "rules/darwin.yaml:384",
 	},
 	{
 		ID:       "xcode-select-link",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (literal \"/private/var/db/xcode_select_link\") (subpath \"/Applications/Xcode.app/Contents/Developer\"))",
 		Why:      "/usr/bin/git, cc and make are shims that find the developer tools through this link: the Command Line Tools under /Library, or Xcode's developer directory, read-only.",
-		Source:   "rules/darwin.yaml:391",
+		Source:   "rules/darwin.yaml:392",
 	},
 	{
 		ID:       "ancestor-metadata",
@@ -2135,7 +2135,7 @@ var ruleTable = [...]Rule{
 		For:      "ancestor",
 		Emits:    "(allow file-read-metadata (literal \"$path\"))",
 		Why:      "realpath in node, ruby and libc stats every directory above the workspace and the granted paths; the metadata of those directories only, not their listing or their files.",
-		Source:   "rules/darwin.yaml:401",
+		Source:   "rules/darwin.yaml:402",
 	},
 	{
 		ID:       "home-toolchains",
@@ -2143,7 +2143,7 @@ var ruleTable = [...]Rule{
 		When:     "home",
 		Emits:    "(allow file-read* (subpath \"$home/.rustup\") (subpath \"$home/.cargo/bin\") (subpath \"$home/go\") (subpath \"$home/.pyenv\") (subpath \"$home/.rbenv\"))",
 		Why:      "Toolchains the user installed under the home directory, which is otherwise unreadable: node, rust, go and python and ruby versions run from here (the peers' bug reports). Read and execute only; the hidden paths still win, being denied after.",
-		Source:   "rules/darwin.yaml:411",
+		Source:   "rules/darwin.yaml:412",
 	},
 	{
 		ID:       "home-nvm",
@@ -2151,7 +2151,7 @@ var ruleTable = [...]Rule{
 		When:     "home",
 		Emits:    "(allow file-read* (regex \"^$homeregex/[.]nvm/versions/node/[^/]+/(bin|include|lib|share)(/|$)\"))",
 		Why:      "Node versions nvm installed: what running node and npm reads (bin, lib with the global modules, include for native addons, share), not each version's etc, where npm's global configuration file (etc/npmrc) keeps registry tokens that npm config set --global wrote, nor nvm's own scripts and cache. (subpath \"$home/.nvm\") read them all. Matched as spelled: another letter case of these names is simply not allowed.",
-		Source:   "rules/darwin.yaml:426",
+		Source:   "rules/darwin.yaml:427",
 	},
 	{
 		ID:       "home-nvm-metadata",
@@ -2159,14 +2159,14 @@ var ruleTable = [...]Rule{
 		When:     "home",
 		Emits:    "(allow file-read-metadata (regex \"^$homeregex/[.]nvm(/versions(/node(/[^/]+)?)?)?$\"))",
 		Why:      "node's realpath of its own path stats each directory on the way to a version; their metadata only, not their listings.",
-		Source:   "rules/darwin.yaml:440",
+		Source:   "rules/darwin.yaml:441",
 	},
 	{
 		ID:       "dev-read",
 		Platform: "darwin",
 		Emits:    "(allow file-read* (literal \"/dev\") (literal \"/dev/null\") (literal \"/dev/zero\") (literal \"/dev/random\") (literal \"/dev/urandom\") (literal \"/dev/tty\") (literal \"/dev/dtracehelper\") (literal \"/dev/stdin\") (literal \"/dev/stdout\") (literal \"/dev/stderr\") (subpath \"/dev/fd\"))",
 		Why:      "The devices a command needs by name, and /dev/tty, its own controlling terminal. (subpath \"/dev\") also read other terminals (/dev/ttys*) and the disks' device nodes.",
-		Source:   "rules/darwin.yaml:449",
+		Source:   "rules/darwin.yaml:450",
 	},
 	{
 		ID:       "dev-write",
@@ -2174,14 +2174,14 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow file-write-data (literal \"/dev/null\") (literal \"/dev/zero\") (literal \"/dev/tty\") (literal \"/dev/dtracehelper\") (literal \"/dev/stdout\") (literal \"/dev/stderr\") (subpath \"/dev/fd\"))",
 		Reviewed: "Sinks and the command's own terminal and descriptors, data only: not their mode or owner (file-write* on /dev/null allowed that).",
 		Why:      "Shells redirect to /dev/null and write to /dev/tty; dyld writes /dev/dtracehelper.",
-		Source:   "rules/darwin.yaml:468",
+		Source:   "rules/darwin.yaml:469",
 	},
 	{
 		ID:       "dev-ioctl",
 		Platform: "darwin",
 		Emits:    "(allow file-ioctl (literal \"/dev/null\") (literal \"/dev/tty\") (literal \"/dev/dtracehelper\"))",
 		Why:      "Terminal ioctls (window size, raw mode) on the controlling terminal, and the ioctls dyld and isatty make (sandbox-runtime's profile).",
-		Source:   "rules/darwin.yaml:483",
+		Source:   "rules/darwin.yaml:484",
 	},
 	{
 		ID:       "own-terminal",
@@ -2190,7 +2190,7 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow file-read* (literal \"$path\")) (allow file-write-data (literal \"$path\")) (allow file-ioctl (literal \"$path\"))",
 		Reviewed: "The terminals the calling process's stdin, stdout and stderr are, which the command inherits, and no other.",
 		Why:      "A command writes to and sets the modes of the terminal it was started on; Codex's base policy notes that a terminal opened before the sandbox is checked on every write and ioctl. Other terminals stay closed, a terminal the caller hands the command in other descriptors too.",
-		Source:   "rules/darwin.yaml:493",
+		Source:   "rules/darwin.yaml:494",
 	},
 	{
 		ID:       "read-path",
@@ -2198,7 +2198,7 @@ var ruleTable = [...]Rule{
 		For:      "read",
 		Emits:    "(allow file-read* (subpath \"$path\"))",
 		Why:      "An extra read-only path the caller asked for.",
-		Source:   "rules/darwin.yaml:508",
+		Source:   "rules/darwin.yaml:509",
 	},
 	{
 		ID:       "write-path",
@@ -2207,7 +2207,7 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow file-read* (subpath \"$path\")) (allow file-write* (subpath \"$path\"))",
 		Reviewed: "An explicit grant by the caller, one path at a time.",
 		Why:      "An extra writable path the caller asked for.",
-		Source:   "rules/darwin.yaml:515",
+		Source:   "rules/darwin.yaml:516",
 	},
 	{
 		ID:       "hide-cache-root",
@@ -2215,7 +2215,7 @@ var ruleTable = [...]Rule{
 		For:      "cache-root",
 		Emits:    "(deny file-read* (subpath \"$path\")) (deny file-write* (subpath \"$path\"))",
 		Why:      "Sandtable's cache root holds every workspace's caches, 0700 but the caller's, as the command is: where it is readable (XDG_CACHE_HOME in the workspace or a grant) a run would read what runs in other workspaces downloaded or built. Denied whole, and cache-bind then allows the run's own directories inside it; the home's default root is denied too when XDG_CACHE_HOME moves the one in use.",
-		Source:   "rules/darwin.yaml:526",
+		Source:   "rules/darwin.yaml:527",
 	},
 	{
 		ID:       "hide-cache-root-folded",
@@ -2224,7 +2224,7 @@ var ruleTable = [...]Rule{
 		When:     "folded",
 		Emits:    "(deny file-read* (regex \"$foldedpath\")) (deny file-write* (regex \"$foldedpath\"))",
 		Why:      "The cache root in every spelling APFS takes for it, as hide-folded denies a hidden path: ws-KEY names another workspace's caches under any case.",
-		Source:   "rules/darwin.yaml:539",
+		Source:   "rules/darwin.yaml:540",
 	},
 	{
 		ID:       "cache-scope-metadata",
@@ -2232,7 +2232,7 @@ var ruleTable = [...]Rule{
 		For:      "cache-scope",
 		Emits:    "(allow file-read-metadata (literal \"$path\"))",
 		Why:      "The cache root and the scope directory above the run's own caches can be looked at (lstat, as realpath and getcwd do on the way to a cache), not listed or read.",
-		Source:   "rules/darwin.yaml:550",
+		Source:   "rules/darwin.yaml:551",
 	},
 	{
 		ID:       "cache-bind",
@@ -2241,7 +2241,7 @@ var ruleTable = [...]Rule{
 		Emits:    "(allow file-read* (subpath \"$path\")) (allow file-write* (subpath \"$path\"))",
 		Reviewed: "Each directory is sandtable's own, under its cache root, created 0700 for the caller, never the tool's host cache: what the sandbox writes there reaches only later sandboxed runs.",
 		Why:      "A tool cache of the caches section (rules/common.yaml), writable and kept across sandboxed runs; the row's variable points the tool at it.",
-		Source:   "rules/darwin.yaml:560",
+		Source:   "rules/darwin.yaml:561",
 	},
 	{
 		ID:       "hide-dir",
@@ -2250,7 +2250,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, not is-file",
 		Emits:    "(deny file-read* (subpath \"$path\")) (deny file-write* (subpath \"$path\"))",
 		Why:      "A hidden directory, or a missing path (harmless), is denied after every allow it overrides. Skipped for an ancestor of the workspace: denying lstat() on a parent would break path resolution inside the workspace. Unlike Linux, it also wins over a read or write grant inside it: in SBPL the last matching rule wins, so hiding fails closed here.",
-		Source:   "rules/darwin.yaml:573",
+		Source:   "rules/darwin.yaml:574",
 	},
 	{
 		ID:       "hide-file",
@@ -2259,7 +2259,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, is-file",
 		Emits:    "(deny file-read* (literal \"$path\")) (deny file-write* (literal \"$path\"))",
 		Why:      "A hidden file is denied by its exact path, after every allow it overrides.",
-		Source:   "rules/darwin.yaml:586",
+		Source:   "rules/darwin.yaml:587",
 	},
 	{
 		ID:       "redact-file",
@@ -2267,7 +2267,7 @@ var ruleTable = [...]Rule{
 		For:      "redacted",
 		Emits:    "(deny file-read* (literal \"$path\")) (deny file-write* (literal \"$path\"))",
 		Why:      "A file of the redact section (rules/common.yaml) is denied whole: Seatbelt cannot serve a copy at the file's path, and the profile reads no file of the home anyway. The settings in it are lost on macOS; reveal it to pass it whole.",
-		Source:   "rules/darwin.yaml:594",
+		Source:   "rules/darwin.yaml:595",
 	},
 	{
 		ID:       "hide-socket",
@@ -2276,7 +2276,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace",
 		Emits:    "(deny network-outbound (remote unix-socket (subpath \"$path\")))",
 		Why:      "connect() to a unix socket is network-outbound, not a file access, so the file denies above do not stop it: a socket beneath a hidden path stays unreachable whatever a later grant allows.",
-		Source:   "rules/darwin.yaml:605",
+		Source:   "rules/darwin.yaml:606",
 	},
 	{
 		ID:       "hide-rename-guard",
@@ -2284,7 +2284,7 @@ var ruleTable = [...]Rule{
 		For:      "guard",
 		Emits:    "(deny file-write-unlink (literal \"$path\")) (deny file-write-create (literal \"$path\"))",
 		Why:      "A hidden path (or a cache root) inside the workspace or a write path could be renamed away within the run (mv proj/a proj/b; cat proj/b/key.pem), since the deny is by path. Each directory from it up to the writable root can be neither moved nor replaced, the fix sandbox-runtime shipped; the hidden path itself is under the deny above.",
-		Source:   "rules/darwin.yaml:616",
+		Source:   "rules/darwin.yaml:617",
 	},
 	{
 		ID:       "hide-folded",
@@ -2293,7 +2293,7 @@ var ruleTable = [...]Rule{
 		When:     "not ancestor-of-workspace, folded",
 		Emits:    "(deny file-read* (regex \"$foldedpath\")) (deny file-write* (regex \"$foldedpath\"))",
 		Why:      "APFS compares names case-insensitively and after Unicode decomposition: .ENV opens .env, cle+U+0301 opens clé, and a missing hidden name inside a writable place could be created in such a spelling. Whether the kernel then reports the spelling on disk or the one asked for is a Mac's to tell, so each hidden path is also denied in every spelling: each case of each letter (with the Kelvin sign for k and the long s for s, which fold to them), and each accented Latin letter composed or as its letter and mark (internal/casefold, checked against Unicode's data by TestFoldComplete). A missing one inside a writable place with another character that is not ASCII, or with ^, is refused; an existing one has its exact deny and the deny of the spelling its directory stores (F_GETPATH), both by hide-dir or hide-file.",
-		Source:   "rules/darwin.yaml:628",
+		Source:   "rules/darwin.yaml:629",
 	},
 	{
 		ID:       "protect-deny",
@@ -2301,21 +2301,21 @@ var ruleTable = [...]Rule{
 		For:      "protected",
 		Emits:    "(deny file-write* (regex \"$foldedpath\"))",
 		Why:      "A protected path inside a writable root (git hooks and config, agent and editor configuration), and everything under it, cannot be written, created, removed or renamed, in any letter case of its names below the root (APFS is case-insensitive). The directories between it and the root get the rename guards of hide-rename-guard, so it cannot be moved aside with its directory either.",
-		Source:   "rules/darwin.yaml:651",
+		Source:   "rules/darwin.yaml:652",
 	},
 	{
 		ID:       "profile-arg",
 		Platform: "darwin",
 		Emits:    "-p $profile",
 		Why:      "The generated profile, passed inline.",
-		Source:   "rules/darwin.yaml:664",
+		Source:   "rules/darwin.yaml:665",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "darwin",
 		Emits:    "--",
 		Why:      "Ends sandbox-exec's options: without it a command named -p, with its own profile after it, would replace this one (explain --os darwin -- -p \"(version 1)(allow default)\" /bin/sh).",
-		Source:   "rules/darwin.yaml:668",
+		Source:   "rules/darwin.yaml:669",
 	},
 	{
 		ID:       "strip-astrid-home",
