@@ -252,6 +252,16 @@ func under(p, dir string) bool {
 	return len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
 
+// parentDir is path.Dir of the clean absolute path p, without the
+// cleaning pass path.Dir makes over what it returns.
+func parentDir(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return p[:i]
+}
+
 // sortMounts orders the mount group parent before child, keeping table order
 // between equal depths, so a grant inside a hidden directory punches through
 // and a hidden path inside the workspace stays hidden.

@@ -125,7 +125,7 @@ func (r *resolver) dirOf(p string) *dirLookups {
 	if p == "/" {
 		return nil
 	}
-	dir := path.Dir(p)
+	dir := parentDir(p)
 	d := r.dirs[dir]
 	if d == nil {
 		if r.dirs == nil {

@@ -46,7 +46,7 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact, ls *sockListings) 
 	seen := make(map[string]bool, len(paths))
 	named := map[string]int{} // sockets named in each directory
 	for _, s := range paths {
-		named[path.Dir(s)]++
+		named[parentDir(s)]++ // as listedSocket reads it, unclean names included
 	}
 	realDirs := map[string]string{}
 	reachDirs := map[string][2]bool{}
@@ -83,7 +83,7 @@ func hostSocketFacts(r *resolver, p *plan, grants []pathFact, ls *sockListings) 
 // searchableIn is searchable, the answer for each directory kept in
 // seen: it is its ancestors'.
 func searchableIn(r *resolver, p string, id identity, seen map[string][2]bool) (ok, shared bool) {
-	dir := path.Dir(p)
+	dir := parentDir(p)
 	if v, found := seen[dir]; found {
 		return v[0], v[1]
 	}
@@ -136,7 +136,7 @@ const (
 // large, a name it does not hold as it is spelt, a symlink), and s is
 // then looked up.
 func listedSocket(r *resolver, p *plan, ls *sockListings, s string, named map[string]int, realDirs map[string]string) (string, bool) {
-	dir := path.Dir(s)
+	dir := parentDir(s) // resolved below: an unclean name's too
 	real, ok := realDirs[dir]
 	if !ok {
 		if rd, fi, err := r.resolve(dir); err == nil && fi.IsDir() {
@@ -195,7 +195,7 @@ func hiddenSockets(p *plan, cands []pathFact) []pathFact {
 		if dsts[f.path] {
 			return true
 		}
-		dir := path.Dir(f.path)
+		dir := parentDir(f.path)
 		shown, ok := inDir[dir]
 		if !ok {
 			shown = v.shows(f.path)

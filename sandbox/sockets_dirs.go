@@ -108,7 +108,7 @@ func socketLayout(p *plan, ls *sockListings, lstat func(string) (fs.FileInfo, er
 	mountedIn := make(map[string]bool, len(p.mounts))
 	for _, m := range p.mounts {
 		mounted[m.path] = true
-		mountedIn[path.Dir(m.path)] = true
+		mountedIn[parentDir(m.path)] = true
 	}
 	t := &sockTree{ls: ls, lstat: lstat, canList: canList, mounted: mounted, mountedIn: mountedIn, fixed: fixedMounts(p)}
 	t.cost(root)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -288,7 +287,7 @@ var socketIdentity = func() identity {
 // cannot reach either. shared reports a world-writable sticky directory
 // among them (/var/tmp).
 func searchable(r *resolver, p string, id identity) (ok, shared bool) {
-	for d := path.Dir(p); ; d = path.Dir(d) {
+	for d := parentDir(p); ; d = parentDir(d) {
 		fi, err := r.lstat(d)
 		if err != nil || !fi.IsDir() {
 			return false, shared
