@@ -93,10 +93,10 @@ var socketAttempts = []*attempt{
 	},
 	&attempt{
 		name:  "host-socket-shared-temp",
-		what:  "connect to a host service's socket under /var/tmp, a world-writable sticky directory",
+		what:  "connect to a host service's socket in a world-writable sticky directory, as under /var/tmp",
 		needs: []string{"python3"},
 		setup: func(e *escEnv) {
-			sock := filepath.Join(e.out, "scratch.sock")
+			sock := filepath.Join(sharedTempDir(e.t, e.out), "scratch.sock")
 			if _, shared := searchable(&resolver{}, sock, socketIdentity()); !shared {
 				e.t.Fatalf("%s is not under a world-writable sticky directory", sock)
 			}

@@ -74,25 +74,12 @@ func fixture(t *testing.T) (base, home, ws string) {
 	return base, home, ws
 }
 
-// hostDir is a fresh directory outside /tmp. Inside the sandbox /tmp is a
-// private tmpfs, so a write "failing" under t.TempDir() would prove nothing
-// about the read-only host.
+// hostDir is a fresh directory the sandbox shows as the host's
+// (testkit.HostDir). Inside the sandbox /tmp is a private tmpfs, so a write
+// "failing" under t.TempDir() would prove nothing about the read-only host.
 func hostDir(t *testing.T) string {
 	t.Helper()
-	base := "/var/tmp"
-	if _, err := os.Stat(base); err != nil {
-		t.Skipf("no %s for a test directory outside /tmp: %v", base, err)
-	}
-	d, err := os.MkdirTemp(base, "sandtable-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { testkit.RemoveAll(d) })
-	d, err = filepath.EvalSymlinks(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return testkit.HostDir(t, "sandtable-test-")
 }
 
 // inSandbox runs a bash script under cfg and returns its combined output.
@@ -226,11 +213,7 @@ func newCmd(t *testing.T, cfg Config, name string, args ...string) *Cmd {
 // that exist there.
 func spawnBenchConfig(b *testing.B) Config {
 	b.Helper()
-	base, err := os.MkdirTemp("/var/tmp", "sandtable-bench-")
-	if err != nil {
-		b.Skip(err)
-	}
-	b.Cleanup(func() { testkit.RemoveAll(base) })
+	base := testkit.HostDir(b, "sandtable-bench-")
 	home, ws := base+"/home", base+"/ws"
 	for _, d := range []string{home, ws} {
 		if err := os.Mkdir(d, 0o755); err != nil {

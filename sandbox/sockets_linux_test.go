@@ -71,6 +71,20 @@ func socketFile(t *testing.T, path string) {
 	}
 }
 
+// sharedTempDir makes a world-writable sticky directory in dir, as
+// /var/tmp is on the host.
+func sharedTempDir(t *testing.T, dir string) string {
+	t.Helper()
+	d := filepath.Join(dir, "shared")
+	if err := os.Mkdir(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(d, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestSocketFacts: the plan hides the host's sockets outside the
 // workspace, not the workspace's own, nor one in a place the sandbox does
 // not show (its private /tmp), nor a granted one, nor one whose file is
@@ -80,7 +94,7 @@ func TestSocketFacts(t *testing.T) {
 	t.Cleanup(func() { time.Sleep(socketGrace) }) // after the sockets close, before base goes
 	out := runDir(t)
 	host := filepath.Join(out, "host.sock")
-	scratch := filepath.Join(base, "scratch.sock") // under /var/tmp
+	scratch := filepath.Join(sharedTempDir(t, base), "scratch.sock")
 	granted := filepath.Join(out, "granted.sock")
 	gone := filepath.Join(out, "gone.sock")
 	own := filepath.Join(ws, "own.sock")
@@ -124,7 +138,7 @@ func TestSocketFacts(t *testing.T) {
 		t.Errorf("argv lacks the hiding or the grant: %q", args.Args)
 	}
 	if !containsRun(args.Args, "--ro-bind-data", p.nullFD, scratch) {
-		t.Errorf("argv does not hide %s, under /var/tmp: %q", scratch, args.Args)
+		t.Errorf("argv does not hide %s, under a world-writable sticky directory: %q", scratch, args.Args)
 	}
 
 	notSocket := filepath.Join(out, "file")

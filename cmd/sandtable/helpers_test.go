@@ -52,17 +52,12 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-// hostDir is a fresh directory outside /tmp, which is a private tmpfs
-// inside the sandbox: a write "refused" under /tmp would prove nothing.
+// hostDir is a fresh directory the sandbox shows as the host's
+// (testkit.HostDir): /tmp is a private tmpfs inside the sandbox, so a
+// write "refused" under /tmp would prove nothing.
 func hostDir(t *testing.T) string {
 	t.Helper()
-	d, err := os.MkdirTemp("/var/tmp", "sandtable-cmd-test-")
-	if err != nil {
-		t.Logf("no directory outside /tmp (%v); using %s", err, os.TempDir())
-		return t.TempDir()
-	}
-	t.Cleanup(func() { testkit.RemoveAll(d) })
-	return d
+	return testkit.HostDir(t, "sandtable-cmd-test-")
 }
 
 // derivedVars are the variables the table's derived hidden rows read

@@ -42,11 +42,7 @@ func netUsers(t *testing.T) []*netUser {
 		}
 	}
 	for _, u := range us {
-		dir, err := os.MkdirTemp("/var/tmp", "sandtable-net-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(dir) })
+		dir := testkit.HostDir(t, "sandtable-net-")
 		if err := os.Chmod(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
