@@ -67,6 +67,7 @@ var conditions = map[string]condition{
 	"status-fd":             {scope: scopeGlobal, expr: cmp("p.statusFD", "!=", `""`)},
 	"block-fd":              {scope: scopeGlobal, expr: cmp("p.blockFD", "!=", `""`)},
 	"dns-stub":              {scope: scopeGlobal, expr: cmp("p.resolvFD", "!=", `""`)},
+	"var-tmp":               {scope: scopeGlobal, expr: is("p.varTmp")},
 	"is-dir":                {scope: scopeItem, expr: cmp("f.kind", "==", `kindDir`), kind: true},
 	"is-file":               {scope: scopeItem, expr: cmp("f.kind", "==", `kindFile`), kind: true},
 	"is-missing":            {scope: scopeItem, expr: cmp("f.kind", "==", `kindMissing`), kind: true},

@@ -101,7 +101,25 @@ var coreAttempts = []*attempt{
 		},
 		script:  `echo pwned > "$TARGET"`,
 		escaped: func(e *escEnv, r *escResult) bool { return exists(e.vars["TARGET"]) },
-		control: func(e *escEnv) escMode { return swapRule("root-read-only", "--bind", "/", "/") },
+		control: func(e *escEnv) escMode {
+			m := swapRule("root-read-only", "--bind", "/", "/")
+			m.drop = []string{"var-tmp"} // and its -read-only companion
+			return m
+		},
+	},
+	{
+		name: "var-tmp-read",
+		what: "read another program's world-readable file in the host's /var/tmp",
+		setup: func(e *escEnv) {
+			e.secret = escToken("var-tmp")
+			p := e.hostTemp("/var/tmp")
+			if err := os.WriteFile(p, []byte(e.secret), 0o644); err != nil {
+				e.t.Fatal(err)
+			}
+			e.vars["TARGET"] = p
+		},
+		script:  `cat "$TARGET"; ls /var/tmp`,
+		control: func(e *escEnv) escMode { return dropRules("var-tmp") },
 	},
 	{
 		name: "dev-shm-write",

@@ -117,6 +117,18 @@ var llAttempts = []*llAttempt{
 			os.WriteFile(filepath.Join(d, "secret"), []byte(e.secret), 0o644)
 			e.vars["HOSTTMP"] = d
 		}},
+	{name: "read-host-var-tmp", rows: []string{"landlock-private-dirs"}, script: `cat "$HOSTTMP/secret"`,
+		setup: func(e *llEnv) {
+			d, err := os.MkdirTemp("/var/tmp", "sandtable-esc-")
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			e.defer_(func() { os.RemoveAll(d) })
+			os.Chmod(d, 0o755)
+			e.secret = escToken("var-tmp")
+			os.WriteFile(filepath.Join(d, "secret"), []byte(e.secret), 0o644)
+			e.vars["HOSTTMP"] = d
+		}},
 	{name: "write-host-tmp", script: `f=/tmp/sandtable-esc-ll-$$; echo "$TOKEN" > $f; cat $f; rm -f $f`,
 		setup: func(e *llEnv) { e.secret = escToken("tmpw"); e.vars["TOKEN"] = e.secret }},
 	{name: "hidden-through-victim-fd", script: `cat /proc/$VICTIM/fd/3`,

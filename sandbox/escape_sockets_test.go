@@ -92,6 +92,18 @@ var socketAttempts = []*attempt{
 		script: `"$PY" -c "$CONNECT_PY" "$SOCK"`,
 	},
 	&attempt{
+		name:  "host-socket-var-tmp",
+		what:  "connect to a host service's socket in the host's /var/tmp (a program run with TMPDIR=/var/tmp)",
+		needs: []string{"python3"},
+		setup: func(e *escEnv) {
+			e.serveUnix(e.hostTemp("/var/tmp")) // removed with it
+		},
+		script: `"$PY" -c "$CONNECT_PY" "$SOCK"`,
+		// The plan does not look at a socket there (var-tmp hides them
+		// all), so var-tmp alone is what stands between.
+		control: func(e *escEnv) escMode { return dropRules("var-tmp") },
+	},
+	&attempt{
 		name:  "host-socket-shared-temp",
 		what:  "connect to a host service's socket in a world-writable sticky directory, as under /var/tmp",
 		needs: []string{"python3"},

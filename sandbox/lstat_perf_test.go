@@ -128,6 +128,9 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 		}
 	}
 
+	// Whether the host's /var/tmp is a directory (var-tmp).
+	want[varTmpDir] = true
+
 	// The host's sockets, whatever other processes listen on, are
 	// resolved by the same resolver; TestSocketFacts covers them.
 	ownList := listHostSockets
@@ -176,10 +179,11 @@ func TestPrefixLstatsEachPathOnce(t *testing.T) {
 	// and the workspace's hidden defaults look up in ws, too few to list;
 	// then the 6 below .local, which holds the placeholder journal:
 	// .local, .local/share, .local/state, .local/state/nvim,
-	// .local/state/sandtable and its placeholders. Every other default and
+	// .local/state/sandtable and its placeholders; and /var/tmp, for
+	// var-tmp. Every other default and
 	// redacted file under the home (134 entries: 87 distinct first
 	// components, 35 under .config) is answered by the listings.
-	if exact := strings.Count(dir, "/") + 4 + (listAfter + 1) + 1 + listAfter + 1 + 9 + 6; total != exact {
+	if exact := strings.Count(dir, "/") + 4 + (listAfter + 1) + 1 + listAfter + 1 + 9 + 6 + 1; total != exact {
 		t.Errorf("%d lookups (%d expected paths), want exactly %d", total, len(want), exact)
 	}
 	t.Logf("%d lookups, %d of them lstats of distinct paths", total, len(calls))

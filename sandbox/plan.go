@@ -115,6 +115,9 @@ type plan struct {
 	proxyCred   *proxy.Cred // the proxy-auth credential of a spawn's proxy
 	interactive bool
 	callerRoot  bool
+	// varTmp: the host's varTmpDir is a directory, not a symlink, so the
+	// sandbox's own (rule var-tmp) can take its place.
+	varTmp bool
 	// disableUserns: the installed bwrap knows --disable-userns. It,
 	// statusFD and blockFD are host facts (hostFacts): set only in the
 	// copy plan.with gives the builders, never in a plan newPlan made.

@@ -19,6 +19,7 @@ type profileCase struct {
 	interactive   bool
 	oldBwrap      bool // a bwrap older than 0.8.0, without --disable-userns
 	callerNotRoot bool
+	noVarTmp      bool // a host whose /var/tmp is a symlink or missing
 	statusFD      bool // NewCmd's spawn, whose status pipe follows the other descriptors
 	// macOS facts: the resolved home, the terminals of the standard
 	// descriptors, Config.AllowAllMach.
@@ -55,6 +56,8 @@ var profileCases = []profileCase{
 		"/a": kindDir, "/a/b/ws/c/d": kindDir, "/a/b/ws/c/d/e.key": kindFile},
 		read: []string{"/a/b/ws/c/d/e"}, write: []string{"/a/x"}},
 	{name: "workspace-in-tmp", workspace: "/tmp/ws", hidden: map[string]pathKind{"/tmp/ws/.env": kindFile}},
+	{name: "workspace-in-var-tmp", workspace: "/var/tmp/ws", hidden: map[string]pathKind{"/var/tmp/ws/.env": kindFile}},
+	{name: "no-var-tmp", workspace: "/home/u/ws", noVarTmp: true},
 	{name: "host-sockets", workspace: "/home/u/ws", hidden: map[string]pathKind{"/run/user": kindDir},
 		sockets: []string{"/run/mysqld/mysqld.sock", "/var/run/tailscale/tailscaled.sock"},
 		grants:  []string{"/run/user/1000/docker.sock", "/var/run/tailscale/tailscaled.sock"}},
@@ -83,6 +86,7 @@ func newTestPlan(c profileCase) *plan {
 		interactive:   c.interactive,
 		callerRoot:    !c.callerNotRoot,
 		disableUserns: !c.oldBwrap,
+		varTmp:        !c.noVarTmp,
 		seccompFD:     "3",
 	}
 	for _, h := range sortedKeys(c.hidden) {

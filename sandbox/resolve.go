@@ -92,6 +92,10 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 		interactive: cfg.Interactive,
 		callerRoot:  os.Geteuid() == 0,
 	}
+	if goos == "linux" {
+		fi, err := r.lstat(varTmpDir)
+		p.varTmp = err == nil && fi.IsDir()
+	}
 	res.p = p
 	if err := p.setLimits(cfg.Limits); err != nil {
 		return nil, err

@@ -92,32 +92,45 @@ func searchableIn(r *resolver, p string, id identity, seen map[string][2]bool) (
 	return ok, shared
 }
 
+// varTmpDir is the host's directory the var-tmp rule replaces.
+const varTmpDir = "/var/tmp"
+
 // unshownDir stands, in listedSocket's directories, for one the sandbox
 // does not show.
 const unshownDir = "\x00"
 
 // freshMounts are the destinations of the table's fixed mounts of a new
-// file system (the private /tmp, /dev, /proc): nothing of the host's
-// shows under them but what a plan mount shows again.
-var freshMounts = sync.OnceValue(func() []string {
-	var out []string
-	for _, s := range linuxSteps(&plan{}) {
-		if len(s.Args) > 0 && bwrapMount(s.Args[mountFlagAt(s.Args)]) == mountFresh {
-			out = append(out, s.Args[len(s.Args)-1])
+// file system (the private /tmp and /var/tmp, /dev, /proc), for a plan
+// without and with varTmp: nothing of the host's shows under them but
+// what a plan mount shows again.
+var freshMounts = [2]func() []string{freshMountsOf(false), freshMountsOf(true)}
+
+func freshMountsOf(varTmp bool) func() []string {
+	return sync.OnceValue(func() []string {
+		var out []string
+		for _, s := range linuxSteps(&plan{varTmp: varTmp}) {
+			if len(s.Args) > 0 && bwrapMount(s.Args[mountFlagAt(s.Args)]) == mountFresh {
+				out = append(out, s.Args[len(s.Args)-1])
+			}
 		}
-	}
-	return out
-})
+		return out
+	})
+}
 
 // underFreshOnly reports whether dir lies under one of freshMounts and
-// under none of the plan's writable roots and read paths, the mounts that
-// could show part of it again: no socket in it is shown, and none needs
+// at or under none of the plan's writable roots and read paths, the
+// mounts that show part of it again (one deeper in dir shows its own
+// tree, not dir's entries): no socket in it is shown, and none needs
 // hiding (hiddenSockets would drop it), so it is not even listed.
 func underFreshOnly(p *plan, dir string) bool {
-	if !slices.ContainsFunc(freshMounts(), func(f string) bool { return dir == f || under(dir, f) }) {
+	fresh := freshMounts[0]
+	if p.varTmp {
+		fresh = freshMounts[1]
+	}
+	if !slices.ContainsFunc(fresh(), func(f string) bool { return dir == f || under(dir, f) }) {
 		return false
 	}
-	again := func(g string) bool { return g == dir || under(dir, g) || under(g, dir) }
+	again := func(g string) bool { return g == dir || under(dir, g) }
 	return !slices.ContainsFunc(p.roots, again) && !slices.ContainsFunc(p.read, func(f pathFact) bool { return again(f.path) })
 }
 

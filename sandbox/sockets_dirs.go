@@ -312,6 +312,8 @@ func (t *sockTree) fill(n *sockNode, l *layoutOut) {
 			switch {
 			case c == nil:
 				l.entries = append(l.entries, p)
+			case costMake+c.rebuild < costBind+c.keep && onlySockets(c):
+				// Made again, it would be empty: left out.
 			case costMake+c.rebuild < costBind+c.keep:
 				l.subdirs = append(l.subdirs, p)
 				t.fill(c, l)
@@ -323,6 +325,18 @@ func (t *sockTree) fill(n *sockNode, l *layoutOut) {
 			l.entries = append(l.entries, p)
 		}
 	}
+}
+
+// onlySockets reports whether n's listing holds something, and nothing
+// but sockets and directories of which the same holds.
+func onlySockets(n *sockNode) bool {
+	for _, e := range n.entries {
+		c := n.children[e.name]
+		if e.kind != sockSocket && (e.kind != sockDir || c == nil || !onlySockets(c)) {
+			return false
+		}
+	}
+	return len(n.entries) > 0
 }
 
 func sortedChildren(n *sockNode) []*sockNode {

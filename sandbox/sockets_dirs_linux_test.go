@@ -66,6 +66,11 @@ func TestSocketLayout(t *testing.T) {
 		socketsIn(t, d, 1)
 		serviceDirs = append(serviceDirs, d)
 	}
+	withPid := mkdir(t, perService, "svc-pid")
+	socketsIn(t, withPid, 1)
+	writeFiles(t, withPid, "pid")
+	nested := mkdir(t, mkdir(t, perService, "svc-nested"), "run")
+	socketsIn(t, nested, 1)
 	longLink := mkdir(t, l, "long-link")
 	longSocks := socketsIn(t, longLink, 10)
 	if err := os.Symlink(strings.Repeat("x", 200), filepath.Join(longLink, "link")); err != nil {
@@ -117,10 +122,15 @@ func TestSocketLayout(t *testing.T) {
 			t.Errorf("%s is mounted over inside a rebuilt directory", s)
 		}
 	}
-	for _, d := range serviceDirs {
-		if !slices.Contains(subdirs, d) {
-			t.Errorf("%s is not made again: subdirs %q", d, subdirs)
+	// A directory that held nothing but sockets, nested or not, would be
+	// empty: it is left out; one with a file too is made again.
+	for _, d := range append(serviceDirs, nested, filepath.Dir(nested)) {
+		if slices.Contains(subdirs, d) {
+			t.Errorf("%s, which held its socket alone, is made again: subdirs %q", d, subdirs)
 		}
+	}
+	if !slices.Contains(subdirs, withPid) || !slices.Contains(entries, filepath.Join(withPid, "pid")) {
+		t.Errorf("%s is not made again with its pid file: subdirs %q, entries %q", withPid, subdirs, entries)
 	}
 	if want := filepath.Join(many, "state"); !slices.Contains(entries, want) {
 		t.Errorf("%s is not bound again: entries %q", want, entries)
@@ -203,8 +213,9 @@ func TestFixedMounts(t *testing.T) {
 }
 
 // TestSocketFactsUnderFresh: a host socket under the sandbox's private
-// /tmp is not looked at (the sandbox does not show it), and one there
-// under a read path, which shows it again, is hidden.
+// /tmp or /var/tmp is not looked at (the sandbox does not show it), its
+// directory not even listed, beside a read path too; one there under a
+// read path, which shows it again, is hidden.
 func TestSocketFactsUnderFresh(t *testing.T) {
 	_, ws := spawnEnv(t)
 	tmp := t.TempDir()
@@ -215,11 +226,26 @@ func TestSocketFactsUnderFresh(t *testing.T) {
 	if err := os.Mkdir(shown, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	unshownSocks := socketsIn(t, tmp, 3)
+	varTmp, err := os.MkdirTemp(varTmpDir, "sandtable-test-")
+	if err != nil {
+		t.Skipf("no directory in %s: %v", varTmpDir, err)
+	}
+	t.Cleanup(func() { os.RemoveAll(varTmp) })
+	unshownSocks := append(socketsIn(t, tmp, 3), socketsIn(t, varTmp, 3)...)
 	shownSocks := socketsIn(t, shown, 3)
 	p, err := newPlan("linux", Config{Workspace: ws, Read: []string{shown}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !p.varTmp {
+		t.Fatalf("%s is a directory, but the plan has no var-tmp", varTmpDir)
+	}
+	var ls sockListings
+	hostSocketFacts(&resolver{}, p, nil, &ls)
+	for _, d := range []string{tmp, varTmp} {
+		if _, listed := ls.dirs[d]; listed {
+			t.Errorf("%s, which the sandbox does not show, was listed", d)
+		}
 	}
 	hidden := factPaths(p.sockets)
 	for _, d := range p.socketDirs {

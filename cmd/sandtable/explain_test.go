@@ -357,8 +357,10 @@ func TestGoldenExplainDarwin(t *testing.T) {
 		}
 		// The case-folded denies spell the same paths another way.
 		out := r.stdout
+		// So do the regexes, with each dot as [.].
 		for _, p := range [][2]string{{e.ws, "$WORKSPACE"}, {e.home, "$HOME"}, {filepath.Dir(e.ws), "$TESTDIR"}} {
 			out = strings.ReplaceAll(out, `"^`+foldedForTest(p[0]), `"^`+p[1])
+			out = strings.ReplaceAll(out, `"^`+strings.ReplaceAll(p[0], ".", "[.]"), `"^`+p[1])
 		}
 		out = strings.ReplaceAll(strings.ReplaceAll(out, e.ws, "$WORKSPACE"), e.home, "$HOME")
 		// The directories above the workspace, stat-able in the profile.

@@ -17,50 +17,73 @@ const HostDirEnv = "SANDTABLE_TEST_DIR"
 // a test's workspace, home and files outside the workspace: not under
 // /tmp or /var/tmp, which the sandbox replaces with directories of its
 // own, and, for root, one the unprivileged test user can reach. It lies in
-// $SANDTABLE_TEST_DIR when that is set; otherwise, for root, in
-// /var/lib/sandtable-test (0755), and for anyone else in
-// ~/.cache/sandtable-test of the passwd home. It is removed with
-// RemoveAll when tb ends, and its parent too once empty (HostDirEnv's is
-// left).
+// $SANDTABLE_TEST_DIR when that is set; otherwise in the first of
+// /var/lib/sandtable-test (for root: 0755) and ~/sandtable-test ($HOME's,
+// else the passwd home's) it can make. The path is kept short, since the
+// tests bind unix sockets deep inside it (108 bytes at most), and free of
+// dots, which a profile's regex spells another way. It is removed with
+// RemoveAll when tb ends, and its parent too once empty
+// ($SANDTABLE_TEST_DIR is left). prefix is kept for the name's sake only
+// when short.
 func HostDir(tb testing.TB, prefix string) string {
 	tb.Helper()
-	base, own := os.Getenv(HostDirEnv), false
-	if base == "" {
-		own = true
-		base = "/var/lib/sandtable-test"
-		if os.Geteuid() != 0 {
-			u, err := user.Current()
-			if err != nil || u.HomeDir == "" {
-				tb.Fatalf("testkit: no home to make a host directory in (set %s): %v", HostDirEnv, err)
-			}
-			base = filepath.Join(u.HomeDir, ".cache", "sandtable-test")
+	if len(prefix) > 4 {
+		prefix = "t"
+	}
+	var bases []string
+	own := true
+	if d := os.Getenv(HostDirEnv); d != "" {
+		bases, own = []string{d}, false
+	} else {
+		if os.Geteuid() == 0 {
+			bases = append(bases, "/var/lib/sandtable-test")
+		}
+		if h := os.Getenv("HOME"); h != "" {
+			bases = append(bases, filepath.Join(h, "sandtable-test"))
+		}
+		if u, err := user.Current(); err == nil && u.HomeDir != "" {
+			bases = append(bases, filepath.Join(u.HomeDir, "sandtable-test"))
 		}
 	}
-	var d string
+	var errs []error
+	for _, base := range bases {
+		d, err := hostDirIn(base, prefix, own)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		tb.Cleanup(func() {
+			RemoveAll(d)
+			if own {
+				os.Remove(base) // fails while another test's directory is in it
+			}
+		})
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			d = real
+		}
+		return d
+	}
+	tb.Fatalf("testkit: no host directory for the test (set %s): %v", HostDirEnv, errors.Join(errs...))
+	return ""
+}
+
+// hostDirIn makes a fresh directory in base, and base itself (0755) when
+// own, again should another package's cleanup remove base meanwhile.
+func hostDirIn(base, prefix string, own bool) (string, error) {
 	var err error
-	for range 3 { // another package's cleanup may remove the parent meanwhile
+	for range 3 {
 		if own {
 			if err = os.MkdirAll(base, 0o755); err == nil {
 				err = os.Chmod(base, 0o755)
 			}
-		}
-		if err == nil {
-			if d, err = os.MkdirTemp(base, prefix); err == nil || !errors.Is(err, fs.ErrNotExist) {
-				break
+			if err != nil {
+				return "", err
 			}
 		}
-	}
-	if err != nil {
-		tb.Fatalf("testkit: make a host directory under %s: %v", base, err)
-	}
-	tb.Cleanup(func() {
-		RemoveAll(d)
-		if own {
-			os.Remove(base) // fails while another test's directory is in it
+		var d string
+		if d, err = os.MkdirTemp(base, prefix); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return d, err
 		}
-	})
-	if real, err := filepath.EvalSymlinks(d); err == nil {
-		d = real
 	}
-	return d
+	return "", err
 }
