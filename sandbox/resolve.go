@@ -92,10 +92,6 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 		interactive: cfg.Interactive,
 		callerRoot:  os.Geteuid() == 0,
 	}
-	if goos == "linux" {
-		fi, err := r.lstat(varTmpDir)
-		p.varTmp = err == nil && fi.IsDir()
-	}
 	res.p = p
 	if err := p.setLimits(cfg.Limits); err != nil {
 		return nil, err
@@ -160,6 +156,10 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 	}
 	if p.socketGrants, err = socketFacts(res, cfg, p); err != nil {
 		return nil, err
+	}
+	if goos == "linux" {
+		fi, err := r.lstat(varTmpDir)
+		p.varTmp = err == nil && fi.IsDir() && !showsVarTmp(p)
 	}
 	if res.strict && goos == "linux" {
 		res.hostSockets = hostSocketFacts(r, p, p.socketGrants, &res.sockDirs)

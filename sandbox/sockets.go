@@ -95,6 +95,16 @@ func searchableIn(r *resolver, p string, id identity, seen map[string][2]bool) (
 // varTmpDir is the host's directory the var-tmp rule replaces.
 const varTmpDir = "/var/tmp"
 
+// showsVarTmp reports whether the workspace, a write path, a cache or a
+// read path is varTmpDir or above it: the caller shows the host's, and
+// the sandbox's own would be mounted under it or remount it read-only.
+func showsVarTmp(p *plan) bool {
+	shows := func(g string) bool { return g == varTmpDir || under(varTmpDir, g) || g == "/" }
+	return shows(p.workspace) || slices.ContainsFunc(p.roots, shows) ||
+		slices.ContainsFunc(p.write, func(f pathFact) bool { return shows(f.path) }) ||
+		slices.ContainsFunc(p.read, func(f pathFact) bool { return shows(f.path) })
+}
+
 // unshownDir stands, in listedSocket's directories, for one the sandbox
 // does not show.
 const unshownDir = "\x00"

@@ -1261,7 +1261,7 @@ var ruleTable = [...]Rule{
 		Platform: "linux",
 		When:     "var-tmp",
 		Emits:    "--size 4096 --tmpfs /var/tmp",
-		Why:      "An empty /var/tmp of the sandbox's own in place of the host's, as systemd's PrivateTmp= gives a service one: the host's is every user's and program's scratch space (their temporary files, an editor's swap files, the sockets agents and test servers listen on) and outlives a reboot. Read-only once the mounts under it exist (var-tmp-read-only), as the host's was: a workspace, read path, write path or cache there is mounted inside it as elsewhere, and the host's sockets there need no hiding and are not even listed (docs/filesystem.md, \"Host unix sockets\"). Only where /var/tmp is a directory: a symlink (to /tmp, on some systems) is shown as it is.",
+		Why:      "An empty /var/tmp of the sandbox's own in place of the host's, as systemd's PrivateTmp= gives a service one: the host's is every user's and program's scratch space (their temporary files, an editor's swap files, the sockets agents and test servers listen on) and outlives a reboot. Read-only once the mounts under it exist (var-tmp-read-only), as the host's was: a workspace, read path, write path or cache there is mounted inside it as elsewhere, and the host's sockets there need no hiding and are not even listed (docs/filesystem.md, \"Host unix sockets\"). Only where /var/tmp is a directory (a symlink, to /tmp on some systems, is shown as it is), and not where the workspace, a write path, a cache or a read path is /var/tmp or above it: that shows the host's, writable or readable as granted (TestVarTmpGranted).",
 		Source:   "rules/linux.yaml:80",
 	},
 	{
@@ -1270,14 +1270,14 @@ var ruleTable = [...]Rule{
 		When:     "dns-stub",
 		Emits:    "--ro-bind-data $resolvfd /etc/resolv.conf",
 		Why:      "Network mode proxy: the sandbox's resolv.conf names the DNS stub on 127.0.0.1:53, served from the proxy's process, for tools that ignore the proxy variables (Node 20's built-in fetch, ssh, the JVM). It answers each name's A query with an address of its own in 127.77.0.0/16 and every other type with no records; a connection to that address on port 80, 443 or 22 (or a port Network.Allow or Network.Private names) goes to the proxy as that name and port, which allows or refuses it as it would a CONNECT, and passes the stream through untouched (TLS too). Nothing is resolved inside the sandbox: the proxy resolves the name on the host when it dials, and checks the address as always. The host's /etc/hosts still applies first.",
-		Source:   "rules/linux.yaml:100",
+		Source:   "rules/linux.yaml:103",
 	},
 	{
 		ID:       "workspace-bind",
 		Platform: "linux",
 		Emits:    "--bind $workspace $workspace",
 		Why:      "The workspace, resolved through symlinks, read-write at its real path.",
-		Source:   "rules/linux.yaml:126",
+		Source:   "rules/linux.yaml:129",
 	},
 	{
 		ID:       "read-path",
@@ -1285,7 +1285,7 @@ var ruleTable = [...]Rule{
 		For:      "read",
 		Emits:    "--ro-bind $path $path",
 		Why:      "An extra read-only path; it matters where it lies inside a hidden one.",
-		Source:   "rules/linux.yaml:136",
+		Source:   "rules/linux.yaml:139",
 	},
 	{
 		ID:       "write-path",
@@ -1294,7 +1294,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "An explicit grant by the caller, one path at a time.",
 		Why:      "An extra writable path the caller asked for.",
-		Source:   "rules/linux.yaml:147",
+		Source:   "rules/linux.yaml:150",
 	},
 	{
 		ID:       "pin-dir",
@@ -1303,7 +1303,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "Binds a directory inside the workspace or a write path onto itself: it was writable before and stays writable, nothing else.",
 		Why:      "A hidden or protected path inside the workspace or a write path keeps its place. Each directory between the writable root and it becomes a mount point, which the sandboxed command cannot rename, so it cannot move the hidden path aside for a later run, which hides by path, to miss.",
-		Source:   "rules/linux.yaml:158",
+		Source:   "rules/linux.yaml:161",
 	},
 	{
 		ID:       "hide-cache-root",
@@ -1312,7 +1312,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "Sandtable's cache root holds every workspace's caches, 0700 but the caller's, as the command is: without it a run reads what runs in other workspaces downloaded or built (a private module's source, registry tokens tools keep under XDG_CACHE_HOME). An empty tmpfs shadows it, and cache-bind then binds the run's own directories inside; the home's default root is hidden too when XDG_CACHE_HOME moves the one in use, and under NoCache as well. A write path that holds the root does not show it (the tmpfs is deeper), and one inside it is refused (no-cache-grant).",
-		Source:   "rules/linux.yaml:180",
+		Source:   "rules/linux.yaml:183",
 	},
 	{
 		ID:       "cache-bind",
@@ -1321,7 +1321,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--bind $path $path",
 		Reviewed: "Each directory is sandtable's own, under its cache root, created 0700 for the caller, never the tool's host cache: what the sandbox writes there reaches only later sandboxed runs.",
 		Why:      "A tool cache of the caches section (rules/common.yaml), writable and kept across sandboxed runs; the row's variable points the tool at it.",
-		Source:   "rules/linux.yaml:202",
+		Source:   "rules/linux.yaml:205",
 	},
 	{
 		ID:       "protect-path",
@@ -1330,7 +1330,7 @@ var ruleTable = [...]Rule{
 		When:     "not is-missing",
 		Emits:    "--ro-bind $path $path",
 		Why:      "A path of the protect section (rules/common.yaml) inside a writable root stays read-only: git hooks and config, agent and editor configuration, which run outside the sandbox later. A mount point cannot be renamed or replaced, and every directory between the root and it is pinned (pin-dir), so it cannot be moved aside either.",
-		Source:   "rules/linux.yaml:219",
+		Source:   "rules/linux.yaml:222",
 	},
 	{
 		ID:       "protect-placeholder",
@@ -1339,7 +1339,7 @@ var ruleTable = [...]Rule{
 		When:     "is-missing",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A protected path that does not exist gets a read-only empty file for the run, so the command cannot create it (a .vscode/tasks.json in a repository that had none). A mount point must exist on the host (measured on bwrap 0.8.0: --ro-bind-data, --file, --dir, --symlink and --tmpfs in a bind of the workspace all make theirs there; removed on the host during the run, the mount detaches and the command makes the name; the watch's kill came after a made .vscode/tasks.json in 15 of 20 runs), so the run makes the file itself: nameless (O_TMPFILE), marked with its record's nonce (user.sandtable.placeholder), recorded with its device, inode and birth time in a journal outside the workspace (~/.local/state/sandtable/placeholders, hidden from the sandbox), on disk, and only then linked at its name. NewCmd's Wait and the wrap helper remove it after the run where no concurrent run holds the directory's lock (flock, shared for a run: that run may have bound the file as the user's, and removing it would detach that mount); the next spawn (or sandtable probe) removes what a killed run left, once no process has the path in its argv, and only a file that is still empty and the recorded one. docs/filesystem.md, \"What stays read-only in the workspace\", has what a kill at each step leaves.",
-		Source:   "rules/linux.yaml:240",
+		Source:   "rules/linux.yaml:243",
 	},
 	{
 		ID:       "redact-file",
@@ -1347,7 +1347,7 @@ var ruleTable = [...]Rule{
 		For:      "redacted",
 		Emits:    "--ro-bind-data $redactfd $path",
 		Why:      "A file of the redact section (rules/common.yaml) is replaced by a read-only copy without its secrets, read from a sealed memfd of this spawn's own. Skipped when the file is hidden, revealed, not a regular file, or larger than 1 MiB (then it is hidden instead).",
-		Source:   "rules/linux.yaml:273",
+		Source:   "rules/linux.yaml:276",
 	},
 	{
 		ID:       "hide-dir",
@@ -1356,7 +1356,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "An empty tmpfs shadows a hidden directory. Only for directories: --tmpfs on a missing path or a regular file fails the whole spawn. hide-dir-read-only makes it read-only once the mounts beneath it exist; one page is the bound should that ever be lost (bwrap refuses a size of 0, which the kernel would read as half of RAM).",
-		Source:   "rules/linux.yaml:291",
+		Source:   "rules/linux.yaml:294",
 	},
 	{
 		ID:       "hide-file",
@@ -1365,7 +1365,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A read-only empty file (the contents of /dev/null) replaces a hidden file, socket or device. A missing path emits nothing: there is nothing to hide, and bwrap would fail the spawn.",
-		Source:   "rules/linux.yaml:312",
+		Source:   "rules/linux.yaml:315",
 	},
 	{
 		ID:       "hide-host-socket",
@@ -1374,7 +1374,7 @@ var ruleTable = [...]Rule{
 		When:     "is-file",
 		Emits:    "--ro-bind-data $nullfd $path",
 		Why:      "A root caller's command is uid 0 to the services that trust their peer's uid (MariaDB unix_socket auth, containerd, tailscaled, udev), and anyone's reaches an ssh-agent socket outside the default hidden set. Each socket the kernel lists for this network namespace when the spawn is built (NETLINK_SOCK_DIAG, as ss -x reads it; /proc/net/unix where the kernel has no unix_diag) is replaced by an empty file, and connect() then fails (ECONNREFUSED), unless its directory is rebuilt without it (hide-socket-dir); under a world-writable sticky directory (/var/tmp) too, where any local user's service may listen (a tmux or an agent started with TMPDIR=/var/tmp). A name bound relative to its binder's directory (net.Listen(\"unix\", \"x.sock\")) or through its descriptor of one (/proc/self/fd/N/x.sock) is read as each process the caller may look into would read it, against its working directory or its descriptor N, and every socket found so is hidden. Not hidden: one created later, one bound in another network namespace (the list is this one's), another hard link to one, one renamed (or whose directory was) since its bind. A socket removed between the listing and bwrap's mount fails the spawn (bwrap cannot make the mount point on the read-only root): NewCmd's Wait then runs it once more with the sockets listed anew, when it consumed none of the caller's stdin.",
-		Source:   "rules/linux.yaml:333",
+		Source:   "rules/linux.yaml:336",
 	},
 	{
 		ID:       "hide-socket-dir",
@@ -1382,7 +1382,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-dirs",
 		Emits:    "--size 4096 --tmpfs $path",
 		Why:      "A directory of the host's sockets (a service's socket directory, /var/tmp with a program's sockets in it) is replaced by an empty tmpfs when that costs bwrap fewer binds than one hide-host-socket mount per socket: socket-dir-subdir, socket-dir-link and socket-dir-entry make its other entries again inside it, and hide-socket-dir-read-only makes it read-only. Every socket in it is gone, the listed ones and any other (one bound in another network namespace, or since the list was read), and connect() fails with ENOENT. The choice is made directory by directory from the deepest, by the binds each way costs (sandbox/sockets_dirs.go): a directory of many sockets and few other entries costs two mounts however many sockets it holds; one with a few sockets among many files keeps a mount per socket. Only a directory the sandbox's user can list and search is rebuilt, so it shows no name the user could not list, and only one whose every entry's name passes the path validator and whose symlinks' targets fit in the tmpfs's one page. What the rebuild changes for the command: an entry the host adds to the directory later is not there (the host's directory was listed when the spawn was built; its subdirectories bound again are the host's own), a file replaced on the host by a rename shows its old content, a directory in it that held nothing but sockets is missing (socket-dir-subdir), and the directory and those made in it belong to the sandbox's user (mode 0755, read-only), not to their owners.",
-		Source:   "rules/linux.yaml:371",
+		Source:   "rules/linux.yaml:374",
 	},
 	{
 		ID:       "socket-dir-subdir",
@@ -1390,7 +1390,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-subdirs",
 		Emits:    "--dir $path",
 		Why:      "A directory inside a rebuilt one that holds host sockets itself is made again, and its own entries as its parent's are, when that costs fewer binds than binding it again with a mount over each of its sockets. One that holds nothing but sockets (and directories of nothing but sockets), a service's or an agent's own socket directory, would be empty: it is left out, and the command finds no such directory, as it finds none of its sockets.",
-		Source:   "rules/linux.yaml:405",
+		Source:   "rules/linux.yaml:408",
 	},
 	{
 		ID:       "socket-dir-link",
@@ -1398,7 +1398,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-links",
 		Emits:    "--symlink $target $path",
 		Why:      "A symlink of a rebuilt directory is made again with the host's target, as written: a bind would show its target's file instead of the link.",
-		Source:   "rules/linux.yaml:422",
+		Source:   "rules/linux.yaml:425",
 	},
 	{
 		ID:       "socket-dir-entry",
@@ -1407,7 +1407,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--ro-bind-try $path $path",
 		Reviewed: "Shows again, read-only, an entry the host root's read-only bind already showed at this path, before hide-socket-dir covered it: a file, or a directory that holds no hidden socket.",
 		Why:      "Every other entry of a rebuilt directory (a file, a fifo, a device node, a directory without a hidden socket below it) is bound again from the host, read-only; -try, so that one removed since the listing is skipped rather than failing the spawn.",
-		Source:   "rules/linux.yaml:434",
+		Source:   "rules/linux.yaml:437",
 	},
 	{
 		ID:       "grant-socket",
@@ -1416,7 +1416,7 @@ var ruleTable = [...]Rule{
 		Emits:    "--ro-bind $path $path",
 		Reviewed: "An explicit grant by the caller (Config.Sockets, --socket), one socket at a time: it shows the socket at its path, over a hidden directory or the host-socket hiding, and nothing else.",
 		Why:      "A host socket the command is meant to use (docker.sock for someone who wants it). After the hiding rules, so that it wins at the same depth; a read-only bind connects like the socket itself.",
-		Source:   "rules/linux.yaml:452",
+		Source:   "rules/linux.yaml:455",
 	},
 	{
 		ID:       "hide-dir-read-only",
@@ -1425,7 +1425,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs hiding a directory is read-only, so the command cannot store anything in it (memory charged to no process of its own); a write or read path beneath it keeps its own mount and flags.",
-		Source:   "rules/linux.yaml:472",
+		Source:   "rules/linux.yaml:475",
 	},
 	{
 		ID:       "hide-cache-root-read-only",
@@ -1434,7 +1434,7 @@ var ruleTable = [...]Rule{
 		When:     "is-dir",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs over the cache root is read-only once the run's own caches are bound inside it, as hide-dir-read-only makes a hidden directory's.",
-		Source:   "rules/linux.yaml:485",
+		Source:   "rules/linux.yaml:488",
 	},
 	{
 		ID:       "hide-socket-dir-read-only",
@@ -1442,7 +1442,7 @@ var ruleTable = [...]Rule{
 		For:      "socket-dirs",
 		Emits:    "--remount-ro $path",
 		Why:      "The tmpfs of a rebuilt socket directory is read-only once the entries made and bound in it exist, as a hidden directory's is: the command cannot store anything there, nor make a socket where the host's were.",
-		Source:   "rules/linux.yaml:498",
+		Source:   "rules/linux.yaml:501",
 	},
 	{
 		ID:       "var-tmp-read-only",
@@ -1450,21 +1450,21 @@ var ruleTable = [...]Rule{
 		When:     "var-tmp",
 		Emits:    "--remount-ro /var/tmp",
 		Why:      "The sandbox's /var/tmp is read-only once the mounts beneath it exist, as a hidden directory's tmpfs is: nothing can be stored there, as nothing could in the host's read-only one.",
-		Source:   "rules/linux.yaml:512",
+		Source:   "rules/linux.yaml:515",
 	},
 	{
 		ID:       "dev-read-only",
 		Platform: "linux",
 		Emits:    "--remount-ro /dev",
 		Why:      "--dev's tmpfs is writable by the command and half of RAM; read-only, its devices still open for writing, and /dev/shm and /dev/pts are mounts of their own.",
-		Source:   "rules/linux.yaml:524",
+		Source:   "rules/linux.yaml:527",
 	},
 	{
 		ID:       "unshare-all",
 		Platform: "linux",
 		Emits:    "--unshare-all",
 		Why:      "New user, mount, pid, ipc, uts, cgroup and network namespaces.",
-		Source:   "rules/linux.yaml:535",
+		Source:   "rules/linux.yaml:538",
 	},
 	{
 		ID:       "unshare-user",
@@ -1472,7 +1472,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--unshare-user",
 		Why:      "--unshare-all only tries a user namespace; --disable-userns needs one for certain.",
-		Source:   "rules/linux.yaml:545",
+		Source:   "rules/linux.yaml:548",
 	},
 	{
 		ID:       "disable-userns",
@@ -1480,7 +1480,7 @@ var ruleTable = [...]Rule{
 		When:     "disable-userns",
 		Emits:    "--disable-userns",
 		Why:      "The child cannot create nested user namespaces, and with them regain the capabilities to remount or unmount what hides a path.",
-		Source:   "rules/linux.yaml:557",
+		Source:   "rules/linux.yaml:560",
 	},
 	{
 		ID:       "share-net",
@@ -1488,7 +1488,7 @@ var ruleTable = [...]Rule{
 		When:     "network-host",
 		Emits:    "--share-net",
 		Why:      "Network mode host (--network host, Network.Mode NetworkHost, an explicit opt-in; network-default-linux is proxy): rejoin the host's network namespace so package managers can fetch. It exposes all of it: every loopback service of the host (a database or dev server on 127.0.0.1), every abstract unix socket (an X server, through which a command can type into the user's terminal; D-Bus), raw sockets and UDP. Where the kernel has Landlock's abstract-unix-socket scope (Linux 6.12), NewCmd, and the wrap helper that runs Command's and Prefix's argv, start bwrap from a thread in a Landlock domain with that scope, so the command cannot connect to the host's abstract sockets (Network.HostAbstract, --host-abstract, leaves them reachable). Mode off (--network off or --no-network) drops this row and keeps a private namespace with only loopback.",
-		Source:   "rules/linux.yaml:571",
+		Source:   "rules/linux.yaml:574",
 	},
 	{
 		ID:       "proxy-net",
@@ -1496,7 +1496,7 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--share-net",
 		Why:      "Network mode proxy (--network proxy, Network.Mode NetworkProxy, the default: network-default-linux): bwrap starts inside a user and network namespace that the network helper (the caller's own executable, re-executed) made and owns, and keeps it instead of making an empty one. It holds only a loopback interface with the proxy's two listeners, 127.0.0.1:3128 (HTTP, CONNECT) and 127.0.0.1:1080 (SOCKS5), and the DNS stub's (dns-stub), served from the caller's process; nothing of the host's network, its loopback services or its abstract unix sockets. The proxy reaches every public address, or only the destinations of Network.Allow (--allow-host); loopback, link-local, private, multicast and reserved addresses (IPv4, IPv6 and IPv4-mapped) are refused unless a destination is listed exactly (--allow-private, or an exact --allow-host), checked on the address it dials, and so is every address the host delivers to itself: its interfaces', and any a local route names (the kernel's route for TCP to that port is of type local). An IPv6 literal with a %zone is refused. A plain http:// request goes on alone, with the body its head declares and nothing after it (a chunked one in plain framing), and a head a lenient server could read otherwise (a control character, a header name that is not a token, ambiguous framing, a method that is not a token, a version other than HTTP/1.0 and HTTP/1.1, a Content-Length of more than digits) is answered 400.",
-		Source:   "rules/linux.yaml:595",
+		Source:   "rules/linux.yaml:598",
 	},
 	{
 		ID:       "proxy-env",
@@ -1504,14 +1504,14 @@ var ruleTable = [...]Rule{
 		When:     "network-proxy",
 		Emits:    "--setenv HTTP_PROXY http://127.0.0.1:3128 --setenv http_proxy http://127.0.0.1:3128 --setenv HTTPS_PROXY http://127.0.0.1:3128 --setenv https_proxy http://127.0.0.1:3128 --setenv ALL_PROXY socks5h://127.0.0.1:1080 --setenv all_proxy socks5h://127.0.0.1:1080 --setenv NO_PROXY localhost,127.0.0.1,::1 --setenv no_proxy localhost,127.0.0.1,::1 --setenv NODE_USE_ENV_PROXY 1 --setenv JAVA_TOOL_OPTIONS -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts=localhost|127.0.0.1|[::1]",
 		Why:      "The proxy variables, in both cases, replacing the caller's: curl, wget, git, pip, npm, Go and most HTTP libraries read them; Node 24 and later's built-in fetch needs NODE_USE_ENV_PROXY too (Node 20 ignores both, and reaches the proxy through the DNS stub). NO_PROXY keeps the sandbox's own loopback direct. The JVM reads none of them: JAVA_TOOL_OPTIONS gives it the same proxy for http and https and the same exceptions (nonProxyHosts); it replaces the caller's value, and every JVM prints it on stderr when it starts (\"Picked up JAVA_TOOL_OPTIONS\"). ssh needs nothing: it resolves the host through the DNS stub, which serves port 22 (git@host: remotes).",
-		Source:   "rules/linux.yaml:633",
+		Source:   "rules/linux.yaml:636",
 	},
 	{
 		ID:       "die-with-parent",
 		Platform: "linux",
 		Emits:    "--die-with-parent",
 		Why:      "The sandbox is killed when the thread that started it dies, so nothing is orphaned.",
-		Source:   "rules/linux.yaml:682",
+		Source:   "rules/linux.yaml:685",
 	},
 	{
 		ID:       "new-session",
@@ -1519,21 +1519,21 @@ var ruleTable = [...]Rule{
 		When:     "not interactive",
 		Emits:    "--new-session",
 		Why:      "A new session has no controlling terminal, so the child cannot push keystrokes into the caller's terminal with TIOCSTI (CVE-2017-5226). Interactive use trades this away for job control and /dev/tty.",
-		Source:   "rules/linux.yaml:691",
+		Source:   "rules/linux.yaml:694",
 	},
 	{
 		ID:       "cap-drop",
 		Platform: "linux",
 		Emits:    "--cap-drop ALL",
 		Why:      "A root caller's child otherwise keeps every capability, and can remount / read-write, unmount a hiding tmpfs, or write anywhere.",
-		Source:   "rules/linux.yaml:703",
+		Source:   "rules/linux.yaml:706",
 	},
 	{
 		ID:       "chdir",
 		Platform: "linux",
 		Emits:    "--chdir $workspace",
 		Why:      "The command starts in the workspace, while bwrap itself starts in /: bwrap runs outside the sandbox, and a working directory the sandbox can write is one where an earlier run could have left a library for the dynamic loader to find (an empty or relative LD_LIBRARY_PATH entry means the working directory).",
-		Source:   "rules/linux.yaml:714",
+		Source:   "rules/linux.yaml:717",
 	},
 	{
 		ID:       "seccomp",
@@ -1541,7 +1541,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "--seccomp $seccompfd",
 		Why:      "Loads the filter the seccomp section below lists: what namespaces leave open, refused with EPERM. Only on amd64 and arm64 (and their 32-bit ABIs, which must not be a way around it), the architectures internal/seccomp assembles a filter for; an ABI it does not know is refused everything.",
-		Source:   "rules/linux.yaml:727",
+		Source:   "rules/linux.yaml:730",
 	},
 	{
 		ID:       "status-fd",
@@ -1549,7 +1549,7 @@ var ruleTable = [...]Rule{
 		When:     "status-fd",
 		Emits:    "--json-status-fd $statusfd",
 		Why:      "bwrap reports on this descriptor whether it built the sandbox and ran the command, so the first spawn is also the availability check (one bwrap execution instead of a probe and then the command). Only for NewCmd, which reads it; Command and explain leave it out.",
-		Source:   "rules/linux.yaml:742",
+		Source:   "rules/linux.yaml:745",
 	},
 	{
 		ID:       "block-fd",
@@ -1557,14 +1557,14 @@ var ruleTable = [...]Rule{
 		When:     "block-fd",
 		Emits:    "--block-fd $blockfd",
 		Why:      "bwrap builds the sandbox and then waits on this pipe before it runs the command: the window in which NewCmd applies the run-time limits (processes, memory, CPU time) to the sandbox's first process alone, which the command and everything it starts inherit. Only while NewCmd starts a spawn that has such a limit.",
-		Source:   "rules/linux.yaml:756",
+		Source:   "rules/linux.yaml:759",
 	},
 	{
 		ID:       "end-of-options",
 		Platform: "linux",
 		Emits:    "--",
 		Why:      "Nothing after this is read as a bwrap option, whatever the command is called.",
-		Source:   "rules/linux.yaml:772",
+		Source:   "rules/linux.yaml:775",
 	},
 	{
 		ID:       "refuse-add-key",
@@ -1572,7 +1572,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall add_key (EPERM)",
 		Why:      "Keys are not namespaced: the child shares the caller's session keyring. Adding to it plants a key the caller's later processes use.",
-		Source:   "rules/linux.yaml:784",
+		Source:   "rules/linux.yaml:787",
 	},
 	{
 		ID:       "refuse-request-key",
@@ -1580,7 +1580,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall request_key (EPERM)",
 		Why:      "Finds, and with it possesses, a key in the caller's keyrings.",
-		Source:   "rules/linux.yaml:795",
+		Source:   "rules/linux.yaml:798",
 	},
 	{
 		ID:       "refuse-keyctl",
@@ -1588,7 +1588,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall keyctl (EPERM)",
 		Why:      "Reads every key the caller's session keyring holds (Kerberos tickets, ecryptfs and AFS tokens), or joins another keyring.",
-		Source:   "rules/linux.yaml:804",
+		Source:   "rules/linux.yaml:807",
 	},
 	{
 		ID:       "refuse-tiocsti",
@@ -1596,7 +1596,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSTI (EPERM)",
 		Why:      "Pushes input into a terminal (CVE-2017-5226): typed into the caller's shell, it runs outside the sandbox. Refused even under Config.Interactive, which keeps the caller's terminal.",
-		Source:   "rules/linux.yaml:815",
+		Source:   "rules/linux.yaml:818",
 	},
 	{
 		ID:       "refuse-tioclinux",
@@ -1604,7 +1604,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCLINUX (EPERM)",
 		Why:      "Can paste a console's selection as input, the same hole as TIOCSTI on a virtual console.",
-		Source:   "rules/linux.yaml:827",
+		Source:   "rules/linux.yaml:830",
 	},
 	{
 		ID:       "refuse-setid-chmod",
@@ -1612,7 +1612,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in chmod (EPERM)",
 		Why:      "A setuid or setgid file the sandbox leaves in the workspace keeps its bit on the host, where the workspace is no nosuid mount: from a root caller's sandbox, a root shell for any local user. The mode is refused; every other chmod works.",
-		Source:   "rules/linux.yaml:836",
+		Source:   "rules/linux.yaml:839",
 	},
 	{
 		ID:       "refuse-setid-fchmod",
@@ -1620,7 +1620,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmod (EPERM)",
 		Why:      "The same bits, set through a descriptor.",
-		Source:   "rules/linux.yaml:849",
+		Source:   "rules/linux.yaml:852",
 	},
 	{
 		ID:       "refuse-setid-fchmodat",
@@ -1628,7 +1628,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat (EPERM)",
 		Why:      "The same bits, set relative to a directory.",
-		Source:   "rules/linux.yaml:858",
+		Source:   "rules/linux.yaml:861",
 	},
 	{
 		ID:       "refuse-setid-fchmodat2",
@@ -1636,7 +1636,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in fchmodat2 (EPERM)",
 		Why:      "The same bits, through the newer call with flags.",
-		Source:   "rules/linux.yaml:867",
+		Source:   "rules/linux.yaml:870",
 	},
 	{
 		ID:       "refuse-setid-creat",
@@ -1644,7 +1644,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in creat (EPERM)",
 		Why:      "A file created with the bits already set.",
-		Source:   "rules/linux.yaml:876",
+		Source:   "rules/linux.yaml:879",
 	},
 	{
 		ID:       "refuse-setid-open",
@@ -1652,7 +1652,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in open (EPERM)",
 		Why:      "A file created (O_CREAT, O_TMPFILE) with the bits already set.",
-		Source:   "rules/linux.yaml:885",
+		Source:   "rules/linux.yaml:888",
 	},
 	{
 		ID:       "refuse-setid-openat",
@@ -1660,7 +1660,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in openat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:894",
+		Source:   "rules/linux.yaml:897",
 	},
 	{
 		ID:       "refuse-setid-mknod",
@@ -1668,7 +1668,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknod (EPERM)",
 		Why:      "A regular file made by mknod with the bits set.",
-		Source:   "rules/linux.yaml:903",
+		Source:   "rules/linux.yaml:906",
 	},
 	{
 		ID:       "refuse-setid-mknodat",
@@ -1676,7 +1676,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse setuid/setgid mode in mknodat (EPERM)",
 		Why:      "The same, relative to a directory.",
-		Source:   "rules/linux.yaml:912",
+		Source:   "rules/linux.yaml:915",
 	},
 	{
 		ID:       "refuse-openat2",
@@ -1684,7 +1684,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall openat2 (ENOSYS)",
 		Why:      "Its mode is inside a structure the filter cannot read, so it could create a setuid file; libc's open does not use it. ENOSYS, as on a kernel older than 5.6: programs that try it first fall back to openat.",
-		Source:   "rules/linux.yaml:921",
+		Source:   "rules/linux.yaml:924",
 	},
 	{
 		ID:       "refuse-io-uring",
@@ -1692,7 +1692,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall io_uring_setup (ENOSYS)",
 		Why:      "io_uring opens and creates files without the system calls above, so none of their refusals would hold. ENOSYS, as on a kernel without it, is what programs (fio, liburing users) check before falling back to plain I/O.",
-		Source:   "rules/linux.yaml:934",
+		Source:   "rules/linux.yaml:937",
 	},
 	{
 		ID:       "refuse-tiocsetd",
@@ -1700,7 +1700,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSETD (EPERM)",
 		Why:      "Changes the terminal's line discipline: N_NULL on the caller's terminal (the command's stdout, with or without Config.Interactive) discards every key typed and every byte written after sandtable exits, and no reset of the settings brings it back. Programs that attach a discipline (slattach, pppd) have no place in the sandbox.",
-		Source:   "rules/linux.yaml:948",
+		Source:   "rules/linux.yaml:951",
 	},
 	{
 		ID:       "refuse-tiocexcl",
@@ -1708,7 +1708,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCEXCL (EPERM)",
 		Why:      "Puts the terminal in exclusive mode, which outlives the run: every later open of it by the caller's unprivileged programs (a password prompt on /dev/tty, a new shell on the pty) fails with EBUSY. Only serial-port tools ask for it.",
-		Source:   "rules/linux.yaml:962",
+		Source:   "rules/linux.yaml:965",
 	},
 	{
 		ID:       "refuse-tioccons",
@@ -1716,7 +1716,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCCONS (EPERM)",
 		Why:      "Redirects the system console's messages to this terminal, or off another one. The kernel asks for a capability the sandbox lacks; the row keeps it refused if one is ever granted.",
-		Source:   "rules/linux.yaml:975",
+		Source:   "rules/linux.yaml:978",
 	},
 	{
 		ID:       "refuse-tiocsserial",
@@ -1724,7 +1724,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSSERIAL (EPERM)",
 		Why:      "Reconfigures a serial port, such as a caller's serial console passed as stdout: its custom divisor, which the owner may set without privilege, garbles the line after the run, and restoring the terminal settings does not undo it.",
-		Source:   "rules/linux.yaml:987",
+		Source:   "rules/linux.yaml:990",
 	},
 	{
 		ID:       "refuse-tiocvhangup",
@@ -1732,7 +1732,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCVHANGUP (EPERM)",
 		Why:      "Hangs up the terminal, killing the caller's session on it. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:1000",
+		Source:   "rules/linux.yaml:1003",
 	},
 	{
 		ID:       "refuse-tiocslcktrmios",
@@ -1740,7 +1740,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TIOCSLCKTRMIOS (EPERM)",
 		Why:      "Locks the terminal's settings, so neither the caller nor sandtable run could restore them after the run. The kernel asks for a capability the sandbox lacks; refused in case one is granted.",
-		Source:   "rules/linux.yaml:1011",
+		Source:   "rules/linux.yaml:1014",
 	},
 	{
 		ID:       "refuse-tcxonc",
@@ -1748,7 +1748,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse ioctl TCXONC (EPERM)",
 		Why:      "tcflow(TCOOFF) stops output on the terminal, and the stop outlives the run: every later write of the caller's (its shell's prompt, an agent host's output) waits for a ^Q that a program driving a pty never types, and no reset of the settings restarts it. Only serial-line tools pace output this way.",
-		Source:   "rules/linux.yaml:1023",
+		Source:   "rules/linux.yaml:1026",
 	},
 	{
 		ID:       "refuse-socketcall",
@@ -1756,7 +1756,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse syscall socketcall (ENOSYS)",
 		Why:      "i386's multiplexer for the socket calls passes their arguments in memory the filter cannot read, so socket(AF_VSOCK) through it would pass every family check; i386 has had the direct calls, which the filter checks, since Linux 4.3. ENOSYS, as on an architecture without it. The price: a 32-bit x86 program whose libc still multiplexes (glibc on i386, Go's 386 port) cannot use sockets in the sandbox.",
-		Source:   "rules/linux.yaml:1037",
+		Source:   "rules/linux.yaml:1040",
 	},
 	{
 		ID:       "refuse-socket-families",
@@ -1764,7 +1764,7 @@ var ruleTable = [...]Rule{
 		When:     "seccomp",
 		Emits:    "refuse socket and socketpair in every family but AF_UNIX AF_INET AF_INET6 AF_NETLINK (EAFNOSUPPORT)",
 		Why:      "A development sandbox needs local sockets (AF_UNIX), the network when it is on (AF_INET, AF_INET6) and the interface and route queries of getaddrinfo and ip (AF_NETLINK). Every other family reaches what the namespaces do not cover: AF_VSOCK the host's vsock port space (the hypervisor's agents, which --unshare-net leaves reachable); AF_ALG, AF_RDS, AF_TIPC, AF_CAN, AF_KEY, AF_BLUETOOTH, AF_XDP, AF_PACKET and the rest kernel code few hosts exercise, where local root exploits have been found (AF_RDS CVE-2010-3904, AF_PACKET CVE-2017-7308, AF_CAN CVE-2021-3609, AF_TIPC CVE-2021-43267); families a later kernel adds are refused until a row keeps them. An allow-list, so nothing new passes unseen. EAFNOSUPPORT is what a kernel without the family says, which programs that probe for one expect.",
-		Source:   "rules/linux.yaml:1053",
+		Source:   "rules/linux.yaml:1056",
 	},
 	{
 		ID:       "stop-on-hidden-replaced",
@@ -1773,7 +1773,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a hidden path changes on the host",
 		Why:      "A hidden file replaced by rename on the host, or a hidden path that appears during the run, would be readable in the sandbox.",
-		Source:   "rules/linux.yaml:1181",
+		Source:   "rules/linux.yaml:1184",
 	},
 	{
 		ID:       "stop-on-protected-replaced",
@@ -1782,7 +1782,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a protected path changes on the host",
 		Why:      "A protected path replaced or removed on the host (the user's own git config, another run removing its placeholder) would be writable in the sandbox.",
-		Source:   "rules/linux.yaml:1193",
+		Source:   "rules/linux.yaml:1196",
 	},
 	{
 		ID:       "stop-on-cache-root-replaced",
@@ -1791,7 +1791,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the run when a cache-root path changes on the host",
 		Why:      "A cache root replaced by rename on the host, or one that appears during the run (the home's default root, made by a run that uses it), would show every workspace's caches in the sandbox.",
-		Source:   "rules/linux.yaml:1204",
+		Source:   "rules/linux.yaml:1207",
 	},
 	{
 		ID:       "stop-with-caller",
@@ -1800,7 +1800,7 @@ var ruleTable = [...]Rule{
 		When:     "watch",
 		Emits:    "stop the whole sandbox before the caller stops (^Z), or kill the run after 2s",
 		Why:      "Without --interactive the command runs in a session of its own, so a ^Z stops sandtable alone, and the command, still holding the terminal and outside its session, reads it without SIGTTIN: it would read what the user types at the shell next (a password). When sandtable run is suspended (SIGTSTP, SIGTTIN, SIGTTOU), every process of the sandbox is stopped first, repeated until a pass finds none running, and they continue when sandtable does (fg); the wrap helper that runs Command's and Prefix's argv does the same on the same signals. A run resumed in the background (bg, or started with &) holds the terminal as any background job would. A process still running after stop-timeout gets the run killed rather than sandtable stopping with it still running (a process inside the kernel takes its SIGSTOP only when it comes out; one that waits there for its vfork child, as sh does for each command, counts as stopped once that child is). Until then the ^Z waits and that process runs on, so a longer stop-timeout widens (a process of the sandbox outlives the ^Z longer) and a shorter one narrows (and kills more runs that were only slow to stop). 2s leaves a loaded machine room for many passes over /proc without letting a process that will not stop run on for long.",
-		Source:   "rules/linux.yaml:1217",
+		Source:   "rules/linux.yaml:1220",
 	},
 	{
 		ID:       "limit-tmp",
@@ -1808,7 +1808,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default tmp-size 1GiB, at most 1/4 of RAM",
 		Why:      "The private /tmp is memory: without a size a tmpfs is half of RAM, and what a command stores there is charged to no process of its own, so the OOM killer picks others. 1 GiB holds a compiler's or a test runner's scratch files; a quarter of RAM on a small machine.",
-		Source:   "rules/linux.yaml:1080",
+		Source:   "rules/linux.yaml:1083",
 	},
 	{
 		ID:       "limit-shm",
@@ -1816,7 +1816,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default shm-size 64MiB, at most 1/4 of RAM",
 		Why:      "/dev/shm is memory too. 64 MiB is what container runtimes give it by default, enough for POSIX semaphores and the shared memory of a test's worker pool.",
-		Source:   "rules/linux.yaml:1094",
+		Source:   "rules/linux.yaml:1097",
 	},
 	{
 		ID:       "limit-processes",
@@ -1824,7 +1824,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default processes 4096; where it cannot be enforced: run",
 		Why:      "A fork bomb, or 3000 sleeps, fill the host's process table. 4096 processes and threads at once is far above what a build or a test suite runs. An unprivileged caller's sandbox gets RLIMIT_NPROC, counted in its own user namespace (kernel 5.14 and later; before, with the caller's other processes); uid 0 is exempt from that, so a root caller's gets a pids cgroup beneath its own. Where neither can be had (root without a writable pids cgroup, or Command's plain exec.Cmd) the run goes ahead unbounded, and sandtable probe says so; a value set in Config.Limits is enforced or the spawn refused.",
-		Source:   "rules/linux.yaml:1107",
+		Source:   "rules/linux.yaml:1110",
 	},
 	{
 		ID:       "limit-memory",
@@ -1832,7 +1832,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default memory none",
 		Why:      "No default: what a compiler or a test needs varies too much to guess. Config.Limits.Memory sets a memory cgroup's limit (tmpfs pages the sandbox writes are charged to it too), where this process may create one beneath its own; elsewhere the spawn is refused.",
-		Source:   "rules/linux.yaml:1127",
+		Source:   "rules/linux.yaml:1130",
 	},
 	{
 		ID:       "limit-cpu-time",
@@ -1840,7 +1840,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default cpu-time none",
 		Why:      "No default: a long build is legitimate. Config.Limits.CPUTime sets RLIMIT_CPU on the sandbox's first process, which every process inherits: it bounds each process's CPU time, not the run's total.",
-		Source:   "rules/linux.yaml:1139",
+		Source:   "rules/linux.yaml:1142",
 	},
 	{
 		ID:       "limit-proxy-connections",
@@ -1848,7 +1848,7 @@ var ruleTable = [...]Rule{
 		When:     "limits",
 		Emits:    "default proxy-connections 256",
 		Why:      "Network mode proxy's server runs in the caller's process, outside the sandbox's process and memory limits, and keeps two descriptors, a goroutine and, while bytes wait for a slow reader, a 1 MiB buffer for each connection it relays: a command that opened thousands of tunnels and read none of them made the caller hold a MiB each, without bound (TestProxyConnectionLimit: 32 tunnels, 32 MiB). At most 256 at once (512 MiB at worst, both ways stalled) is far above what a package manager opens (npm 15 a registry, browsers 6 a site); the next is answered 503 and closed at once, and Network.Refused hears of it once. Config.Limits.ProxyConnections (--max-proxy-connections) changes it, -1 for none.",
-		Source:   "rules/linux.yaml:1152",
+		Source:   "rules/linux.yaml:1155",
 	},
 	{
 		ID:       "version",
