@@ -106,29 +106,9 @@ var llAttempts = []*llAttempt{
 			return err == nil && fi.Size() == 0
 		}},
 	{name: "read-host-tmp", rows: []string{"landlock-private-dirs"}, script: `cat "$HOSTTMP/secret"`,
-		setup: func(e *llEnv) {
-			d, err := os.MkdirTemp("/tmp", "sandtable-esc-")
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			e.defer_(func() { os.RemoveAll(d) })
-			os.Chmod(d, 0o755)
-			e.secret = escToken("tmp")
-			os.WriteFile(filepath.Join(d, "secret"), []byte(e.secret), 0o644)
-			e.vars["HOSTTMP"] = d
-		}},
+		setup: func(e *llEnv) { e.hostSecretIn("/tmp") }},
 	{name: "read-host-var-tmp", rows: []string{"landlock-private-dirs"}, script: `cat "$HOSTTMP/secret"`,
-		setup: func(e *llEnv) {
-			d, err := os.MkdirTemp("/var/tmp", "sandtable-esc-")
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			e.defer_(func() { os.RemoveAll(d) })
-			os.Chmod(d, 0o755)
-			e.secret = escToken("var-tmp")
-			os.WriteFile(filepath.Join(d, "secret"), []byte(e.secret), 0o644)
-			e.vars["HOSTTMP"] = d
-		}},
+		setup: func(e *llEnv) { e.hostSecretIn("/var/tmp") }},
 	{name: "write-host-tmp", script: `f=/tmp/sandtable-esc-ll-$$; echo "$TOKEN" > $f; cat $f; rm -f $f`,
 		setup: func(e *llEnv) { e.secret = escToken("tmpw"); e.vars["TOKEN"] = e.secret }},
 	{name: "hidden-through-victim-fd", script: `cat /proc/$VICTIM/fd/3`,
@@ -347,4 +327,18 @@ func (e *llEnv) mkdirAs(dir string) {
 	for d := dir; d != e.ws && d != "/"; d = filepath.Dir(d) {
 		e.chown(e.t, d)
 	}
+}
+
+// hostSecretIn makes a world-readable file "secret" holding the attempt's
+// secret in a fresh directory of the host's dir, named by $HOSTTMP.
+func (e *llEnv) hostSecretIn(dir string) {
+	d, err := os.MkdirTemp(dir, "sandtable-esc-")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.defer_(func() { os.RemoveAll(d) })
+	os.Chmod(d, 0o755)
+	e.secret = escToken(filepath.Base(dir))
+	os.WriteFile(filepath.Join(d, "secret"), []byte(e.secret), 0o644)
+	e.vars["HOSTTMP"] = d
 }
