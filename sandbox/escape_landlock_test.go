@@ -324,6 +324,12 @@ func TestLandlockEscapeSimulated(t *testing.T) {
 
 // llServe listens on ln and writes msg to each connection.
 func llServe(e *llEnv, ln net.Listener, msg string) {
+	if ul, ok := ln.(*net.UnixListener); ok {
+		// The file stays until the pass's directory goes (see
+		// socketGrace): another test binary's spawn may have listed it.
+		ul.SetUnlinkOnClose(false)
+		e.sockets.Store(true)
+	}
 	e.defer_(func() { ln.Close() })
 	go func() {
 		for {
