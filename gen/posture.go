@@ -44,7 +44,7 @@ var condPhrase = map[string][2]string{
 	"seccomp":               {"where `internal/seccomp` has a filter for the architecture", "where `internal/seccomp` has no filter for the architecture"},
 	"status-fd":             {"only for `NewCmd`", "except for `NewCmd`"},
 	"dns-stub":              {"in network mode proxy, where the host has an `/etc/resolv.conf`", "unless in network mode proxy with an `/etc/resolv.conf`"},
-	"var-tmp":               {"where the host's `/var/tmp` is a directory, not a symlink", "where `/var/tmp` is missing or a symlink"},
+	"var-tmp":               {"where the host's `/var/tmp` is a directory, not a symlink, and neither the workspace nor a write, cache or read path is `/var/tmp` or above it", "where `/var/tmp` is missing or a symlink, or granted whole"},
 	"block-fd":              {"only for `NewCmd`, while it applies the run-time limits", "except while `NewCmd` applies the run-time limits"},
 	"is-dir":                {"a directory", "not a directory"},
 	"is-file":               {"a file", "not a file"},

@@ -108,6 +108,16 @@ var coreAttempts = []*attempt{
 		},
 	},
 	{
+		name: "var-tmp-store",
+		what: "store data in the sandbox's own /var/tmp (memory charged to no process of the command's)",
+		setup: func(e *escEnv) {
+			e.secret = escToken("var-tmp-store")
+			e.vars["TOKEN"] = e.secret
+		},
+		script:  `echo "$TOKEN" > /var/tmp/stored; cat /var/tmp/stored`,
+		control: func(e *escEnv) escMode { return dropRules("var-tmp-read-only") },
+	},
+	{
 		name: "var-tmp-read",
 		what: "read another program's world-readable file in the host's /var/tmp",
 		setup: func(e *escEnv) {

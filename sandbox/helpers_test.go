@@ -79,7 +79,7 @@ func fixture(t *testing.T) (base, home, ws string) {
 // "failing" under t.TempDir() would prove nothing about the read-only host.
 func hostDir(t *testing.T) string {
 	t.Helper()
-	return testkit.HostDir(t, "sandtable-test-")
+	return testkit.HostDir(t)
 }
 
 // inSandbox runs a bash script under cfg and returns its combined output.
@@ -213,7 +213,7 @@ func newCmd(t *testing.T, cfg Config, name string, args ...string) *Cmd {
 // that exist there.
 func spawnBenchConfig(b *testing.B) Config {
 	b.Helper()
-	base := testkit.HostDir(b, "sandtable-bench-")
+	base := testkit.HostDir(b)
 	home, ws := base+"/home", base+"/ws"
 	for _, d := range []string{home, ws} {
 		if err := os.Mkdir(d, 0o755); err != nil {

@@ -27,9 +27,7 @@ const probeTimeout = 10 * time.Second
 // validator, so the probe costs no lstat of its own.
 func probePlan(ws string) *plan {
 	p := &plan{workspace: ws, network: true, netHost: true, callerRoot: os.Geteuid() == 0}
-	if fi, err := os.Lstat(varTmpDir); err == nil && fi.IsDir() {
-		p.varTmp = true
-	}
+	p.varTmp = hostVarTmp(os.Lstat)
 	p.numberFiles(nativeSeccomp() != nil)
 	return p
 }

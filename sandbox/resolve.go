@@ -158,8 +158,7 @@ func resolve(r *resolver, goos string, cfg Config) (*resolved, error) {
 		return nil, err
 	}
 	if goos == "linux" {
-		fi, err := r.lstat(varTmpDir)
-		p.varTmp = err == nil && fi.IsDir() && !showsVarTmp(p)
+		p.varTmp = hostVarTmp(r.lstat) && !showsVarTmp(p)
 	}
 	if res.strict && goos == "linux" {
 		res.hostSockets = hostSocketFacts(r, p, p.socketGrants, &res.sockDirs)

@@ -95,6 +95,13 @@ func searchableIn(r *resolver, p string, id identity, seen map[string][2]bool) (
 // varTmpDir is the host's directory the var-tmp rule replaces.
 const varTmpDir = "/var/tmp"
 
+// hostVarTmp reports whether the host's varTmpDir is a directory, not a
+// symlink, by lstat: what var-tmp can take the place of.
+func hostVarTmp(lstat func(string) (fs.FileInfo, error)) bool {
+	fi, err := lstat(varTmpDir)
+	return err == nil && fi.IsDir()
+}
+
 // showsVarTmp reports whether the workspace, a write path, a cache or a
 // read path is varTmpDir or above it: the caller shows the host's, and
 // the sandbox's own would be mounted under it or remount it read-only.

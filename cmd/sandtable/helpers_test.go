@@ -57,7 +57,7 @@ func newEnv(t *testing.T) *env {
 // write "refused" under /tmp would prove nothing.
 func hostDir(t *testing.T) string {
 	t.Helper()
-	return testkit.HostDir(t, "sandtable-cmd-test-")
+	return testkit.HostDir(t)
 }
 
 // derivedVars are the variables the table's derived hidden rows read

@@ -42,7 +42,7 @@ func netUsers(t *testing.T) []*netUser {
 		}
 	}
 	for _, u := range us {
-		dir := testkit.HostDir(t, "sandtable-net-")
+		dir := testkit.HostDir(t)
 		if err := os.Chmod(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}

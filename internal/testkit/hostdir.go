@@ -23,13 +23,9 @@ const HostDirEnv = "SANDTABLE_TEST_DIR"
 // tests bind unix sockets deep inside it (108 bytes at most), and free of
 // dots, which a profile's regex spells another way. It is removed with
 // RemoveAll when tb ends, and its parent too once empty
-// ($SANDTABLE_TEST_DIR is left). prefix is kept for the name's sake only
-// when short.
-func HostDir(tb testing.TB, prefix string) string {
+// ($SANDTABLE_TEST_DIR is left).
+func HostDir(tb testing.TB) string {
 	tb.Helper()
-	if len(prefix) > 4 {
-		prefix = "t"
-	}
 	var bases []string
 	own := true
 	if d := os.Getenv(HostDirEnv); d != "" {
@@ -47,7 +43,7 @@ func HostDir(tb testing.TB, prefix string) string {
 	}
 	var errs []error
 	for _, base := range bases {
-		d, err := hostDirIn(base, prefix, own)
+		d, err := hostDirIn(base, own)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -67,9 +63,10 @@ func HostDir(tb testing.TB, prefix string) string {
 	return ""
 }
 
-// hostDirIn makes a fresh directory in base, and base itself (0755) when
-// own, again should another package's cleanup remove base meanwhile.
-func hostDirIn(base, prefix string, own bool) (string, error) {
+// hostDirIn makes a fresh directory in base, named t and digits, and base
+// itself (0755) when own, again should another package's cleanup remove
+// base meanwhile.
+func hostDirIn(base string, own bool) (string, error) {
 	var err error
 	for range 3 {
 		if own {
@@ -81,7 +78,7 @@ func hostDirIn(base, prefix string, own bool) (string, error) {
 			}
 		}
 		var d string
-		if d, err = os.MkdirTemp(base, prefix); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		if d, err = os.MkdirTemp(base, "t"); err == nil || !errors.Is(err, fs.ErrNotExist) {
 			return d, err
 		}
 	}
